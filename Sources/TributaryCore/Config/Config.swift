@@ -1,0 +1,215 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A loaded, validated configuration: global settings plus ready-to-run sources and sinks.
+public struct Config: Sendable {
+    public var file: String
+    public var directory: String
+    public var http: HTTPSettings
+    /// `http.replay`, resolved against the config folder.
+    public var replayDirectory: String?
+    public var defaultInterval: Double
+    public var sources: [ConfiguredSource]
+    public var sinks: [ConfiguredSink]
+}
+
+/// Settings every source has, whatever its type.
+public struct SourceSettings: Sendable {
+    public var name: String
+    public var type: String
+    public var enabled: Bool
+    public var interval: Double
+    public var timeout: Double
+    public var retries: Int
+    public var maxItems: Int?
+
+    public init(name: String, type: String, enabled: Bool = true, interval: Double = 900, timeout: Double = 20, retries: Int = 2, maxItems: Int? = nil) {
+        self.name = name
+        self.type = type
+        self.enabled = enabled
+        self.interval = interval
+        self.timeout = timeout
+        self.retries = retries
+        self.maxItems = maxItems
+    }
+}
+
+public struct ConfiguredSource: Sendable {
+    public var settings: SourceSettings
+    public var source: any FeedSource
+}
+
+public struct ConfiguredSink: Sendable {
+    public var type: String
+    public var sink: any Sink
+}
+
+/// All config errors, each naming the file and key path; exit 2.
+public struct ConfigError: Error, CustomStringConvertible, Sendable {
+    public let messages: [String]
+    public var description: String { messages.joined(separator: "\n") }
+}
+
+/// Reads and validates a config file (SPEC.md section 2): strict JSON with line:column errors,
+/// `$`-keys dropped, `${VAR}` interpolation, unknown keys rejected with suggestions, every error
+/// reported at once. Nothing is fetched or opened here.
+public enum ConfigLoader {
+    public static let topLevel: [OptionSpec] = [
+        OptionSpec("defaults", .object(CommonOptions.defaults), "defaults for every source"),
+        OptionSpec("http", .object(CommonOptions.http), "HTTP settings"),
+        OptionSpec("state", .object(CommonOptions.state), "state database"),
+        OptionSpec("sources", .pluginList, required: true, "the sources to fetch"),
+        OptionSpec("sinks", .pluginList, default: "[{\"type\":\"stdout\"}]", "where items go"),
+    ]
+
+    /// Where `run` looks when `-c` is absent, in order.
+    public static func searchPaths() -> [String] {
+        var paths = ["./tributary.json"]
+        if let x = Environment.get("XDG_CONFIG_HOME"), !x.isEmpty {
+            paths.append(x + "/tributary/config.json")
+        } else if let home = Environment.get("HOME") {
+            paths.append(home + "/.config/tributary/config.json")
+        }
+        return paths
+    }
+
+    public static func load(path: String, registry: Registry, environment: (String) -> String? = Environment.get) throws(ConfigError) -> Config {
+        let display = path
+        guard let bytes = readFile(path) else {
+            throw ConfigError(messages: ["\(display): cannot read the config file (\(String(cString: strerror(errno))))"])
+        }
+        var dir = "."
+        if let slash = path.lastIndex(of: "/") { dir = String(path[..<slash]); if dir.isEmpty { dir = "/" } }
+        return try load(bytes: bytes, file: display, directory: dir, registry: registry, environment: environment)
+    }
+
+    public static func load(bytes: [UInt8], file: String, directory: String, registry: Registry, environment: (String) -> String? = Environment.get) throws(ConfigError) -> Config {
+        let doc: JSONValue
+        do { doc = try JSONParser.parse(bytes) } catch {
+            throw ConfigError(messages: ["\(file):\(error.line):\(error.column): \(error.message)"])
+        }
+        let diag = ConfigDiagnostics(file: file)
+        let cleaned = prepare(doc, path: "", diag: diag, env: environment)
+        guard case .object(let root) = cleaned else {
+            throw ConfigError(messages: ["\(file): the config must be a JSON object, found \(doc.typeName)"])
+        }
+        let top = OptionReader(object: root, context: "(top level)", specs: topLevel, diagnostics: diag, configDirectory: directory)
+        let defaults = top.nested("defaults")
+        let httpR = top.nested("http")
+        var http = HTTPSettings()
+        if let v = httpR?.int("concurrency") { http.concurrency = v }
+        if let v = httpR?.int("per_host") { http.perHost = v }
+        if let v = httpR?.string("user_agent") { http.userAgent = v }
+        if let v = httpR?.size("max_body") { http.maxBody = v }
+        let replay = httpR?.string("replay").map { ConfigPaths.resolve($0, relativeTo: directory) }
+        let defInterval = defaults?.duration("interval") ?? 900
+        let defTimeout = defaults?.duration("timeout") ?? 20
+        let defRetries = defaults?.int("retries") ?? 2
+
+        var sources: [ConfiguredSource] = []
+        var names: [String: Int] = [:]
+        for (i, el) in (root["sources"]?.arrayValue ?? []).enumerated() {
+            guard let obj = el.objectValue else { continue }  // reported by the top-level check
+            let name = obj["name"]?.stringValue
+            let context = name.map { "sources[\(i)] (\"\($0)\")" } ?? "sources[\(i)]"
+            if let name {
+                if !isValidName(name) { diag.add("\(context).name: \"\(name)\" must match [a-z0-9][a-z0-9._-]*") }
+                if let prev = names[name] { diag.add("\(context).name: \"\(name)\" is already used by sources[\(prev)]") }
+                names[name] = i
+            } else {
+                diag.add("\(context): missing required key \"name\"")
+            }
+            guard let type = obj["type"]?.stringValue else {
+                diag.add("\(context): missing required key \"type\" (one of: \(registry.sources.map(\.type).joined(separator: ", ")))")
+                continue
+            }
+            guard let desc = registry.source(type) else {
+                var msg = "\(context).type: unknown source type \"\(type)\""
+                if let s = Suggest.closest(to: type, in: registry.sources.map(\.type)) { msg += " (did you mean \"\(s)\"?)" }
+                diag.add(msg + "; known types: " + registry.sources.map(\.type).joined(separator: ", "))
+                continue
+            }
+            let before = diag.errors.count
+            let reader = OptionReader(object: obj, context: context, specs: CommonOptions.source + desc.options, diagnostics: diag, configDirectory: directory)
+            let settings = SourceSettings(
+                name: name ?? "source\(i)", type: type,
+                enabled: reader.bool("enabled") ?? true,
+                interval: reader.duration("interval") ?? defInterval,
+                timeout: reader.duration("timeout") ?? defTimeout,
+                retries: reader.int("retries") ?? defRetries,
+                maxItems: reader.int("max_items"))
+            guard diag.errors.count == before else { continue }
+            if let source = desc.make(settings, reader), diag.errors.count == before {
+                sources.append(ConfiguredSource(settings: settings, source: source))
+            }
+        }
+
+        var sinks: [ConfiguredSink] = []
+        let sinkList = root["sinks"]?.arrayValue ?? [.object(JSONObject([("type", .string("stdout"))]))]
+        for (i, el) in sinkList.enumerated() {
+            guard let obj = el.objectValue else { continue }
+            let context = "sinks[\(i)]"
+            guard let type = obj["type"]?.stringValue else {
+                diag.add("\(context): missing required key \"type\" (one of: \(registry.sinks.map(\.type).joined(separator: ", ")))")
+                continue
+            }
+            guard let desc = registry.sink(type) else {
+                var msg = "\(context).type: unknown sink type \"\(type)\""
+                if let s = Suggest.closest(to: type, in: registry.sinks.map(\.type)) { msg += " (did you mean \"\(s)\"?)" }
+                diag.add(msg + "; known types: " + registry.sinks.map(\.type).joined(separator: ", "))
+                continue
+            }
+            let before = diag.errors.count
+            let reader = OptionReader(object: obj, context: context, specs: CommonOptions.sink + desc.options, diagnostics: diag, configDirectory: directory)
+            guard diag.errors.count == before else { continue }
+            if let sink = desc.make(reader), diag.errors.count == before {
+                sinks.append(ConfiguredSink(type: type, sink: sink))
+            }
+        }
+        if !diag.errors.isEmpty { throw ConfigError(messages: diag.errors) }
+        return Config(file: file, directory: directory, http: http, replayDirectory: replay, defaultInterval: defInterval, sources: sources, sinks: sinks)
+    }
+
+    public static func isValidName(_ s: String) -> Bool {
+        guard let first = s.unicodeScalars.first, ("a"..."z").contains(first) || ("0"..."9").contains(first) else { return false }
+        return s.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "." || $0 == "_" || $0 == "-" }
+    }
+
+    /// Drops `$`-keys everywhere and interpolates `${VAR}` in every string.
+    static func prepare(_ v: JSONValue, path: String, diag: ConfigDiagnostics, env: (String) -> String?) -> JSONValue {
+        switch v {
+        case .string(let s):
+            let (text, missing) = Environment.interpolate(s, lookup: env)
+            for name in missing {
+                diag.add("\(path.isEmpty ? "(top level)" : path): environment variable \(name) is not set (write ${\(name):-default} to give a default)")
+            }
+            return .string(text)
+        case .array(let a):
+            return .array(a.enumerated().map { prepare($0.element, path: "\(path)[\($0.offset)]", diag: diag, env: env) })
+        case .object(let o):
+            var out = JSONObject()
+            for e in o.entries where !e.key.hasPrefix("$") {
+                out.entries.append((e.key, prepare(e.value, path: path.isEmpty ? e.key : "\(path).\(e.key)", diag: diag, env: env)))
+            }
+            return .object(out)
+        default:
+            return v
+        }
+    }
+
+    static func readFile(_ path: String) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var out: [UInt8] = []
+        var buf = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = buf.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 { if errno == EINTR { continue }; return nil }
+            if n == 0 { break }
+            out.append(contentsOf: buf[0..<n])
+        }
+        return out
+    }
+}

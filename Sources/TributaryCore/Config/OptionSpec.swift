@@ -1,0 +1,102 @@
+/// The declaration of one config option: its name, value type, whether it is required, its
+/// default and a line of help. Sources and sinks declare theirs; the validator, `tributary
+/// sources` and the JSON Schema are all derived from these declarations.
+public struct OptionSpec: Sendable {
+    public indirect enum Kind: Sendable {
+        case string
+        /// A string that must be non-empty and look like an http(s) URL (or file: where allowed).
+        case url
+        case integer(min: Int?, max: Int?)
+        case number
+        case bool
+        case duration
+        case size
+        case keyPath
+        case stringList
+        /// Object of string -> string (headers, query parameters).
+        case stringMap
+        /// Object of name -> key path (`data` fields).
+        case keyPathMap
+        case enumeration([String])
+        /// A nested object with its own options.
+        case object([OptionSpec])
+        /// A list of nested objects with their own options.
+        case objectList([OptionSpec])
+        /// Either a string or a list of strings (`url` / `urls`).
+        case stringOrList
+        /// A list of plugin objects (sources, sinks), each validated by its own type's options.
+        case pluginList
+    }
+
+    public let name: String
+    public let kind: Kind
+    public let required: Bool
+    /// The default as shown to people (nil: none).
+    public let defaultText: String?
+    public let help: String
+
+    public init(_ name: String, _ kind: Kind, required: Bool = false, default defaultText: String? = nil, _ help: String) {
+        self.name = name
+        self.kind = kind
+        self.required = required
+        self.defaultText = defaultText
+        self.help = help
+    }
+
+    public var typeName: String {
+        switch kind {
+        case .string: return "string"
+        case .url: return "URL"
+        case .integer: return "integer"
+        case .number: return "number"
+        case .bool: return "bool"
+        case .duration: return "duration"
+        case .size: return "size"
+        case .keyPath: return "key path"
+        case .stringList: return "list of strings"
+        case .stringMap: return "object of strings"
+        case .keyPathMap: return "object of key paths"
+        case .enumeration(let v): return v.map { "\"\($0)\"" }.joined(separator: "|")
+        case .object: return "object"
+        case .objectList: return "list of objects"
+        case .stringOrList: return "string or list of strings"
+        case .pluginList: return "list of objects"
+        }
+    }
+}
+
+/// Keys every source accepts, whatever its type.
+public enum CommonOptions {
+    public static let source: [OptionSpec] = [
+        OptionSpec("name", .string, required: true, "unique name, [a-z0-9][a-z0-9._-]*"),
+        OptionSpec("type", .string, required: true, "the source type (see `tributary sources`)"),
+        OptionSpec("enabled", .bool, default: "true", "false skips the source"),
+        OptionSpec("interval", .duration, default: "defaults.interval", "how often `watch` runs it (used once scheduling arrives)"),
+        OptionSpec("timeout", .duration, default: "defaults.timeout (20s)", "total time for one HTTP attempt"),
+        OptionSpec("retries", .integer(min: 0, max: 10), default: "defaults.retries (2)", "retries on connection errors, timeouts, 429 and 5xx"),
+        OptionSpec("max_items", .integer(min: 1, max: nil), "keep at most this many items per run (first ones as the source returns them)"),
+    ]
+
+    public static let sink: [OptionSpec] = [
+        OptionSpec("type", .string, required: true, "the sink type (see `tributary sources`)"),
+    ]
+
+    public static let defaults: [OptionSpec] = [
+        OptionSpec("interval", .duration, default: "15m", "default interval of every source"),
+        OptionSpec("timeout", .duration, default: "20s", "default timeout of every source"),
+        OptionSpec("retries", .integer(min: 0, max: 10), default: "2", "default retries of every source"),
+    ]
+
+    public static let http: [OptionSpec] = [
+        OptionSpec("concurrency", .integer(min: 1, max: 512), default: "32", "transfers in flight at once, all hosts"),
+        OptionSpec("per_host", .integer(min: 1, max: 128), default: "6", "transfers in flight at once per host"),
+        OptionSpec("user_agent", .string, default: "tributary/<version>", "User-Agent header"),
+        OptionSpec("max_body", .size, default: "16MiB", "largest response body accepted (after decompression)"),
+        OptionSpec("replay", .string, "answer every request from recordings in this folder (relative to the config file)"),
+    ]
+
+    public static let state: [OptionSpec] = [
+        OptionSpec("path", .string, default: "$XDG_STATE_HOME/tributary/state.sqlite", "state database (arrives with the state layer)"),
+        OptionSpec("retention", .duration, default: "30d", "how long emitted ids are remembered (arrives with the state layer)"),
+    ]
+}

@@ -1,0 +1,350 @@
+import CCurl
+import Foundation
+import Synchronization
+
+/// Settings shared by every request of one run (config `http` section).
+public struct HTTPSettings: Sendable, Equatable {
+    public var concurrency: Int = 32
+    public var perHost: Int = 6
+    public var userAgent: String = "tributary/\(Tributary.version)"
+    public var maxBody: Int = 16 * 1024 * 1024
+    public var maxRedirects: Int = 5
+    public init() {}
+}
+
+/// The network transport: one dedicated thread owns a curl multi handle and drives every
+/// transfer; callers `await` their response. A Swift-side admission queue keeps at most
+/// `concurrency` transfers inside curl, and at most `perHost` per host, so curl's timeouts only
+/// ever count time on the wire.
+///
+/// Threading rule: `multi`, `active` and the easy handles are touched only by the curl thread;
+/// `waiting`, `cancelled` and `stopping` live in `shared` (a Mutex) and are how other threads talk
+/// to it, followed by `curl_multi_wakeup`.
+public final class CurlTransport: HTTPTransport, @unchecked Sendable {
+    private struct Shared {
+        var waiting: [Transfer] = []
+        var cancelled: [Transfer] = []
+        var stopping = false
+        var refuseNew = false
+    }
+
+    private let settings: HTTPSettings
+    private let multi: UnsafeMutableRawPointer
+    private let shared = Mutex(Shared())
+    private var active: [Transfer] = []      // curl thread only
+    private var perHost: [String: Int] = [:]  // curl thread only
+    private var thread: Thread?
+    private let finished = DispatchSemaphore(value: 0)
+
+    public init(settings: HTTPSettings) {
+        CurlTransport.globalInit
+        self.settings = settings
+        self.multi = curl_multi_init()!
+        tributary_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, Int(max(settings.concurrency, 8)))
+        let t = Thread { [unowned self] in self.loop() }
+        t.name = "tributary-curl"
+        self.thread = t
+        t.start()
+    }
+
+    /// `curl_global_init` exactly once, before any handle exists.
+    private static let globalInit: Void = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
+
+    /// The libcurl version string, e.g. `7.88.1`.
+    public static var curlVersion: String {
+        guard let info = tributary_version_info(), let v = info.pointee.version else { return "unknown" }
+        return String(cString: v)
+    }
+
+    /// After this, new requests fail with `.cancelled` at once; transfers in flight continue.
+    public func refuseNewRequests() {
+        shared.withLock { $0.refuseNew = true }
+        curl_multi_wakeup(multi)
+    }
+
+    /// Stops the curl thread (cancelling what is left) and frees the multi handle. Idempotent.
+    public func shutdown() {
+        let wasStopping = shared.withLock { s -> Bool in
+            let was = s.stopping
+            s.stopping = true
+            return was
+        }
+        if wasStopping { return }
+        curl_multi_wakeup(multi)
+        finished.wait()
+        curl_multi_cleanup(multi)
+    }
+
+    public func send(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
+        let transfer = Transfer(request: request, maxBody: settings.maxBody)
+        let result: Result<HTTPResponse, HTTPError> = await withTaskCancellationHandler {
+            await withCheckedContinuation { (cont: CheckedContinuation<Result<HTTPResponse, HTTPError>, Never>) in
+                transfer.continuation = cont
+                let accepted = shared.withLock { s -> Bool in
+                    if s.stopping || s.refuseNew { return false }
+                    s.waiting.append(transfer)
+                    return true
+                }
+                if accepted {
+                    curl_multi_wakeup(multi)
+                } else {
+                    transfer.finish(.failure(transfer.error(.cancelled, "not started: shutting down")))
+                }
+            }
+        } onCancel: {
+            shared.withLock { $0.cancelled.append(transfer) }
+            curl_multi_wakeup(multi)
+        }
+        return try result.get()
+    }
+
+    // MARK: curl thread
+
+    private func loop() {
+        while true {
+            let (incoming, cancels, stopping) = shared.withLock { s -> ([Transfer], [Transfer], Bool) in
+                let c = s.cancelled
+                s.cancelled.removeAll()
+                return ([], c, s.stopping)
+            }
+            _ = incoming
+            for t in cancels { cancel(t) }
+            if stopping { break }
+            admit()
+            var running: Int32 = 0
+            curl_multi_perform(multi, &running)
+            drainMessages()
+            var numfds: Int32 = 0
+            curl_multi_poll(multi, nil, 0, 1000, &numfds)
+        }
+        // Shutdown: fail everything still waiting or running.
+        let leftovers = shared.withLock { s -> [Transfer] in
+            let w = s.waiting
+            s.waiting.removeAll()
+            return w
+        }
+        for t in leftovers { t.finish(.failure(t.error(.cancelled, "cancelled: shutting down"))) }
+        for t in active {
+            if let h = t.easy { curl_multi_remove_handle(multi, h) }
+            t.cleanup()
+            t.finish(.failure(t.error(.cancelled, "cancelled: shutting down")))
+        }
+        active.removeAll()
+        finished.signal()
+    }
+
+    /// Moves waiting transfers into curl while the global and per-host limits allow.
+    private func admit() {
+        let ready = shared.withLock { s -> [Transfer] in
+            var taken: [Transfer] = []
+            var keep: [Transfer] = []
+            var inFlight = active.count
+            var hostCounts = perHost
+            for t in s.waiting {
+                let host = t.host
+                if inFlight < settings.concurrency && hostCounts[host, default: 0] < settings.perHost {
+                    taken.append(t)
+                    inFlight += 1
+                    hostCounts[host, default: 0] += 1
+                } else {
+                    keep.append(t)
+                }
+            }
+            s.waiting = keep
+            return taken
+        }
+        for t in ready {
+            guard let easy = t.configure(settings: settings) else {
+                t.finish(.failure(t.error(.other, "could not create a curl handle")))
+                continue
+            }
+            perHost[t.host, default: 0] += 1
+            active.append(t)
+            curl_multi_add_handle(multi, easy)
+        }
+    }
+
+    private func drainMessages() {
+        var left: Int32 = 0
+        while let msg = curl_multi_info_read(multi, &left) {
+            guard msg.pointee.msg == CURLMSG_DONE, let easy = msg.pointee.easy_handle else { continue }
+            let code = tributary_msg_result(msg)
+            guard let idx = active.firstIndex(where: { $0.easy == easy }) else { continue }
+            let t = active.remove(at: idx)
+            release(t)
+            curl_multi_remove_handle(multi, easy)
+            let result = t.complete(code: code)
+            t.cleanup()
+            t.finish(result)
+        }
+    }
+
+    private func release(_ t: Transfer) {
+        perHost[t.host, default: 1] -= 1
+        if perHost[t.host] == 0 { perHost[t.host] = nil }
+    }
+
+    private func cancel(_ t: Transfer) {
+        let wasWaiting = shared.withLock { s -> Bool in
+            guard let i = s.waiting.firstIndex(where: { $0 === t }) else { return false }
+            s.waiting.remove(at: i)
+            return true
+        }
+        if wasWaiting {
+            t.finish(.failure(t.error(.cancelled, "cancelled")))
+            return
+        }
+        if let idx = active.firstIndex(where: { $0 === t }) {
+            active.remove(at: idx)
+            release(t)
+            if let h = t.easy { curl_multi_remove_handle(multi, h) }
+            t.cleanup()
+            t.finish(.failure(t.error(.cancelled, "cancelled")))
+        }
+    }
+}
+
+/// One transfer's buffers and handle. Touched by the curl thread only, except `finish`,
+/// which resumes the continuation exactly once.
+final class Transfer: @unchecked Sendable {
+    let request: HTTPRequest
+    let host: String
+    let maxBody: Int
+    var continuation: CheckedContinuation<Result<HTTPResponse, HTTPError>, Never>?
+    var easy: UnsafeMutableRawPointer?
+    var body: [UInt8] = []
+    var headers: [(name: String, value: String)] = []
+    var tooLarge = false
+    var headerList: UnsafeMutablePointer<curl_slist>?
+    let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
+    private let done = Mutex(false)
+
+    init(request: HTTPRequest, maxBody: Int) {
+        self.request = request
+        self.host = URLEncoding.hostKey(request.url)
+        self.maxBody = maxBody
+        errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+    }
+
+    deinit { errorBuffer.deallocate() }
+
+    func error(_ kind: HTTPError.Kind, _ message: String, status: Int? = nil) -> HTTPError {
+        HTTPError(kind: kind, method: request.method, url: request.url, message: message, status: status)
+    }
+
+    func finish(_ result: Result<HTTPResponse, HTTPError>) {
+        let first = done.withLock { d -> Bool in
+            if d { return false }
+            d = true
+            return true
+        }
+        guard first, let c = continuation else { return }
+        continuation = nil
+        c.resume(returning: result)
+    }
+
+    func configure(settings: HTTPSettings) -> UnsafeMutableRawPointer? {
+        guard let h = curl_easy_init() else { return nil }
+        easy = h
+        let timeoutMs = max(1, Int(request.timeout * 1000))
+        tributary_easy_setopt_string(h, CURLOPT_URL, request.url)
+        tributary_easy_setopt_long(h, CURLOPT_NOSIGNAL, 1)
+        tributary_easy_setopt_long(h, CURLOPT_TIMEOUT_MS, timeoutMs)
+        tributary_easy_setopt_long(h, CURLOPT_CONNECTTIMEOUT_MS, min(timeoutMs, 10_000))
+        tributary_easy_setopt_long(h, CURLOPT_LOW_SPEED_LIMIT, 1)
+        tributary_easy_setopt_long(h, CURLOPT_LOW_SPEED_TIME, max(1, min(Int(request.timeout), 15)))
+        tributary_easy_setopt_long(h, CURLOPT_FOLLOWLOCATION, 1)
+        tributary_easy_setopt_long(h, CURLOPT_MAXREDIRS, settings.maxRedirects)
+        tributary_easy_setopt_string(h, CURLOPT_PROTOCOLS_STR, request.allowFile ? "http,https,file" : "http,https")
+        tributary_easy_setopt_string(h, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
+        tributary_easy_setopt_string(h, CURLOPT_ACCEPT_ENCODING, "")
+        tributary_easy_setopt_long(h, CURLOPT_SSL_VERIFYPEER, 1)
+        tributary_easy_setopt_long(h, CURLOPT_SSL_VERIFYHOST, 2)
+        tributary_easy_setopt_string(h, CURLOPT_USERAGENT, settings.userAgent)
+        tributary_easy_setopt_off(h, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(settings.maxBody))
+        tributary_easy_setopt_pointer(h, CURLOPT_ERRORBUFFER, errorBuffer)
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        tributary_easy_setopt_write_cb(h, CURLOPT_WRITEFUNCTION, { ptr, size, n, ctx in
+            let t = Unmanaged<Transfer>.fromOpaque(ctx!).takeUnretainedValue()
+            let count = size * n
+            if t.body.count + count > t.maxBody {
+                t.tooLarge = true
+                return 0
+            }
+            if let ptr { t.body.append(contentsOf: UnsafeRawBufferPointer(start: ptr, count: count)) }
+            return count
+        })
+        tributary_easy_setopt_pointer(h, CURLOPT_WRITEDATA, me)
+        tributary_easy_setopt_write_cb(h, CURLOPT_HEADERFUNCTION, { ptr, size, n, ctx in
+            let t = Unmanaged<Transfer>.fromOpaque(ctx!).takeUnretainedValue()
+            let count = size * n
+            guard let ptr else { return count }
+            let line = String(decoding: UnsafeRawBufferPointer(start: ptr, count: count), as: UTF8.self)
+            if line.hasPrefix("HTTP/") {
+                t.headers.removeAll()  // a new response (after a redirect or 100-continue)
+            } else if let colon = line.firstIndex(of: ":") {
+                let name = String(line[..<colon]).trimmingCharacters(in: .whitespaces)
+                let value = String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespacesAndNewlines)
+                t.headers.append((name, value))
+            }
+            return count
+        })
+        tributary_easy_setopt_pointer(h, CURLOPT_HEADERDATA, me)
+        for header in request.headers {
+            headerList = curl_slist_append(headerList, "\(header.name): \(header.value)")
+        }
+        if let headerList { tributary_easy_setopt_pointer(h, CURLOPT_HTTPHEADER, UnsafeMutableRawPointer(headerList)) }
+        switch request.method {
+        case "GET": break
+        case "HEAD": tributary_easy_setopt_long(h, CURLOPT_NOBODY, 1)
+        case "POST": tributary_easy_setopt_long(h, CURLOPT_POST, 1)
+        default: tributary_easy_setopt_string(h, CURLOPT_CUSTOMREQUEST, request.method)
+        }
+        if let body = request.body {
+            tributary_easy_setopt_off(h, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count))
+            body.withUnsafeBytes { raw in
+                _ = tributary_easy_setopt_pointer(h, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: raw.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!))
+            }
+        }
+        return h
+    }
+
+    func complete(code: CURLcode) -> Result<HTTPResponse, HTTPError> {
+        guard let h = easy else { return .failure(error(.other, "no handle")) }
+        var status = 0
+        tributary_easy_getinfo_long(h, CURLINFO_RESPONSE_CODE, &status)
+        var effective: UnsafeMutablePointer<CChar>? = nil
+        tributary_easy_getinfo_string(h, CURLINFO_EFFECTIVE_URL, &effective)
+        let finalURL = effective.map { String(cString: $0) } ?? request.url
+        if code == CURLE_OK {
+            if request.url.hasPrefix("file:") && status == 0 { status = 200 }
+            return .success(HTTPResponse(status: status, headers: headers, body: body, url: finalURL))
+        }
+        let detail = String(cString: errorBuffer)
+        let text = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
+        switch code {
+        case CURLE_WRITE_ERROR where tooLarge, CURLE_FILESIZE_EXCEEDED:
+            return .failure(error(.bodyTooLarge, "response body larger than \(ByteSizes.format(maxBody)) (http.max_body)"))
+        case CURLE_OPERATION_TIMEDOUT:
+            return .failure(error(.timeout, "timed out after \(Durations.format(request.timeout)): \(text)"))
+        case CURLE_COULDNT_CONNECT, CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY, CURLE_RECV_ERROR,
+             CURLE_SEND_ERROR, CURLE_GOT_NOTHING, CURLE_PARTIAL_FILE, CURLE_SSL_CONNECT_ERROR:
+            return .failure(error(.connection, text))
+        case CURLE_TOO_MANY_REDIRECTS:
+            return .failure(error(.tooManyRedirects, "too many redirects: \(text)"))
+        case CURLE_UNSUPPORTED_PROTOCOL:
+            return .failure(error(.protocolRefused, "protocol not allowed (only http and https; file only for a URL written in the config): \(text)"))
+        case CURLE_URL_MALFORMAT:
+            return .failure(error(.invalidURL, "malformed URL: \(text)"))
+        default:
+            return .failure(error(.other, "curl error \(code.rawValue): \(text)"))
+        }
+    }
+
+    func cleanup() {
+        if let h = easy { curl_easy_cleanup(h) }
+        easy = nil
+        if let l = headerList { curl_slist_free_all(l) }
+        headerList = nil
+    }
+}

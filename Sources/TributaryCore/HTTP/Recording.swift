@@ -1,0 +1,137 @@
+import Foundation
+
+/// One saved HTTP exchange, the file format shared by `--record` and `--replay`:
+/// `{"method","url","status","headers":[[name,value]],"body"|"body_base64"|"json"}`.
+/// The URL is stored redacted; `json` lets hand-written recordings hold the body as a JSON value.
+public struct Recording: Sendable {
+    public var method: String
+    public var url: String
+    public var status: Int
+    public var headers: [(name: String, value: String)]
+    public var body: [UInt8]
+
+    /// The replay lookup key: method and URL with secret query values masked.
+    public static func key(method: String, url: String) -> String {
+        method.uppercased() + " " + Redactor.redactURL(url)
+    }
+
+    public func encoded() -> [UInt8] {
+        var obj = JSONObject()
+        obj["method"] = .string(method)
+        obj["url"] = .string(Redactor.redactURL(url))
+        obj["status"] = .int(status)
+        obj["headers"] = .array(headers.filter { !Redactor.isSecretHeader($0.name) && $0.name.lowercased() != "set-cookie" }
+            .map { .array([.string($0.name), .string($0.value)]) })
+        if let text = String(validating: body, as: UTF8.self) {
+            obj["body"] = .string(text)
+        } else {
+            obj["body_base64"] = .string(Data(body).base64EncodedString())
+        }
+        var out = JSONWriter.serialize(.object(obj))
+        out.append(0x0A)
+        return out
+    }
+
+    public static func decode(_ bytes: [UInt8], file: String) throws -> Recording {
+        let doc: JSONValue
+        do { doc = try JSONParser.parse(bytes) } catch { throw RecordingError(message: "\(file):\(error.line):\(error.column): \(error.message)") }
+        let n = JSONNode(doc)
+        do {
+            var headers: [(name: String, value: String)] = []
+            for h in try n["headers"].optionalArray() ?? [] {
+                let pair = try h.array()
+                guard pair.count == 2 else { throw JSONAccessError(path: h.path, expected: "[name, value]", found: "array of \(pair.count)") }
+                headers.append((try pair[0].string(), try pair[1].string()))
+            }
+            var body: [UInt8] = []
+            if let s = try n["body"].optionalString() {
+                body = Array(s.utf8)
+            } else if let b64 = try n["body_base64"].optionalString() {
+                guard let d = Data(base64Encoded: b64) else { throw RecordingError(message: "\(file): body_base64 is not valid base64") }
+                body = Array(d)
+            } else if let v = n["json"].value {
+                body = JSONWriter.serialize(v)
+            }
+            return Recording(method: try n["method"].optionalString() ?? "GET", url: try n["url"].string(),
+                             status: Int(try n["status"].optionalInt() ?? 200), headers: headers, body: body)
+        } catch let e as JSONAccessError {
+            throw RecordingError(message: "\(file): \(e)")
+        }
+    }
+}
+
+public struct RecordingError: Error, CustomStringConvertible, Sendable {
+    public let message: String
+    public var description: String { message }
+}
+
+/// Answers every request from recordings in a folder and touches no network. A request with no
+/// recording fails with `no recording for GET <url>`.
+public final class ReplayTransport: HTTPTransport, Sendable {
+    private let table: [String: Recording]
+
+    public init(directory: String) throws {
+        var table: [String: Recording] = [:]
+        let fm = FileManager.default
+        guard let names = try? fm.contentsOfDirectory(atPath: directory) else {
+            throw RecordingError(message: "replay folder \(directory) cannot be read")
+        }
+        for name in names.sorted() where name.hasSuffix(".json") {
+            let path = directory + "/" + name
+            guard let data = fm.contents(atPath: path) else { continue }
+            let rec = try Recording.decode(Array(data), file: path)
+            table[Recording.key(method: rec.method, url: rec.url)] = rec
+        }
+        self.table = table
+    }
+
+    public var count: Int { table.count }
+
+    public func send(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
+        guard let rec = table[Recording.key(method: request.method, url: request.url)] else {
+            throw HTTPError(kind: .noRecording, method: request.method, url: request.url, message: "no recording")
+        }
+        return HTTPResponse(status: rec.status, headers: rec.headers, body: rec.body, url: request.url)
+    }
+}
+
+/// Passes requests to another transport and saves each exchange under a folder, one file per
+/// exchange, secrets redacted (URL query values masked, secret headers dropped).
+public final class RecordingTransport: HTTPTransport, Sendable {
+    private let inner: any HTTPTransport
+    private let directory: String
+
+    public init(inner: any HTTPTransport, directory: String) throws {
+        self.inner = inner
+        self.directory = directory
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw RecordingError(message: "cannot create record folder \(directory): \(error.localizedDescription)")
+        }
+    }
+
+    public func send(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
+        let response = try await inner.send(request)
+        let rec = Recording(method: request.method, url: request.url, status: response.status, headers: response.headers, body: response.body)
+        let key = Recording.key(method: request.method, url: request.url)
+        let host = URLEncoding.hostKey(request.url).map { $0.isLetter || $0.isNumber || $0 == "." ? $0 : "_" }
+        let name = "\(request.method.lowercased())-\(String(host))-\(Self.fnv1a(key)).json"
+        let path = directory + "/" + name
+        let tmp = path + ".tmp"
+        if FileManager.default.createFile(atPath: tmp, contents: Data(rec.encoded())) {
+            _ = rename(tmp, path)
+        }
+        return response
+    }
+
+    static func fnv1a(_ s: String) -> String {
+        var h: UInt64 = 0xcbf29ce484222325
+        for b in s.utf8 {
+            h ^= UInt64(b)
+            h = h &* 0x100000001b3
+        }
+        let hex = String(h, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+}

@@ -1,0 +1,42 @@
+/// RFC 3986 percent-encoding of query values in UTF-8: everything outside the unreserved set
+/// (`A-Z a-z 0-9 - . _ ~`) is escaped, including `& = + ? / # %` and spaces.
+public enum URLEncoding {
+    public static func encode(_ s: String) -> String {
+        var out = [UInt8]()
+        out.reserveCapacity(s.utf8.count)
+        let hex = Array("0123456789ABCDEF".utf8)
+        for b in s.utf8 {
+            switch b {
+            case 0x41...0x5A, 0x61...0x7A, 0x30...0x39, 0x2D, 0x2E, 0x5F, 0x7E: out.append(b)
+            default:
+                out.append(0x25)
+                out.append(hex[Int(b >> 4)])
+                out.append(hex[Int(b & 0xF)])
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// `a=1&b=x%20y` from ordered pairs.
+    public static func query(_ pairs: [(String, String)]) -> String {
+        pairs.map { encode($0.0) + "=" + encode($0.1) }.joined(separator: "&")
+    }
+
+    /// Appends encoded pairs to a URL that may already have a query.
+    public static func appendQuery(_ url: String, _ pairs: [(String, String)]) -> String {
+        guard !pairs.isEmpty else { return url }
+        let q = query(pairs)
+        if url.contains("?") { return url.hasSuffix("?") || url.hasSuffix("&") ? url + q : url + "&" + q }
+        return url + "?" + q
+    }
+
+    /// The host (lowercased, with port) of an absolute URL, used for per-host limits.
+    public static func hostKey(_ url: String) -> String {
+        guard let r = url.range(of: "://") else { return "" }
+        let rest = url[r.upperBound...]
+        let end = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? rest.endIndex
+        var host = rest[..<end]
+        if let at = host.lastIndex(of: "@") { host = host[host.index(after: at)...] }
+        return host.lowercased()
+    }
+}

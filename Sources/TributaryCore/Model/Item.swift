@@ -1,0 +1,114 @@
+/// One unified item, the unit every source produces and every sink consumes (SPEC.md section 4).
+/// `id` is stable across runs for the same real-world thing: `<family>:<native id>`.
+public struct Item: Sendable, Equatable {
+    public var id: String
+    public var source: String
+    public var type: String
+    public var kind: String
+    public var title: String
+    public var summary: String?
+    public var url: String?
+    public var image: String?
+    public var author: String?
+    /// Seconds since 1970 (UTC).
+    public var published: Timestamp?
+    public var fetched: Timestamp
+    public var tags: [String]
+    public var geo: Geo?
+    /// Kind-specific fields, snake_case keys, in insertion order.
+    public var data: JSONObject
+
+    public init(
+        id: String, source: String, type: String, kind: String, title: String,
+        summary: String? = nil, url: String? = nil, image: String? = nil, author: String? = nil,
+        published: Timestamp? = nil, fetched: Timestamp, tags: [String] = [], geo: Geo? = nil,
+        data: JSONObject = JSONObject()
+    ) {
+        self.id = id
+        self.source = source
+        self.type = type
+        self.kind = kind
+        self.title = title
+        self.summary = summary
+        self.url = url
+        self.image = image
+        self.author = author
+        self.published = published
+        self.fetched = fetched
+        self.tags = tags
+        self.geo = geo
+        self.data = data
+    }
+}
+
+/// A latitude/longitude pair in degrees.
+public struct Geo: Sendable, Equatable {
+    public var lat: Double
+    public var lon: Double
+    public init(lat: Double, lon: Double) {
+        self.lat = lat
+        self.lon = lon
+    }
+    public var isValid: Bool { lat.isFinite && lon.isFinite && abs(lat) <= 90 && abs(lon) <= 180 }
+}
+
+extension Item {
+    /// The item as one JSON Lines record (without the newline), keys in SPEC.md order,
+    /// optional fields omitted when absent.
+    public func jsonLine() -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(512)
+        appendJSON(into: &out)
+        return out
+    }
+
+    public func appendJSON(into out: inout [UInt8]) {
+        out.append(contentsOf: #"{"id":"#.utf8)
+        JSONWriter.writeString(id, into: &out)
+        field("source", source, &out)
+        field("type", type, &out)
+        field("kind", kind, &out)
+        field("title", title, &out)
+        if let summary { field("summary", summary, &out) }
+        if let url { field("url", url, &out) }
+        if let image { field("image", image, &out) }
+        if let author { field("author", author, &out) }
+        if let published { field("published", published.rfc3339, &out) }
+        field("fetched", fetched.rfc3339, &out)
+        if !tags.isEmpty {
+            out.append(contentsOf: #","tags":["#.utf8)
+            for (i, t) in tags.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                JSONWriter.writeString(t, into: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+        }
+        if let geo, geo.isValid {
+            out.append(contentsOf: #","geo":{"lat":"#.utf8)
+            out.append(contentsOf: JSONNumber(geo.lat).text.utf8)
+            out.append(contentsOf: #","lon":"#.utf8)
+            out.append(contentsOf: JSONNumber(geo.lon).text.utf8)
+            out.append(UInt8(ascii: "}"))
+        }
+        if !data.isEmpty {
+            out.append(contentsOf: #","data":"#.utf8)
+            JSONWriter.write(.object(data), into: &out)
+        }
+        out.append(UInt8(ascii: "}"))
+    }
+
+    @inline(__always)
+    private func field(_ name: StaticString, _ value: String, _ out: inout [UInt8]) {
+        out.append(UInt8(ascii: ","))
+        out.append(UInt8(ascii: "\""))
+        out.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+        out.append(contentsOf: "\":".utf8)
+        JSONWriter.writeString(value, into: &out)
+    }
+
+    /// The item as a JSON value (used by tests and the `exec` protocol).
+    public func jsonValue() -> JSONValue {
+        // The writer output is always valid JSON.
+        (try? JSONParser.parse(jsonLine())) ?? .null
+    }
+}

@@ -1,0 +1,16 @@
+import TributaryCore
+
+/// The built-in source and sink types: one line per plugin. A new type adds its folder and
+/// one line here; nothing else in the engine changes.
+public enum BuiltinRegistry {
+    public static let standard = Registry(
+        sources: [
+            JSONSource.descriptor,
+        ],
+        sinks: [
+            StdoutSink.descriptor,
+            JSONLSink.descriptor,
+            RSSSink.descriptor,
+        ]
+    )
+}

@@ -1,0 +1,89 @@
+import TributaryCore
+
+/// `rss`: an RSS 2.0 file of the newest `max_items` items, replaced atomically on close so a
+/// reader never sees a partial file. Text is escaped and stripped of characters XML 1.0 forbids.
+public final class RSSSink: Sink, @unchecked Sendable {
+    // Called by the engine from one task at a time (Sink contract): `items` needs no lock.
+    public static let descriptor = SinkDescriptor(type: "rss", summary: "an RSS 2.0 file of the newest items", options: [
+        OptionSpec("path", .string, required: true, "file to write, relative to the config file"),
+        OptionSpec("title", .string, default: "Tributary", "channel title"),
+        OptionSpec("link", .url, default: "https://example.invalid/", "channel link"),
+        OptionSpec("description", .string, default: "Items collected by Tributary", "channel description"),
+        OptionSpec("max_items", .integer(min: 1, max: 100_000), default: "100", "newest items kept in the file"),
+    ]) { reader in
+        RSSSink(path: reader.resolvePath(reader.string("path") ?? "feed.xml"),
+                title: reader.string("title") ?? "Tributary",
+                link: reader.string("link") ?? "https://example.invalid/",
+                description: reader.string("description") ?? "Items collected by Tributary",
+                maxItems: reader.int("max_items") ?? 100)
+    }
+
+    let path: String
+    let title: String
+    let link: String
+    let channelDescription: String
+    let maxItems: Int
+    private var items: [Item] = []
+
+    public init(path: String, title: String, link: String, description: String, maxItems: Int) {
+        self.path = path
+        self.title = title
+        self.link = link
+        self.channelDescription = description
+        self.maxItems = maxItems
+    }
+
+    public func write(_ batch: [Item]) throws(SinkError) { items += batch }
+
+    public func close() throws(SinkError) {
+        try AtomicFile.write(Array(render(items, now: Timestamp.now()).utf8), to: path)
+    }
+
+    /// Newest first by published (else fetched) time, at most `maxItems`.
+    func render(_ all: [Item], now: Timestamp) -> String {
+        let newest = all.enumerated().sorted { a, b in
+            let ta = a.element.published ?? a.element.fetched, tb = b.element.published ?? b.element.fetched
+            return ta != tb ? ta > tb : a.offset < b.offset
+        }.prefix(maxItems).map(\.element)
+        var x = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        x += "<rss version=\"2.0\" xmlns:dc=\"http://purl.org/dc/elements/1.1/\" xmlns:media=\"http://search.yahoo.com/mrss/\">\n<channel>\n"
+        x += "  <title>\(XML.escape(title))</title>\n  <link>\(XML.escape(link))</link>\n"
+        x += "  <description>\(XML.escape(channelDescription))</description>\n"
+        x += "  <generator>tributary/\(Tributary.version)</generator>\n  <lastBuildDate>\(now.rfc822)</lastBuildDate>\n"
+        for item in newest {
+            x += "  <item>\n    <title>\(XML.escape(item.title))</title>\n"
+            if let url = item.url { x += "    <link>\(XML.escape(url))</link>\n" }
+            if let s = item.summary { x += "    <description>\(XML.escape(s))</description>\n" }
+            if let a = item.author { x += "    <dc:creator>\(XML.escape(a))</dc:creator>\n" }
+            for tag in item.tags { x += "    <category>\(XML.escape(tag))</category>\n" }
+            x += "    <guid isPermaLink=\"false\">\(XML.escape(item.id))</guid>\n"
+            x += "    <pubDate>\((item.published ?? item.fetched).rfc822)</pubDate>\n"
+            if let img = item.image { x += "    <media:thumbnail url=\"\(XML.escape(img))\"/>\n" }
+            x += "  </item>\n"
+        }
+        x += "</channel>\n</rss>\n"
+        return x
+    }
+}
+
+/// XML 1.0 text: escapes markup characters and drops code points XML 1.0 does not allow.
+public enum XML {
+    public static func escape(_ s: String) -> String {
+        var out = ""
+        out.reserveCapacity(s.utf8.count)
+        for u in s.unicodeScalars {
+            switch u {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&apos;"
+            default:
+                let v = u.value
+                let allowed = v == 0x9 || v == 0xA || v == 0xD || (v >= 0x20 && v <= 0xD7FF) || (v >= 0xE000 && v <= 0xFFFD) || v >= 0x10000
+                if allowed { out.unicodeScalars.append(u) }
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,281 @@
+import Foundation
+import TributaryCore
+
+/// The generic `json` source: any JSON API mapped to items by key paths (Docs/sources/json.md).
+public struct JSONSource: FeedSource {
+    public static let descriptor = SourceDescriptor(type: "json", summary: "any JSON API: url, items key path, fields mapping, optional pagination", options: options) { settings, reader in
+        JSONSource(settings: settings, reader: reader)
+    }
+
+    static let fieldOptions: [OptionSpec] = [
+        OptionSpec("id", .keyPath, "native id (string or number); default: the url field, else a hash of the title"),
+        OptionSpec("title", .keyPath, "title text"),
+        OptionSpec("summary", .keyPath, "plain-text summary"),
+        OptionSpec("url", .keyPath, "link to the thing (relative links resolved against the request URL)"),
+        OptionSpec("image", .keyPath, "thumbnail / logo URL"),
+        OptionSpec("author", .keyPath, "author name"),
+        OptionSpec("published", .keyPath, "publication date"),
+        OptionSpec("published_format", .enumeration(["auto", "rfc3339", "rfc822", "unix", "unix_ms"]), default: "auto", "how `published` is written"),
+        OptionSpec("tags", .keyPath, "a string or a list of strings"),
+        OptionSpec("lat", .keyPath, "latitude (number or numeric string)"),
+        OptionSpec("lon", .keyPath, "longitude (number or numeric string)"),
+        OptionSpec("data", .keyPathMap, "extra fields: snake_case name -> key path (any JSON value)"),
+    ]
+
+    static let paginationOptions: [OptionSpec] = [
+        OptionSpec("next_url", .keyPath, "key path of the next page's URL in each response"),
+        OptionSpec("next_token", .keyPath, "key path of the next page token in each response"),
+        OptionSpec("token_param", .string, "query parameter that carries the token (with next_token)"),
+        OptionSpec("max_pages", .integer(min: 1, max: 1000), default: "10", "page cap per URL"),
+    ]
+
+    public static let options: [OptionSpec] = [
+        OptionSpec("url", .url, "the API URL (http, https, or file: for a local document)"),
+        OptionSpec("urls", .stringList, "several URLs with the same shape, fetched concurrently"),
+        OptionSpec("method", .enumeration(["GET", "POST"]), default: "GET", "HTTP method"),
+        OptionSpec("headers", .stringMap, "extra request headers"),
+        OptionSpec("query", .stringMap, "query parameters, percent-encoded (RFC 3986, UTF-8) and appended to every URL"),
+        OptionSpec("body", .string, "request body for POST"),
+        OptionSpec("items", .keyPath, default: "the document itself", "key path of the array of items (an object there is taken as one item)"),
+        OptionSpec("kind", .string, default: "entry", "item kind ([a-z][a-z0-9_]*)"),
+        OptionSpec("id_prefix", .string, default: "the source name", "the id family: ids are <id_prefix>:<native id>"),
+        OptionSpec("fields", .object(fieldOptions), required: true, "key paths of the item fields, relative to each item"),
+        OptionSpec("pagination", .object(paginationOptions), "follow further pages"),
+    ]
+
+    enum DateFormat: String { case auto, rfc3339, rfc822, unix, unix_ms }
+
+    struct Fields {
+        var id, title, summary, url, image, author, published, tags, lat, lon: KeyPath?
+        var publishedFormat = DateFormat.auto
+        var data: [(String, KeyPath)] = []
+    }
+
+    let urls: [String]
+    let method: String
+    let headers: [(name: String, value: String)]
+    let body: [UInt8]?
+    let itemsPath: KeyPath
+    let kind: String
+    let idPrefix: String
+    let fields: Fields
+    let nextURL: KeyPath?
+    let nextToken: KeyPath?
+    let tokenParam: String?
+    let maxPages: Int
+
+    init?(settings: SourceSettings, reader: OptionReader) {
+        var urls = reader.stringList("urls") ?? []
+        if let u = reader.string("url") { urls.insert(u, at: 0) }
+        if urls.isEmpty { reader.error(nil, "needs \"url\" or \"urls\"") }
+        for (i, u) in urls.enumerated() where !(u.hasPrefix("http://") || u.hasPrefix("https://") || u.hasPrefix("file:")) {
+            reader.error(reader.has("urls") && !(reader.string("url") == u) ? "urls[\(i)]" : "url", "expected an http:// or https:// URL, found \"\(u)\"")
+        }
+        let query = reader.stringMap("query") ?? []
+        self.urls = urls.map { URLEncoding.appendQuery($0, query) }
+        self.method = reader.string("method") ?? "GET"
+        self.headers = (reader.stringMap("headers") ?? []).map { (name: $0.0, value: $0.1) }
+        self.body = reader.string("body").map { Array($0.utf8) }
+        self.itemsPath = reader.keyPath("items") ?? .root
+        self.kind = reader.string("kind") ?? "entry"
+        if !Self.isSnake(kind) { reader.error("kind", "\"\(kind)\" must match [a-z][a-z0-9_]*") }
+        self.idPrefix = reader.string("id_prefix") ?? settings.name
+        if !ConfigLoader.isValidName(idPrefix) { reader.error("id_prefix", "\"\(idPrefix)\" must match [a-z0-9][a-z0-9._-]*") }
+        var f = Fields()
+        if let fr = reader.nested("fields") {
+            f.id = fr.keyPath("id")
+            f.title = fr.keyPath("title")
+            f.summary = fr.keyPath("summary")
+            f.url = fr.keyPath("url")
+            f.image = fr.keyPath("image")
+            f.author = fr.keyPath("author")
+            f.published = fr.keyPath("published")
+            f.publishedFormat = fr.string("published_format").flatMap(DateFormat.init(rawValue:)) ?? .auto
+            f.tags = fr.keyPath("tags")
+            f.lat = fr.keyPath("lat")
+            f.lon = fr.keyPath("lon")
+            f.data = fr.keyPathMap("data") ?? []
+            for (name, _) in f.data where !Self.isSnake(name) {
+                fr.error("data.\(name)", "data field names must be snake_case ([a-z][a-z0-9_]*)")
+            }
+            if f.title == nil && f.summary == nil && f.url == nil && f.id == nil {
+                fr.error(nil, "map at least one of \"title\", \"summary\", \"url\" or \"id\"")
+            }
+            if (f.lat == nil) != (f.lon == nil) { fr.error(f.lat == nil ? "lon" : "lat", "\"lat\" and \"lon\" go together") }
+        }
+        self.fields = f
+        let pr = reader.nested("pagination")
+        self.nextURL = pr?.keyPath("next_url")
+        self.nextToken = pr?.keyPath("next_token")
+        self.tokenParam = pr?.string("token_param")
+        self.maxPages = pr?.int("max_pages") ?? (pr == nil ? 1 : 10)
+        if let pr {
+            if nextURL != nil && nextToken != nil { pr.error(nil, "use either \"next_url\" or \"next_token\", not both") }
+            if nextURL == nil && nextToken == nil { pr.error(nil, "needs \"next_url\" or \"next_token\"") }
+            if nextToken != nil && tokenParam == nil { pr.error("token_param", "required with \"next_token\"") }
+        }
+    }
+
+    static func isSnake(_ s: String) -> Bool {
+        guard let f = s.unicodeScalars.first, ("a"..."z").contains(f) else { return false }
+        return s.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }
+    }
+
+    public func fetch(_ context: FetchContext) async throws(SourceError) -> [Item] {
+        if urls.count == 1 { return try await fetchPages(urls[0], context) }
+        let results = await withTaskGroup(of: (Int, Result<[Item], SourceError>).self) { group in
+            for (i, u) in urls.enumerated() {
+                group.addTask {
+                    do { return (i, .success(try await fetchPages(u, context))) } catch let e as SourceError { return (i, .failure(e)) } catch { return (i, .failure(SourceError("\(error)"))) }
+                }
+            }
+            var out = [Result<[Item], SourceError>?](repeating: nil, count: urls.count)
+            for await (i, r) in group { out[i] = r }
+            return out.compactMap { $0 }
+        }
+        var items: [Item] = []
+        var errors: [String] = []
+        for r in results {
+            switch r {
+            case .success(let list): items += list
+            case .failure(let e): items += e.partial; errors.append(e.message)
+            }
+        }
+        if !errors.isEmpty {
+            throw SourceError("\(errors.count) of \(urls.count) URLs failed: " + errors.joined(separator: "; "), partial: items)
+        }
+        return items
+    }
+
+    private func fetchPages(_ first: String, _ context: FetchContext) async throws(SourceError) -> [Item] {
+        var items: [Item] = []
+        var url = first
+        var seen: Set<String> = [first]
+        for page in 1...maxPages {
+            let response: HTTPResponse
+            do {
+                response = try await context.get(url, headers: headers, method: method, body: body, allowFile: url == first && first.hasPrefix("file:"))
+            } catch {
+                throw SourceError(error.message, partial: items)
+            }
+            let doc: JSONValue
+            do { doc = try context.parseJSON(response, method: method) } catch { throw SourceError(error.message, partial: items) }
+            do {
+                items += try mapItems(doc, base: response.url, context: context)
+            } catch let e as JSONAccessError {
+                throw SourceError("\(method) \(Redactor.redactURL(url)): \(e)", partial: items)
+            } catch {
+                throw SourceError("\(method) \(Redactor.redactURL(url)): \(error)", partial: items)
+            }
+            guard page < maxPages else { break }
+            let root = JSONNode(doc)
+            var next: String? = nil
+            do {
+                if let p = nextURL, let n = try root[p].optionalString(), !n.isEmpty {
+                    next = Self.resolve(n, against: response.url)
+                } else if let p = nextToken, let param = tokenParam, let t = try root[p].optionalString(allowNumber: true), !t.isEmpty {
+                    next = URLEncoding.appendQuery(first, [(param, t)])
+                }
+            } catch {
+                throw SourceError("\(method) \(Redactor.redactURL(url)): pagination: \(error)", partial: items)
+            }
+            guard let n = next, seen.insert(n).inserted else { break }
+            url = n
+        }
+        return items
+    }
+
+    func mapItems(_ doc: JSONValue, base: String, context: FetchContext) throws -> [Item] {
+        let node = JSONNode(doc)[itemsPath]
+        let elements: [JSONNode]
+        switch node.value {
+        case .array?: elements = try node.array()
+        case .object?: elements = [node]
+        case nil, .null?: elements = []  // an empty result set is often an absent key
+        default: throw JSONAccessError(path: node.path, expected: "array of items", found: node.value?.typeName)
+        }
+        var items: [Item] = []
+        items.reserveCapacity(elements.count)
+        for el in elements { items.append(try mapItem(el, base: base, context: context)) }
+        return items
+    }
+
+    func text(_ el: JSONNode, _ path: KeyPath?) throws -> String? {
+        guard let path else { return nil }
+        guard let s = try el[path].optionalString(allowNumber: true) else { return nil }
+        let t = s.trimmingCharacters(in: .whitespacesAndNewlines)
+        return t.isEmpty ? nil : t
+    }
+
+    func mapItem(_ el: JSONNode, base: String, context: FetchContext) throws -> Item {
+        let url = try text(el, fields.url).flatMap { Self.resolve($0, against: base) }.flatMap(Self.httpOnly)
+        let title = try text(el, fields.title)
+        let summary = try text(el, fields.summary)
+        let native = try text(el, fields.id) ?? url ?? title.map { "t" + RecordingHash.hex($0) }
+        guard let native else {
+            throw JSONAccessError(path: el.path.appending(fields.id ?? fields.url ?? fields.title ?? .root), expected: "an id, url or title for the item id", found: nil)
+        }
+        let fallbackTitle = summary.map { String($0.prefix(80)) } ?? url ?? native
+        var item = context.item(id: "\(idPrefix):\(native)", kind: kind, title: title ?? fallbackTitle)
+        item.summary = summary
+        item.url = url
+        item.image = try text(el, fields.image).flatMap { Self.resolve($0, against: base) }.flatMap(Self.httpOnly)
+        item.author = try text(el, fields.author)
+        if let p = fields.published, let d = el[p].value, d != .null {
+            item.published = try parseDate(d, node: el[p])
+        }
+        if let p = fields.tags {
+            let t = el[p]
+            if case .string(let s)? = t.value { item.tags = [s] } else { item.tags = try t.stringArray(allowNumber: true) }
+        }
+        if let la = fields.lat, let lo = fields.lon, let lat = try el[la].optionalDouble(allowString: true), let lon = try el[lo].optionalDouble(allowString: true) {
+            let g = Geo(lat: lat, lon: lon)
+            if g.isValid { item.geo = g }
+        }
+        for (name, p) in fields.data {
+            if let v = el[p].value, v != .null { item.data[name] = v }
+        }
+        return item
+    }
+
+    func parseDate(_ v: JSONValue, node: JSONNode) throws -> Timestamp {
+        let expected = "a date (\(fields.publishedFormat.rawValue))"
+        var result: Timestamp?
+        switch (fields.publishedFormat, v) {
+        case (.unix, .number(let n)), (.auto, .number(let n)): result = Timestamp(seconds: n.double)
+        case (.unix_ms, .number(let n)): result = Timestamp(seconds: n.double / 1000)
+        case (.unix, .string(let s)): result = Double(s).map { Timestamp(seconds: $0) }
+        case (.unix_ms, .string(let s)): result = Double(s).map { Timestamp(seconds: $0 / 1000) }
+        case (.rfc3339, .string(let s)): result = Timestamp.parseRFC3339(s)
+        case (.rfc822, .string(let s)): result = Timestamp.parseRFC822(s)
+        case (.auto, .string(let s)): result = Timestamp.parseAny(s)
+        default: break
+        }
+        guard let result else {
+            let shown = String(decoding: JSONWriter.serialize(v), as: UTF8.self)
+            throw JSONAccessError(path: node.path, expected: expected, found: shown.count > 40 ? String(shown.prefix(40)) + "..." : shown)
+        }
+        return result
+    }
+
+    static func resolve(_ link: String, against base: String) -> String {
+        if link.hasPrefix("http://") || link.hasPrefix("https://") { return link }
+        if link.hasPrefix("//") { return (base.hasPrefix("http://") ? "http:" : "https:") + link }
+        guard let b = URL(string: base), let u = URL(string: link, relativeTo: b) else { return link }
+        return u.absoluteString
+    }
+
+    static func httpOnly(_ s: String) -> String? { s.hasPrefix("http://") || s.hasPrefix("https://") ? s : nil }
+}
+
+/// A short stable hash for ids derived from text.
+enum RecordingHash {
+    static func hex(_ s: String) -> String {
+        var h: UInt64 = 0xcbf29ce484222325
+        for b in s.utf8 {
+            h ^= UInt64(b)
+            h = h &* 0x100000001b3
+        }
+        return String(h, radix: 16)
+    }
+}
