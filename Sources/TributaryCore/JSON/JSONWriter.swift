@@ -65,3 +65,41 @@ public enum JSONWriter {
         out.append(UInt8(ascii: "\""))
     }
 }
+
+extension JSONWriter {
+    /// Indented output (two spaces, `"key": value`), for files people read (the config schema).
+    public static func prettyPrinted(_ value: JSONValue) -> [UInt8] {
+        var out: [UInt8] = []
+        pretty(value, indent: 0, into: &out)
+        out.append(0x0A)
+        return out
+    }
+
+    private static func pretty(_ value: JSONValue, indent: Int, into out: inout [UInt8]) {
+        let pad = { (n: Int, out: inout [UInt8]) in out.append(contentsOf: [UInt8](repeating: 0x20, count: n * 2)) }
+        switch value {
+        case .array(let items) where !items.isEmpty:
+            out.append(contentsOf: "[\n".utf8)
+            for (i, item) in items.enumerated() {
+                pad(indent + 1, &out)
+                pretty(item, indent: indent + 1, into: &out)
+                out.append(contentsOf: (i + 1 < items.count ? ",\n" : "\n").utf8)
+            }
+            pad(indent, &out)
+            out.append(UInt8(ascii: "]"))
+        case .object(let o) where !o.isEmpty:
+            out.append(contentsOf: "{\n".utf8)
+            for (i, e) in o.entries.enumerated() {
+                pad(indent + 1, &out)
+                writeString(e.key, into: &out)
+                out.append(contentsOf: ": ".utf8)
+                pretty(e.value, indent: indent + 1, into: &out)
+                out.append(contentsOf: (i + 1 < o.count ? ",\n" : "\n").utf8)
+            }
+            pad(indent, &out)
+            out.append(UInt8(ascii: "}"))
+        default:
+            write(value, into: &out)
+        }
+    }
+}

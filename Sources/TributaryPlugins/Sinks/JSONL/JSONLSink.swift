@@ -29,7 +29,7 @@ public final class JSONLSink: Sink, @unchecked Sendable {
     private func open() throws(SinkError) {
         guard fd < 0, output == nil else { return }
         if let slash = path.lastIndex(of: "/"), slash != path.startIndex { try AtomicFile.makeDirectories(String(path[..<slash])) }
-        let flags = O_WRONLY | O_CREAT | O_CLOEXEC | (truncate ? O_TRUNC : 0)
+        let flags = O_RDWR | O_CREAT | O_CLOEXEC | (truncate ? O_TRUNC : 0)
         let f = Glibc.open(path, flags, 0o644)
         guard f >= 0 else { throw SinkError("jsonl: cannot open \(path): \(String(cString: strerror(errno)))") }
         fd = f
@@ -45,18 +45,23 @@ public final class JSONLSink: Sink, @unchecked Sendable {
         var byte: UInt8 = 0
         let chunk = 4096
         var buf = [UInt8](repeating: 0, count: chunk)
-        if pread(fd, &byte, 1, size - 1) == 1, byte == 0x0A { return }
+        guard pread(fd, &byte, 1, size - 1) == 1 else { throw readError() }
+        if byte == 0x0A { return }
         while pos > 0 {
             let start = max(0, pos - off_t(chunk))
             let n = buf.withUnsafeMutableBytes { pread(fd, $0.baseAddress, Int(pos - start), start) }
-            guard n > 0 else { break }
+            guard n == Int(pos - start) else { throw readError() }
             if let i = buf[0..<n].lastIndex(of: 0x0A) {
                 _ = ftruncate(fd, start + off_t(i) + 1)
                 return
             }
             pos = start
         }
-        _ = ftruncate(fd, 0)
+        _ = ftruncate(fd, 0)  // no newline at all: the whole file is one cut-off line
+    }
+
+    private func readError() -> SinkError {
+        SinkError("jsonl: cannot read \(path) to check its last line: \(String(cString: strerror(errno)))")
     }
 
     public func write(_ items: [Item]) throws(SinkError) {

@@ -1,0 +1,21 @@
+import Synchronization
+import TributaryCore
+
+/// A sink that keeps what it receives, for engine tests; can be told to fail.
+public final class InMemorySink: Sink, Sendable {
+    private let state = Mutex<(items: [Item], batches: Int, closed: Bool)>(([], 0, false))
+    private let failure: SinkError?
+
+    public init(failWith failure: SinkError? = nil) { self.failure = failure }
+
+    public func write(_ items: [Item]) throws(SinkError) {
+        if let failure { throw failure }
+        state.withLock { $0.items += items; $0.batches += 1 }
+    }
+
+    public func close() throws(SinkError) { state.withLock { $0.closed = true } }
+
+    public var items: [Item] { state.withLock { $0.items } }
+    public var batches: Int { state.withLock { $0.batches } }
+    public var closed: Bool { state.withLock { $0.closed } }
+}

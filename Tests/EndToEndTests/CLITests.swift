@@ -1,0 +1,65 @@
+import Foundation
+import XCTest
+import TributaryTestSupport
+
+/// The real binary's command-line contract: help, version, usage errors, config errors.
+final class CLITests: XCTestCase {
+    func testHelpAndVersionGoToStdout() throws {
+        for args in [["--help"], ["-h"], ["help"], ["help", "run"], ["run", "--help"]] {
+            let r = try BinaryRunner.run(args)
+            XCTAssertEqual(r.status, 0, "\(args)")
+            XCTAssertTrue(r.stdout.contains("tributary"), "\(args)")
+            XCTAssertEqual(r.stderr, "", "\(args)")
+        }
+        let v = try BinaryRunner.run(["--version"])
+        XCTAssertEqual(v.status, 0)
+        XCTAssertTrue(v.stdout.hasPrefix("tributary 0."), v.stdout)
+        XCTAssertTrue(v.stdout.contains("libcurl 7."), v.stdout)
+    }
+
+    func testUsageErrorsExit2OnStderr() throws {
+        let cases: [([String], String)] = [
+            (["rn"], #"unknown command "rn" (did you mean "run"?)"#),
+            (["run", "--jsnl"], "unknown option --jsnl for `tributary run` (did you mean --jsonl?)"),
+            (["run", "-c"], "option -c needs a value"),
+            (["run", "--only="], "option --only needs a non-empty value"),
+            (["run", "--jsonl=yes"], "option --jsonl takes no value"),
+            (["run", "--record", "a", "--replay", "b"], "--record and --replay cannot be used together"),
+            (["test"], "`tributary test` needs exactly one source NAME"),
+            (["check", "extra"], #"unexpected argument "extra""#),
+            (["help", "nope"], #"no help for unknown command "nope""#),
+        ]
+        for (args, message) in cases {
+            let r = try BinaryRunner.run(args)
+            XCTAssertEqual(r.status, 2, "\(args)")
+            XCTAssertEqual(r.stdout, "", "\(args)")
+            XCTAssertTrue(r.stderr.contains(message), "\(args): \(r.stderr)")
+        }
+    }
+
+    func testMissingConfigSaysWhereItLooked() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let r = try BinaryRunner.run(["run"], cwd: dir.path, env: ["XDG_CONFIG_HOME": dir.path + "/xdg"])
+        XCTAssertEqual(r.status, 2)
+        XCTAssertTrue(r.stderr.contains("./tributary.json"), r.stderr)
+        XCTAssertTrue(r.stderr.contains(dir.path + "/xdg/tributary/config.json"), r.stderr)
+    }
+
+    func testConfigLookupUsesTheWorkingDirectoryFirst() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        _ = dir.write("tributary.json", #"{"sources":[]}"#)
+        let r = try BinaryRunner.run(["check"], cwd: dir.path)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stderr.contains("ok: 0 sources"), r.stderr)
+    }
+
+    func testSourcesListsEveryTypeWithOptions() throws {
+        let r = try BinaryRunner.run(["sources"])
+        XCTAssertEqual(r.status, 0)
+        for needle in ["json:", "stdout:", "jsonl:", "rss:", "items (key path) [default: the document itself]", "max_items (integer) [default: 100]", "next_token (key path)"] {
+            XCTAssertTrue(r.stdout.contains(needle), needle)
+        }
+    }
+}

@@ -1,0 +1,118 @@
+import XCTest
+@testable import TributaryCore
+
+final class URLEncodingTests: XCTestCase {
+    func testRFC3986QueryValues() {
+        XCTAssertEqual(URLEncoding.encode("Rock & Roll"), "Rock%20%26%20Roll")
+        XCTAssertEqual(URLEncoding.encode("10€"), "10%E2%82%AC")
+        XCTAssertEqual(URLEncoding.encode("Müller"), "M%C3%BCller")
+        XCTAssertEqual(URLEncoding.encode("a=b+c?d/e#f%g"), "a%3Db%2Bc%3Fd%2Fe%23f%25g")
+        XCTAssertEqual(URLEncoding.encode("AZaz09-._~"), "AZaz09-._~")
+        XCTAssertEqual(URLEncoding.encode("музыка 音乐"), "%D0%BC%D1%83%D0%B7%D1%8B%D0%BA%D0%B0%20%E9%9F%B3%E4%B9%90")
+        XCTAssertEqual(URLEncoding.encode(""), "")
+    }
+
+    func testAppendQuery() {
+        XCTAssertEqual(URLEncoding.appendQuery("https://h/p", [("q", "a b"), ("n", "1")]), "https://h/p?q=a%20b&n=1")
+        XCTAssertEqual(URLEncoding.appendQuery("https://h/p?x=1", [("q", "&")]), "https://h/p?x=1&q=%26")
+        XCTAssertEqual(URLEncoding.appendQuery("https://h/p", []), "https://h/p")
+        XCTAssertEqual(URLEncoding.hostKey("https://User:pw@API.Example.org:8443/x?y"), "api.example.org:8443")
+    }
+}
+
+final class RedactorTests: XCTestCase {
+    func testSecretQueryValuesAreMasked() {
+        XCTAssertEqual(Redactor.redactURL("https://h/p?q=swift&key=AIzaSECRET&maxResults=5"), "https://h/p?q=swift&key=***&maxResults=5")
+        XCTAssertEqual(Redactor.redactURL("http://api.dianping.com/v1/b?appkey=123&sign=ABC&city=%E4%B8%8A"), "http://api.dianping.com/v1/b?appkey=***&sign=***&city=%E4%B8%8A")
+        XCTAssertEqual(Redactor.redactURL("https://h/?APPID=x&access_token=y&Token=z&password=p&apikey=k&app_key=a&secret=s"),
+                       "https://h/?APPID=***&access_token=***&Token=***&password=***&apikey=***&app_key=***&secret=***")
+        XCTAssertEqual(Redactor.redactURL("https://user:pass@h/p"), "https://***@h/p")
+        XCTAssertEqual(Redactor.redactURL("https://h/p"), "https://h/p")
+        XCTAssertEqual(Redactor.redactURL("https://h/p?keyword=food"), "https://h/p?keyword=food", "only exact parameter names")
+    }
+
+    func testSecretsInsideTextAreMasked() {
+        let text = "GET https://h/p?key=SECRET: timed out; retry https://h/q?token=T2, then give up"
+        let out = Redactor.redactText(text)
+        XCTAssertFalse(out.contains("SECRET"))
+        XCTAssertFalse(out.contains("T2"))
+        XCTAssertEqual(out, "GET https://h/p?key=***: timed out; retry https://h/q?token=***, then give up")
+    }
+
+    func testSecretHeaders() {
+        XCTAssertTrue(Redactor.isSecretHeader("Authorization"))
+        XCTAssertTrue(Redactor.isSecretHeader("x-api-key"))
+        XCTAssertFalse(Redactor.isSecretHeader("Accept"))
+    }
+
+    func testHTTPErrorsAreRedactedAtConstruction() {
+        let e = HTTPError(kind: .timeout, url: "https://h/p?api_key=XYZ", message: "timeout for https://h/p?api_key=XYZ")
+        XCTAssertFalse("\(e)".contains("XYZ"))
+        XCTAssertFalse(SourceError("boom https://h/?sign=S1 x").message.contains("S1"))
+    }
+}
+
+final class ItemWriterTests: XCTestCase {
+    func testFieldOrderOmissionAndEscaping() {
+        var item = Item(id: "youtube:video:abc", source: "vids", type: "json", kind: "video", title: "Say \"hi\"\n\\ ok\u{1}", fetched: Timestamp(seconds: 1_795_946_400))
+        XCTAssertEqual(String(decoding: item.jsonLine(), as: UTF8.self),
+                       #"{"id":"youtube:video:abc","source":"vids","type":"json","kind":"video","title":"Say \"hi\"\n\\ ok\u0001","fetched":"2026-11-29T10:00:00Z"}"#)
+        item.summary = "Привет, 世界 🎉"
+        item.url = "https://e.org/a?b=c&d=e"
+        item.image = "https://e.org/i.png"
+        item.author = "Ann"
+        item.published = Timestamp(seconds: 1_795_942_800)
+        item.tags = ["#музыкальный", "b"]
+        item.geo = Geo(lat: -19.92, lon: -43.94)
+        item.data["temperature"] = .double(19.8)
+        item.data["city_id"] = .int(3470127)
+        XCTAssertEqual(String(decoding: item.jsonLine(), as: UTF8.self),
+                       ##"{"id":"youtube:video:abc","source":"vids","type":"json","kind":"video","title":"Say \"hi\"\n\\ ok\u0001","summary":"Привет, 世界 🎉","url":"https://e.org/a?b=c&d=e","image":"https://e.org/i.png","author":"Ann","published":"2026-11-29T09:00:00Z","fetched":"2026-11-29T10:00:00Z","tags":["#музыкальный","b"],"geo":{"lat":-19.92,"lon":-43.94},"data":{"temperature":19.8,"city_id":3470127}}"##)
+        XCTAssertNotNil(try? JSONParser.parse(item.jsonLine()))
+    }
+
+    func testInvalidGeoIsOmitted() {
+        var item = Item(id: "a:b", source: "s", type: "t", kind: "k", title: "x", fetched: Timestamp(seconds: 0))
+        item.geo = Geo(lat: 91, lon: 0)
+        XCTAssertFalse(String(decoding: item.jsonLine(), as: UTF8.self).contains("geo"))
+    }
+}
+
+final class ValuesTests: XCTestCase {
+    func testDurations() {
+        XCTAssertEqual(Durations.parse("250ms"), 0.25)
+        XCTAssertEqual(Durations.parse("20s"), 20)
+        XCTAssertEqual(Durations.parse("15m"), 900)
+        XCTAssertEqual(Durations.parse("2h"), 7200)
+        XCTAssertEqual(Durations.parse("1d"), 86400)
+        XCTAssertEqual(Durations.parse("1h30m"), 5400)
+        XCTAssertEqual(Durations.parse(.int(30)), 30)
+        XCTAssertEqual(Durations.parse("1.5s"), 1.5)
+        for bad in ["", "abc", "10x", "-5s", "s", "5 m"] { XCTAssertNil(Durations.parse(bad), bad) }
+        XCTAssertNil(Durations.parse(.int(-1)))
+        XCTAssertEqual(Durations.format(0.25), "250ms")
+        XCTAssertEqual(Durations.format(5400), "1h30m")
+    }
+
+    func testSizes() {
+        XCTAssertEqual(ByteSizes.parse("512KiB"), 524_288)
+        XCTAssertEqual(ByteSizes.parse("16MiB"), 16_777_216)
+        XCTAssertEqual(ByteSizes.parse("1GiB"), 1_073_741_824)
+        XCTAssertEqual(ByteSizes.parse("1MB"), 1_000_000)
+        XCTAssertEqual(ByteSizes.parse(.int(100)), 100)
+        for bad in ["", "lots", "-1KiB", "1TiB"] { XCTAssertNil(ByteSizes.parse(bad), bad) }
+        XCTAssertEqual(ByteSizes.format(16_777_216), "16MiB")
+    }
+
+    func testInterpolation() {
+        let env = ["HOME": "/home/a", "EMPTY": ""]
+        let look = { (n: String) in env[n] }
+        XCTAssertEqual(Environment.interpolate("${HOME}/x", lookup: look).text, "/home/a/x")
+        XCTAssertEqual(Environment.interpolate("${NOPE:-dflt}", lookup: look).text, "dflt")
+        XCTAssertEqual(Environment.interpolate("${EMPTY:-dflt}", lookup: look).text, "dflt")
+        XCTAssertEqual(Environment.interpolate("a${EMPTY}b", lookup: look).text, "ab")
+        XCTAssertEqual(Environment.interpolate("${NOPE}", lookup: look).missing, ["NOPE"])
+        XCTAssertEqual(Environment.interpolate("no vars $HOME", lookup: look).text, "no vars $HOME")
+        XCTAssertEqual(Environment.interpolate("${HOME}${HOME}", lookup: look).text, "/home/a/home/a")
+    }
+}

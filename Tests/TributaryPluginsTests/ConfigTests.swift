@@ -1,0 +1,139 @@
+import XCTest
+@testable import TributaryCore
+@testable import TributaryPlugins
+
+final class ConfigTests: XCTestCase {
+    func load(_ text: String, env: [String: String] = [:]) throws(ConfigError) -> Config {
+        try ConfigLoader.load(bytes: Array(text.utf8), file: "tributary.json", directory: "/cfg", registry: BuiltinRegistry.standard, environment: { env[$0] })
+    }
+
+    func errors(_ text: String, env: [String: String] = [:]) -> [String] {
+        do {
+            _ = try load(text, env: env)
+            XCTFail("expected config errors")
+            return []
+        } catch {
+            return error.messages
+        }
+    }
+
+    let okSource = #"{"name":"a","type":"json","url":"https://e.org/x","fields":{"title":"t"}}"#
+
+    func testMinimalConfigLoadsWithDefaults() throws {
+        let c = try load(#"{"sources":[\#(okSource)]}"#)
+        XCTAssertEqual(c.sources.count, 1)
+        XCTAssertEqual(c.sources[0].settings.timeout, 20)
+        XCTAssertEqual(c.sources[0].settings.retries, 2)
+        XCTAssertEqual(c.sources[0].settings.interval, 900)
+        XCTAssertEqual(c.sinks.map(\.type), ["stdout"], "a missing sinks means one stdout sink")
+        XCTAssertEqual(c.http.concurrency, 32)
+        XCTAssertEqual(c.http.perHost, 6)
+        XCTAssertEqual(c.http.maxBody, 16 << 20)
+    }
+
+    func testSettingsAndDefaultsApply() throws {
+        let c = try load(#"""
+        {"$schema":"x","defaults":{"timeout":"5s","retries":0,"interval":"1h"},
+         "http":{"concurrency":4,"per_host":2,"max_body":"1MiB","user_agent":"ua/1","replay":"rec"},
+         "sources":[{"name":"a","type":"json","url":"https://e.org/x","fields":{"title":"t"},"timeout":"250ms","$comment":"ignored"}]}
+        """#)
+        XCTAssertEqual(c.sources[0].settings.timeout, 0.25)
+        XCTAssertEqual(c.sources[0].settings.retries, 0)
+        XCTAssertEqual(c.sources[0].settings.interval, 3600)
+        XCTAssertEqual(c.http.concurrency, 4)
+        XCTAssertEqual(c.http.perHost, 2)
+        XCTAssertEqual(c.http.maxBody, 1 << 20)
+        XCTAssertEqual(c.http.userAgent, "ua/1")
+        XCTAssertEqual(c.replayDirectory, "/cfg/rec")
+    }
+
+    func testSyntaxErrorHasLineAndColumn() {
+        let e = errors("{\n  \"sources\": [\n    {\"name\": \"a\"}\n    {\"name\": \"b\"}\n  ]\n}")
+        XCTAssertEqual(e, ["tributary.json:4:5: unexpected '{', expected ',' or ']'"])
+    }
+
+    func testUnknownKeysWithSuggestions() {
+        let e = errors(#"{"sources":[{"name":"a","type":"json","url":"https://e.org/x","fields":{"titel":"t","title":"t"},"timout":"5s"}],"sink":[]}"#)
+        XCTAssertTrue(e.contains(#"tributary.json: (top level): unknown key "sink" (did you mean "sinks"?)"#), "\(e)")
+        XCTAssertTrue(e.contains(#"tributary.json: sources[0] ("a"): unknown key "timout" (did you mean "timeout"?)"#), "\(e)")
+        XCTAssertTrue(e.contains(#"tributary.json: sources[0] ("a").fields: unknown key "titel" (did you mean "title"?)"#), "\(e)")
+    }
+
+    func testEveryErrorIsReportedAtOnce() {
+        let e = errors(#"""
+        {"sources":[
+          {"name":"Bad Name","type":"json","url":"ftp://x","fields":{"title":"a..b"},"retries":"two"},
+          {"name":"b","type":"jsn"},
+          {"type":"json"},
+          {"name":"c","type":"json","url":"https://e.org/${NOPE}","fields":{"title":"t"},"timeout":"soon"},
+          {"name":"c","type":"json","url":"https://e.org/","fields":{"title":"t"}}
+        ],"sinks":[{"type":"rss"},{"type":"jsonl","path":"x","mode":"rewrite"},{"type":"email"}]}
+        """#)
+        let joined = e.joined(separator: "\n")
+        for needle in [
+            #"sources[0] ("Bad Name").name: "Bad Name" must match [a-z0-9][a-z0-9._-]*"#,
+            #"sources[0] ("Bad Name").url: expected an http:// or https:// URL, found "ftp://x""#,
+            #"sources[0] ("Bad Name").fields.title: invalid key path "a..b""#,
+            #"sources[0] ("Bad Name").retries: expected an integer, found "two""#,
+            #"sources[1] ("b").type: unknown source type "jsn" (did you mean "json"?)"#,
+            #"sources[2]: missing required key "name""#,
+            #"sources[3].url: environment variable NOPE is not set"#,
+            #"sources[3] ("c").timeout: expected a duration"#,
+            #"sources[4] ("c").name: "c" is already used by sources[3]"#,
+            #"sinks[0]: missing required key "path""#,
+            #"sinks[1].mode: expected one of "append", "truncate", found "rewrite""#,
+            #"sinks[2].type: unknown sink type "email""#,
+        ] {
+            XCTAssertTrue(joined.contains(needle), "missing: \(needle)\nin:\n\(joined)")
+        }
+        XCTAssertTrue(e.allSatisfy { $0.hasPrefix("tributary.json") })
+    }
+
+    func testEnvironmentInterpolation() throws {
+        let c = try load(#"{"sources":[{"name":"a","type":"json","url":"https://e.org/${P}?k=${KEY:-none}","fields":{"title":"t"}}]}"#, env: ["P": "path"])
+        let src = try XCTUnwrap(c.sources[0].source as? JSONSource)
+        XCTAssertEqual(src.urls, ["https://e.org/path?k=none"])
+    }
+
+    func testWrongShapes() {
+        XCTAssertEqual(errors("[]"), ["tributary.json: the config must be a JSON object, found array"])
+        XCTAssertTrue(errors("{}").contains(#"tributary.json: (top level): missing required key "sources" (list of objects: the sources to fetch)"#))
+        XCTAssertTrue(errors(#"{"sources":[1]}"#).contains("tributary.json: (top level).sources[0]: expected an object, found 1"))
+        XCTAssertTrue(errors(#"{"sources":[],"http":{"concurrency":0}}"#).contains("tributary.json: (top level).http.concurrency: expected an integer >= 1, found 0"))
+        XCTAssertTrue(errors(#"{"sources":[],"http":{"max_body":"big"}}"#).first!.contains("expected a size"))
+    }
+
+    func testJSONSourceSemanticChecks() {
+        let e = errors(#"""
+        {"sources":[
+          {"name":"a","type":"json","fields":{"title":"t"}},
+          {"name":"b","type":"json","url":"https://e.org","fields":{"lat":"x"},"kind":"Video"},
+          {"name":"c","type":"json","url":"https://e.org","fields":{"title":"t","data":{"Bad-Name":"x"}},"pagination":{"next_token":"n"}}
+        ]}
+        """#).joined(separator: "\n")
+        XCTAssertTrue(e.contains(#"sources[0] ("a"): needs "url" or "urls""#), e)
+        XCTAssertTrue(e.contains(#"sources[1] ("b").kind: "Video" must match [a-z][a-z0-9_]*"#), e)
+        XCTAssertTrue(e.contains(#"sources[1] ("b").fields: map at least one of"#), e)
+        XCTAssertTrue(e.contains(#"sources[2] ("c").fields.data.Bad-Name: data field names must be snake_case"#), e)
+        XCTAssertTrue(e.contains(#"sources[2] ("c").pagination.token_param: required with "next_token""#), e)
+    }
+
+    /// The checked-in JSON Schema must be exactly what the validator's declarations generate.
+    /// Regenerate with `UPDATE_SCHEMA=1 swift test --filter ConfigTests`.
+    func testCheckedInSchemaMatchesTheValidator() throws {
+        let path = packageRoot + "/Sources-config/tributary.schema.json"
+        let generated = JSONWriter.prettyPrinted(ConfigSchema.generate(BuiltinRegistry.standard))
+        if ProcessInfo.processInfo.environment["UPDATE_SCHEMA"] == "1" {
+            _ = FileManager.default.createFile(atPath: path, contents: Data(generated))
+        }
+        let onDisk = try XCTUnwrap(FileManager.default.contents(atPath: path), "missing \(path)")
+        XCTAssertEqual(String(decoding: onDisk, as: UTF8.self), String(decoding: generated, as: UTF8.self),
+                       "Sources-config/tributary.schema.json is out of date: run UPDATE_SCHEMA=1 swift test --filter ConfigTests")
+    }
+}
+
+let packageRoot: String = {
+    var url = URL(fileURLWithPath: #filePath)
+    for _ in 0..<3 { url.deleteLastPathComponent() }
+    return url.path
+}()

@@ -1,0 +1,127 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import XCTest
+@testable import TributaryCore
+@testable import TributaryPlugins
+import TributaryTestSupport
+
+final class SinkTests: XCTestCase {
+    func item(_ n: Int, title: String = "Item", published: Double? = nil) -> Item {
+        var i = Item(id: "t:\(n)", source: "s", type: "json", kind: "entry", title: "\(title) \(n)", fetched: Timestamp(seconds: 1_795_946_400))
+        i.published = published.map { Timestamp(seconds: $0) }
+        i.url = "https://e.org/\(n)?a=1&b=2"
+        return i
+    }
+
+    func testJSONLAppendsWholeLinesAndFsyncs() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let path = dir.path + "/sub/items.jsonl"
+        let sink = JSONLSink(path: path)
+        try sink.write([item(1), item(2)])
+        try sink.close()
+        let again = JSONLSink(path: path)
+        try again.write([item(3)])
+        try again.close()
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+        XCTAssertEqual(lines.count, 3)
+        for l in lines { XCTAssertNoThrow(try JSONParser.parse(String(l))) }
+    }
+
+    func testJSONLRepairsAPartialLastLine() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let path = dir.write("items.jsonl", "{\"id\":\"a:1\"}\n{\"id\":\"a:2\",\"tit")
+        let sink = JSONLSink(path: path)
+        try sink.write([item(3)])
+        try sink.close()
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        XCTAssertTrue(text.hasPrefix("{\"id\":\"a:1\"}\n{\"id\":\"t:3\""), text)
+        XCTAssertTrue(text.hasSuffix("\n"))
+        XCTAssertEqual(text.split(separator: "\n").count, 2)
+    }
+
+    func testJSONLTruncateEmptiesEvenWithNothingNew() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let path = dir.write("items.jsonl", "{\"old\":1}\n")
+        let sink = JSONLSink(path: path, truncate: true)
+        try sink.close()
+        XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), "")
+    }
+
+    func testJSONLReportsAnUnwritablePath() {
+        let sink = JSONLSink(path: "/proc/tributary-cannot/items.jsonl")
+        XCTAssertThrowsError(try sink.write([item(1)])) { e in
+            XCTAssertTrue("\(e)".contains("/proc/tributary-cannot"), "\(e)")
+        }
+    }
+
+    func testRSSIsValidXMLNewestFirstAndCapped() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let path = dir.path + "/feed.xml"
+        let sink = RSSSink(path: path, title: "T & <co>", link: "https://e.org/", description: "d", maxItems: 2)
+        var nasty = item(1, title: "Bad \u{0}\u{1}\u{B}chars & <tags> \"q\" 'a' \u{FFFE} ok — Привет", published: 100)
+        nasty.summary = "line1\nline2 ]]> <b>"
+        nasty.tags = ["#музыкальный"]
+        nasty.image = "https://e.org/i.png?x=1&y=2"
+        try sink.write([nasty, item(2, published: 300)])
+        try sink.write([item(3, published: 200)])
+        try sink.close()
+        let data = try XCTUnwrap(FileManager.default.contents(atPath: path))
+        let xml = String(decoding: data, as: UTF8.self)
+        XCTAssertFalse(xml.contains("\u{0}"))
+        XCTAssertFalse(xml.contains("\u{1}"))
+        let parser = XMLParser(data: data)
+        let collector = TitleCollector()
+        parser.delegate = collector
+        XCTAssertTrue(parser.parse(), "RSS must be well-formed XML: \(String(describing: parser.parserError))")
+        XCTAssertEqual(collector.titles, ["T & <co>", "Item 2", "Item 3"], "channel title, then newest first, capped at 2")
+        XCTAssertTrue(xml.contains(#"<guid isPermaLink="false">t:2</guid>"#))
+        XCTAssertTrue(xml.contains("<pubDate>Thu, 01 Jan 1970 00:05:00 GMT</pubDate>"))
+        // The file is replaced atomically: no temporary file is left behind.
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path), ["feed.xml"])
+    }
+
+    func testRSSKeepsTheModeOfAnExistingFile() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let path = dir.write("feed.xml", "old")
+        chmod(path, 0o600)
+        let sink = RSSSink(path: path, title: "t", link: "https://e.org/", description: "d", maxItems: 5)
+        try sink.write([item(1)])
+        try sink.close()
+        let attrs = try FileManager.default.attributesOfItem(atPath: path)
+        XCTAssertEqual((attrs[.posixPermissions] as? NSNumber)?.intValue, 0o600)
+    }
+
+    func testStdoutTextLine() {
+        var i = item(7)
+        i.title = "Two\nlines"
+        let line = StdoutSink.line(i)
+        XCTAssertTrue(line.hasPrefix("entry    "), line)
+        XCTAssertTrue(line.contains("Two lines"))
+        XCTAssertTrue(line.hasSuffix("https://e.org/7?a=1&b=2"))
+        XCTAssertFalse(line.contains("\n"))
+    }
+
+    func testXMLEscape() {
+        XCTAssertEqual(XML.escape("a&b<c>d\"e'f"), "a&amp;b&lt;c&gt;d&quot;e&apos;f")
+        XCTAssertEqual(XML.escape("x\u{0}\u{8}\u{1F}\t\n\r\u{FFFF}y😀"), "x\t\n\ry😀")
+    }
+}
+
+final class TitleCollector: NSObject, XMLParserDelegate, @unchecked Sendable {
+    var titles: [String] = []
+    private var current: String?
+    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
+        if name == "title" { current = "" }
+    }
+    func parser(_ parser: XMLParser, foundCharacters string: String) { current? += string }
+    func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+        if name == "title", let c = current { titles.append(c); current = nil }
+    }
+}
