@@ -100,10 +100,12 @@ final class SinkTests: XCTestCase {
 
     func testStdoutTextLine() {
         var i = item(7)
-        i.title = "Two\nlines"
+        i.title = "Two\nlines\r\nand CRLF\u{1B}[31m red\u{7}"
         let line = StdoutSink.line(i)
         XCTAssertTrue(line.hasPrefix("entry    "), line)
-        XCTAssertTrue(line.contains("Two lines"))
+        XCTAssertTrue(line.contains("Two lines and CRLF[31m red  https://"), line)
+        XCTAssertFalse(line.contains("\r"))
+        XCTAssertFalse(line.unicodeScalars.contains { $0.value < 0x20 })
         XCTAssertTrue(line.hasSuffix("https://e.org/7?a=1&b=2"))
         XCTAssertFalse(line.contains("\n"))
     }

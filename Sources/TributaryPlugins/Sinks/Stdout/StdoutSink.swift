@@ -40,12 +40,27 @@ public final class StdoutSink: Sink, @unchecked Sendable {
     public static func line(_ item: Item) -> String {
         let kind = item.kind.count >= 8 ? item.kind : item.kind + String(repeating: " ", count: 8 - item.kind.count)
         var s = kind + " " + localTime(item.published ?? item.fetched) + "  " + oneLine(item.title)
-        if let url = item.url { s += "  " + url }
+        if let url = item.url { s += "  " + oneLine(url) }
         return s
     }
 
+    /// Line breaks and tabs become spaces and other control characters are dropped, so one item
+    /// is always one line and nothing reaches the terminal as a control sequence.
     static func oneLine(_ s: String) -> String {
-        String(s.map { $0 == "\n" || $0 == "\r" || $0 == "\t" ? " " : $0 })
+        var out = String.UnicodeScalarView()
+        var lastSpace = false
+        for u in s.unicodeScalars {
+            if u == "\n" || u == "\r" || u == "\t" {
+                if !lastSpace { out.append(" ") }
+                lastSpace = true
+            } else if u.value < 0x20 || (u.value >= 0x7F && u.value < 0xA0) {
+                continue
+            } else {
+                out.append(u)
+                lastSpace = u == " "
+            }
+        }
+        return String(out)
     }
 
     static func localTime(_ t: Timestamp) -> String {
