@@ -1,0 +1,303 @@
+import Foundation
+import XCTest
+@testable import TributaryCore
+import TributaryTestSupport
+
+/// The real libcurl transport and the retry policy against a loopback server (127.0.0.1 only).
+final class CurlTransportTests: XCTestCase {
+    func transport(concurrency: Int = 32, perHost: Int = 6, maxBody: Int = 16 << 20) -> CurlTransport {
+        var s = HTTPSettings()
+        s.concurrency = concurrency
+        s.perHost = perHost
+        s.maxBody = maxBody
+        return CurlTransport(settings: s)
+    }
+
+    func testGetSendsUserAgentAndAcceptEncoding() async throws {
+        let server = try LoopbackServer { _ in .text(#"{"ok":true}"#) }
+        defer { server.stop() }
+        let t = transport()
+        defer { t.shutdown() }
+        let r = try await t.send(HTTPRequest(url: server.baseURL + "/x?q=1"))
+        XCTAssertEqual(r.status, 200)
+        XCTAssertEqual(String(decoding: r.body, as: UTF8.self), #"{"ok":true}"#)
+        XCTAssertEqual(r.header("content-type"), "application/json")
+        let req = try XCTUnwrap(server.requests.first)
+        XCTAssertEqual(req.path, "/x?q=1")
+        XCTAssertEqual(req.header("User-Agent"), "tributary/\(Tributary.version)")
+        let enc = req.header("Accept-Encoding") ?? ""
+        XCTAssertTrue(enc.contains("gzip") && enc.contains("deflate"), enc)
+    }
+
+    func testGzipBodyIsDecoded() async throws {
+        let plain = String(repeating: #"{"title":"Привет"},"#, count: 500)
+        let gz = try gzip(Array(plain.utf8))
+        let server = try LoopbackServer { _ in LoopbackResponse(headers: [("Content-Encoding", "gzip"), ("Content-Type", "application/json")], body: gz) }
+        defer { server.stop() }
+        let t = transport()
+        defer { t.shutdown() }
+        let r = try await t.send(HTTPRequest(url: server.baseURL + "/gz"))
+        XCTAssertEqual(String(decoding: r.body, as: UTF8.self), plain)
+        XCTAssertLessThan(gz.count, plain.utf8.count / 5)
+    }
+
+    func testGlobalConcurrencyLimitIsRespected() async throws {
+        let server = try LoopbackServer { _ in LoopbackResponse(status: 200, body: Array("x".utf8), delay: 0.2) }
+        defer { server.stop() }
+        let t = transport(concurrency: 5, perHost: 100)
+        defer { t.shutdown() }
+        try await withThrowingTaskGroup(of: Int.self) { group in
+            for i in 0..<30 { group.addTask { try await t.send(HTTPRequest(url: server.baseURL + "/\(i)")).status } }
+            for try await status in group { XCTAssertEqual(status, 200) }
+        }
+        XCTAssertEqual(server.requestCount, 30)
+        XCTAssertLessThanOrEqual(server.maxConcurrent, 5)
+        XCTAssertGreaterThanOrEqual(server.maxConcurrent, 3, "transfers should overlap")
+    }
+
+    func testPerHostLimitIsRespected() async throws {
+        let server = try LoopbackServer { _ in LoopbackResponse(status: 200, body: Array("x".utf8), delay: 0.2) }
+        defer { server.stop() }
+        let t = transport(concurrency: 32, perHost: 2)
+        defer { t.shutdown() }
+        try await withThrowingTaskGroup(of: Int.self) { group in
+            for i in 0..<12 { group.addTask { try await t.send(HTTPRequest(url: server.baseURL + "/\(i)")).status } }
+            for try await _ in group {}
+        }
+        XCTAssertLessThanOrEqual(server.maxConcurrent, 2)
+        XCTAssertEqual(server.requestCount, 12)
+    }
+
+    func testTimeoutIsAnErrorWithTheRedactedURL() async throws {
+        let server = try LoopbackServer { _ in LoopbackResponse(body: Array("late".utf8), delay: 5) }
+        defer { server.stop() }
+        let t = transport()
+        defer { t.shutdown() }
+        let start = Date()
+        do {
+            _ = try await t.send(HTTPRequest(url: server.baseURL + "/slow?api_key=SECRET", timeout: 0.5))
+            XCTFail("should time out")
+        } catch {
+            XCTAssertEqual(error.kind, .timeout)
+            XCTAssertTrue(error.isRetryable)
+            XCTAssertFalse("\(error)".contains("SECRET"), "\(error)")
+            XCTAssertTrue("\(error)".contains("api_key=***"), "\(error)")
+        }
+        XCTAssertLessThan(Date().timeIntervalSince(start), 3)
+    }
+
+    func testRetriesOn503ThenSucceeds() async throws {
+        let counter = Counter()
+        let server = try LoopbackServer { _ in
+            counter.next() < 2 ? .text("busy", status: 503) : .text(#"{"ok":1}"#)
+        }
+        defer { server.stop() }
+        let t = transport()
+        defer { t.shutdown() }
+        let client = HTTPClient(transport: t, retries: 2, timeout: 5, backoffBase: 0.05)
+        let r = try await client.fetch(HTTPRequest(url: server.baseURL + "/flaky"))
+        XCTAssertEqual(r.status, 200)
+        XCTAssertEqual(server.requestCount, 3)
+    }
+
+    func testRetryAfterIsHonoured() async throws {
+        let counter = Counter()
+        let server = try LoopbackServer { _ in
+            counter.next() == 0 ? LoopbackResponse(status: 429, headers: [("Retry-After", "1")], body: Array("slow down".utf8)) : .text("{}")
+        }
+        defer { server.stop() }
+        let t = transport()
+        defer { t.shutdown() }
+        let client = HTTPClient(transport: t, retries: 1, timeout: 5, backoffBase: 0.01)
+        let start = Date()
+        _ = try await client.fetch(HTTPRequest(url: server.baseURL + "/limited"))
+        XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(start), 0.95)
+        XCTAssertEqual(server.requestCount, 2)
+    }
+
+    func testRetriesRunOutAndOther4xxAreNotRetried() async throws {
+        let server = try LoopbackServer { req in
+            req.path.hasPrefix("/gone") ? .text(#"{"error":"nope"}"#, status: 404) : .text("down", status: 500)
+        }
+        defer { server.stop() }
+        let t = transport()
+        defer { t.shutdown() }
+        let client = HTTPClient(transport: t, retries: 2, timeout: 5, backoffBase: 0.01)
+        do {
+            _ = try await client.fetch(HTTPRequest(url: server.baseURL + "/gone?token=T0K"))
+            XCTFail("404 must fail")
+        } catch {
+            XCTAssertEqual(error.status, 404)
+            XCTAssertEqual("\(error)", "GET \(server.baseURL)/gone?token=***: HTTP 404 Not Found: {\"error\":\"nope\"}")
+        }
+        XCTAssertEqual(server.requestCount, 1)
+        do {
+            _ = try await client.fetch(HTTPRequest(url: server.baseURL + "/down"))
+            XCTFail("500 must fail after retries")
+        } catch {
+            XCTAssertEqual(error.status, 500)
+        }
+        XCTAssertEqual(server.requestCount, 4, "1 + 3 attempts")
+    }
+
+    func testBodyCapStopsAnEndlessChunkedResponse() async throws {
+        let server = try LoopbackServer { _ in LoopbackResponse(chunked: true, endlessChunks: 16 * 1024) }
+        defer { server.stop() }
+        let t = transport(maxBody: 256 * 1024)
+        defer { t.shutdown() }
+        let start = Date()
+        do {
+            _ = try await t.send(HTTPRequest(url: server.baseURL + "/endless"))
+            XCTFail("should hit the body cap")
+        } catch {
+            XCTAssertEqual(error.kind, .bodyTooLarge)
+            XCTAssertTrue("\(error)".contains("256KiB"), "\(error)")
+        }
+        XCTAssertLessThan(Date().timeIntervalSince(start), 5)
+    }
+
+    func testRedirectToFileIsRefused() async throws {
+        let server = try LoopbackServer { _ in LoopbackResponse(status: 302, headers: [("Location", "file:///etc/passwd")]) }
+        defer { server.stop() }
+        let t = transport()
+        defer { t.shutdown() }
+        do {
+            let r = try await t.send(HTTPRequest(url: server.baseURL + "/r", allowFile: true))
+            XCTFail("redirect to file:// must be refused, got \(r.status) \(r.body.count) bytes")
+        } catch {
+            XCTAssertEqual(error.kind, .protocolRefused)
+        }
+    }
+
+    func testRedirectLoopIsCapped() async throws {
+        let server = try LoopbackServer { req in LoopbackResponse(status: 302, headers: [("Location", req.path == "/a" ? "/b" : "/a")]) }
+        defer { server.stop() }
+        let t = transport()
+        defer { t.shutdown() }
+        do {
+            _ = try await t.send(HTTPRequest(url: server.baseURL + "/a"))
+            XCTFail("loop must fail")
+        } catch {
+            XCTAssertEqual(error.kind, .tooManyRedirects)
+        }
+        XCTAssertLessThanOrEqual(server.requestCount, 6, "first request plus at most 5 redirects")
+    }
+
+    func testRedirectsAreFollowed() async throws {
+        let server = try LoopbackServer { req in
+            req.path == "/old" ? LoopbackResponse(status: 301, headers: [("Location", "/new")]) : .text(#"{"moved":true}"#)
+        }
+        defer { server.stop() }
+        let t = transport()
+        defer { t.shutdown() }
+        let r = try await t.send(HTTPRequest(url: server.baseURL + "/old"))
+        XCTAssertEqual(r.status, 200)
+        XCTAssertEqual(r.url, server.baseURL + "/new")
+    }
+
+    func testFileURLsOnlyWhenAllowed() async throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let path = dir.write("doc.json", #"{"a":1}"#)
+        let t = transport()
+        defer { t.shutdown() }
+        let ok = try await t.send(HTTPRequest(url: "file://" + path, allowFile: true))
+        XCTAssertEqual(String(decoding: ok.body, as: UTF8.self), #"{"a":1}"#)
+        do {
+            _ = try await t.send(HTTPRequest(url: "file://" + path))
+            XCTFail("file:// without allowFile must be refused")
+        } catch {
+            XCTAssertEqual(error.kind, .protocolRefused)
+        }
+    }
+
+    func testConnectionRefused() async throws {
+        let server = try LoopbackServer { _ in .text("") }
+        let port = server.port
+        server.stop()
+        let t = transport()
+        defer { t.shutdown() }
+        do {
+            _ = try await t.send(HTTPRequest(url: "http://127.0.0.1:\(port)/", timeout: 2))
+            XCTFail("nothing listens there")
+        } catch {
+            XCTAssertEqual(error.kind, .connection)
+        }
+    }
+
+    func testCancellationEndsAnInFlightTransferQuickly() async throws {
+        let server = try LoopbackServer { _ in LoopbackResponse(body: Array("late".utf8), delay: 5) }
+        defer { server.stop() }
+        let t = transport()
+        defer { t.shutdown() }
+        let task = Task { try await t.send(HTTPRequest(url: server.baseURL + "/slow", timeout: 20)) }
+        try await Task.sleep(nanoseconds: 300_000_000)
+        let start = Date()
+        task.cancel()
+        do {
+            _ = try await task.value
+            XCTFail("cancelled request must fail")
+        } catch let e as HTTPError {
+            XCTAssertEqual(e.kind, .cancelled)
+        }
+        XCTAssertLessThan(Date().timeIntervalSince(start), 1.5)
+    }
+
+    func testRecordThenReplayWithSecretsRedacted() async throws {
+        let server = try LoopbackServer { _ in LoopbackResponse(headers: [("Content-Type", "application/json"), ("Set-Cookie", "s=SESSION")], body: Array(#"{"n":1}"#.utf8)) }
+        defer { server.stop() }
+        let dir = TempDir()
+        defer { dir.remove() }
+        let t = transport()
+        defer { t.shutdown() }
+        let recorder = try RecordingTransport(inner: t, directory: dir.path)
+        let url = server.baseURL + "/api?q=x&key=SECRET"
+        _ = try await recorder.send(HTTPRequest(url: url, headers: [("Authorization", "Bearer SECRET2")]))
+        let files = try FileManager.default.contentsOfDirectory(atPath: dir.path)
+        XCTAssertEqual(files.count, 1)
+        let text = dir.read(files[0]) ?? ""
+        XCTAssertFalse(text.contains("SECRET"), text)
+        XCTAssertFalse(text.contains("SESSION"), text)
+        let replay = try ReplayTransport(directory: dir.path)
+        let r = try await replay.send(HTTPRequest(url: server.baseURL + "/api?q=x&key=OTHER"))
+        XCTAssertEqual(String(decoding: r.body, as: UTF8.self), #"{"n":1}"#, "replay matches with secret values ignored")
+        do {
+            _ = try await replay.send(HTTPRequest(url: server.baseURL + "/api?q=y&key=K"))
+            XCTFail("unrecorded request must fail")
+        } catch {
+            XCTAssertEqual("\(error)", "no recording for GET \(server.baseURL)/api?q=y&key=***")
+        }
+    }
+
+    func testRetryAfterParsing() {
+        XCTAssertEqual(HTTPClient.parseRetryAfter("7"), 7)
+        XCTAssertEqual(HTTPClient.parseRetryAfter("3600"), 60, "capped at 60 s")
+        let soon = Timestamp(seconds: Timestamp.now().seconds + 10).rfc822
+        let d = HTTPClient.parseRetryAfter(soon) ?? -1
+        XCTAssertTrue(d > 8 && d <= 10.5, "\(d)")
+        XCTAssertEqual(HTTPClient.parseRetryAfter("Sun, 01 Jan 2000 00:00:00 GMT"), 0)
+        XCTAssertNil(HTTPClient.parseRetryAfter("soon"))
+    }
+
+    func gzip(_ bytes: [UInt8]) throws -> [UInt8] {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/bin/gzip")
+        p.arguments = ["-c"]
+        let input = Pipe(), output = Pipe()
+        p.standardInput = input
+        p.standardOutput = output
+        try p.run()
+        input.fileHandleForWriting.write(Data(bytes))
+        try input.fileHandleForWriting.close()
+        let out = output.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return Array(out)
+    }
+}
+
+/// A thread-safe counter for server handlers.
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var n = 0
+    func next() -> Int { lock.lock(); defer { lock.unlock() }; let v = n; n += 1; return v }
+}
