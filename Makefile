@@ -4,15 +4,17 @@
 SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN := .build/debug/tributary
+# C libraries the build links: libcurl (OpenSSL flavour) and libcrypto, found through pkg-config.
+APT_PACKAGES := libcurl4-openssl-dev libssl-dev pkg-config
 
 .PHONY: deps build demo test bench clean
 
-## deps: install the C libraries the build links (libcurl with OpenSSL) if missing
+## deps: install the C libraries the build links if missing
 deps:
-	@if ! pkg-config --exists libcurl 2>/dev/null || ! dpkg -s libcurl4-openssl-dev >/dev/null 2>&1; then \
-		echo "installing libcurl4-openssl-dev and pkg-config (apt-get)"; \
+	@if ! dpkg -s $(APT_PACKAGES) >/dev/null 2>&1; then \
+		echo "installing $(APT_PACKAGES) (apt-get)"; \
 		$(SUDO) apt-get update -qq && \
-		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq libcurl4-openssl-dev pkg-config >/dev/null; \
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $(APT_PACKAGES) >/dev/null; \
 	fi
 
 build: deps

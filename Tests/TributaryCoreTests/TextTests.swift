@@ -1,0 +1,29 @@
+import XCTest
+@testable import TributaryCore
+
+final class DigestTests: XCTestCase {
+    func testKnownVectors() {
+        XCTAssertEqual(Digest.hex(Digest.sha1(Array("abc".utf8))), "a9993e364706816aba3e25717850c26c9cd0d89d")
+        XCTAssertEqual(Digest.hex(Digest.sha1([])), "da39a3ee5e6b4b0d3255bfef95601890afd80709")
+        XCTAssertEqual(Digest.hex(Digest.sha1(Array("abc".utf8)), uppercase: true), "A9993E364706816ABA3E25717850C26C9CD0D89D")
+        XCTAssertEqual(Digest.hex(Digest.sha256(Array("abc".utf8))), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+    }
+}
+
+final class HTMLTextTests: XCTestCase {
+    func testEntities() {
+        XCTAssertEqual(HTMLText.decodeEntities("Rock &amp; Roll"), "Rock & Roll")
+        XCTAssertEqual(HTMLText.decodeEntities("Swift&#39;s &quot;Task&quot; &lt;b&gt;"), "Swift's \"Task\" <b>")
+        XCTAssertEqual(HTMLText.decodeEntities("&#x4E2D;&#25991; &euro;10"), "中文 €10")
+        XCTAssertEqual(HTMLText.decodeEntities("AT&T & co &unknown; &#0; &#xZZ;"), "AT&T & co &unknown; &#0; &#xZZ;")
+        XCTAssertEqual(HTMLText.decodeEntities("no entities"), "no entities")
+    }
+
+    func testPlainText() {
+        XCTAssertEqual(HTMLText.toPlainText("<p>Hello <b>world</b></p><p>Second&nbsp;para<br/>line</p>"), "Hello world\nSecond para\nline")
+        XCTAssertEqual(HTMLText.toPlainText("<script>alert(1)</script>Safe <style>p{}</style>text"), "Safe text")
+        XCTAssertEqual(HTMLText.toPlainText("  many   spaces\t\there  "), "many spaces here")
+        XCTAssertEqual(HTMLText.toPlainText("a < b and c > d"), "a < b and c > d")
+        XCTAssertEqual(HTMLText.toPlainText("<ul><li>one</li><li>two</li></ul>"), "one\ntwo")
+    }
+}
