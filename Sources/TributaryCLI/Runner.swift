@@ -69,6 +69,8 @@ struct Runner {
                     progress.update(done: done, total: total, items: items, failures: failures)
                 case .warning(let source, let message):
                     progress.log("warning: \(source): \(message)\n")
+                case .log(let source, let message):
+                    progress.log("\(source): \(message)\n")
                 }
             }
         }

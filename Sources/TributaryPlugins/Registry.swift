@@ -6,6 +6,7 @@ public enum BuiltinRegistry {
     public static let standard = Registry(
         sources: [
             JSONSource.descriptor,
+            ExecSource.descriptor,
         ],
         sinks: [
             StdoutSink.descriptor,

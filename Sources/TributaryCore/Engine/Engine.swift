@@ -36,6 +36,7 @@ public enum EngineEvent: Sendable {
     case started(total: Int)
     case finished(SourceReport, done: Int, total: Int, items: Int, failures: Int)
     case warning(source: String, message: String)
+    case log(source: String, message: String)
 }
 
 /// Runs the selected sources concurrently, isolates each one's failure, drops duplicate ids
@@ -63,9 +64,10 @@ public struct Engine: Sendable {
             for (index, configured) in sources.enumerated() {
                 let settings = configured.settings
                 let client = HTTPClient(transport: transport, retries: settings.retries, timeout: settings.timeout)
-                let context = FetchContext(settings: settings, http: client, fetched: fetched) { message in
-                    observer(.warning(source: settings.name, message: message))
-                }
+                let context = FetchContext(
+                    settings: settings, http: client, fetched: fetched,
+                    warn: { observer(.warning(source: settings.name, message: $0)) },
+                    log: { observer(.log(source: settings.name, message: $0)) })
                 group.addTask {
                     let start = DispatchTime.now().uptimeNanoseconds
                     let result: Result<[Item], SourceError>
