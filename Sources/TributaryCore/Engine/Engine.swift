@@ -5,6 +5,8 @@ public struct SourceReport: Sendable {
     public enum Status: Sendable, Equatable {
         case ok
         case failed(String)
+        /// Not run to the end for a reason that is not the source's fault (stdout closed).
+        case stopped(String)
     }
     public let name: String
     public let type: String
@@ -26,7 +28,7 @@ public struct RunReport: Sendable {
     /// SPEC.md section 1: 3 when a sink failed, 1 when a source failed, else 0.
     public var exitCode: Int32 {
         if sinkError != nil { return 3 }
-        if sources.contains(where: { $0.status != .ok }) { return 1 }
+        if sources.contains(where: { if case .failed = $0.status { return true } else { return false } }) { return 1 }
         return 0
     }
 }
@@ -89,8 +91,12 @@ public struct Engine: Sendable {
                 case .success(let list): items = list
                 case .failure(let e):
                     items = e.partial
-                    status = .failed(e.message)
-                    failures += 1
+                    if report.outputClosed {
+                        status = .stopped("output closed")  // cancelled because the reader left: not a failure
+                    } else {
+                        status = .failed(e.message)
+                        failures += 1
+                    }
                 }
                 if let cap = settings.maxItems, items.count > cap { items = Array(items.prefix(cap)) }
                 var batch: [Item] = []
