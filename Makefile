@@ -4,8 +4,8 @@
 SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN := .build/debug/tributary
-# C libraries the build links: libcurl (OpenSSL flavour) and libcrypto, found through pkg-config.
-APT_PACKAGES := libcurl4-openssl-dev libssl-dev pkg-config
+# C libraries the build links: libcurl (OpenSSL flavour), libcrypto and SQLite, found through pkg-config.
+APT_PACKAGES := libcurl4-openssl-dev libssl-dev libsqlite3-dev pkg-config
 
 .PHONY: deps build demo test bench clean
 
@@ -23,7 +23,7 @@ build: deps
 ## demo: run Sources-config/demo.json from recorded responses (no network):
 ## readable items on the terminal, out/items.jsonl and out/feed.xml written
 demo: build
-	@mkdir -p out
+	@rm -rf out && mkdir -p out
 	$(BIN) run -c Sources-config/demo.json
 	@echo "wrote out/items.jsonl ($$(wc -l < out/items.jsonl) items) and out/feed.xml" >&2
 

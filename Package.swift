@@ -26,8 +26,14 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
+        // C shim over SQLite: the state store's database.
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
         // Engine: JSON layer, model, HTTP, config, engine, plugin protocols.
-        .target(name: "TributaryCore", dependencies: ["CCurl", "CCrypto"], swiftSettings: strict),
+        .target(name: "TributaryCore", dependencies: ["CCurl", "CCrypto", "CSQLite"], swiftSettings: strict),
         // Built-in sources and sinks, one folder each, plus the registry.
         .target(name: "TributaryPlugins", dependencies: ["TributaryCore"], swiftSettings: strict),
         // Command-line front end (argument parsing, signals, summary); no business logic.

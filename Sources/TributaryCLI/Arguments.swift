@@ -10,6 +10,7 @@ struct Arguments {
     var statePath: String?
     var record: String?
     var replay: String?
+    var respectSchedule = false
     var quiet = false
     var verbose = false
     var help = false
@@ -20,11 +21,12 @@ struct Arguments {
         var description: String { message }
     }
 
-    static let commands = ["run", "check", "sources", "test", "help"]
+    static let commands = ["run", "watch", "check", "sources", "test", "help"]
 
     /// Flags each command takes (value-taking ones end in "=").
     static let flags: [String: [String]] = [
-        "run": ["-c=", "--config=", "--only=", "--jsonl", "--all", "--no-state", "--state=", "--record=", "--replay=", "--quiet", "-q", "--verbose", "-v"],
+        "run": ["-c=", "--config=", "--only=", "--jsonl", "--all", "--no-state", "--state=", "--record=", "--replay=", "--quiet", "-q", "--verbose", "-v", "--respect-schedule"],
+        "watch": ["-c=", "--config=", "--only=", "--state=", "--replay=", "--quiet", "-q", "--verbose", "-v"],
         "check": ["-c=", "--config="],
         "sources": [],
         "test": ["-c=", "--config=", "--replay=", "--record="],
@@ -89,6 +91,7 @@ struct Arguments {
             case "--state": a.statePath = value
             case "--record": a.record = value
             case "--replay": a.replay = value
+            case "--respect-schedule": a.respectSchedule = true
             case "--quiet", "-q": a.quiet = true
             case "--verbose", "-v": a.verbose = true
             default: break

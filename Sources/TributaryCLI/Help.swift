@@ -7,7 +7,8 @@ enum Help {
 
     Usage:
       tributary run    [-c FILE] [--only NAME[,NAME...]] [--jsonl] [--all] [--no-state] [--state FILE]
-                       [--record DIR | --replay DIR] [--quiet] [--verbose]
+                       [--record DIR | --replay DIR] [--respect-schedule] [--quiet] [--verbose]
+      tributary watch  [-c FILE] [--only NAME[,NAME...]] [--state FILE] [--replay DIR] [--quiet]
       tributary check  [-c FILE]
       tributary sources
       tributary test NAME [-c FILE] [--replay DIR | --record DIR]
@@ -15,7 +16,8 @@ enum Help {
       tributary --version
 
     Commands:
-      run      fetch every enabled source once and deliver the items to the sinks
+      run      fetch every enabled source once and deliver the new items to the sinks
+      watch    keep running: each source on its own interval, with backoff while it fails
       check    validate the config file and exit (nothing is fetched)
       sources  list every built-in source and sink type with its options
       test     run one source once and print its items as JSON Lines (sinks untouched)
@@ -29,20 +31,33 @@ enum Help {
     static let commands: [String: String] = [
         "run": """
         tributary run [-c FILE] [--only NAME[,NAME...]] [--jsonl] [--all] [--no-state] [--state FILE]
-                      [--record DIR | --replay DIR] [--quiet] [--verbose]
+                      [--record DIR | --replay DIR] [--respect-schedule] [--quiet] [--verbose]
 
-        Fetch every enabled source concurrently and deliver the items to every configured sink.
+        Fetch every enabled source concurrently and deliver the items never emitted before (by any
+        source) to every configured sink; they are recorded in the state file only once every sink
+        has written them.
           -c, --config FILE  config file (default ./tributary.json, then ~/.config/tributary/config.json)
           --only NAMES       run only these sources (comma-separated, or repeat the option)
           --jsonl            ignore the configured sinks; write the items to stdout as JSON Lines
-          --all              emit every item fetched (the default until state arrives)
-          --no-state         use no state file (accepted; state arrives in a later release)
-          --state FILE       state file to use (accepted; state arrives in a later release)
+          --all              emit every item fetched, not only the new ones
+          --no-state         use no state file (nothing read or written; every item is new)
+          --state FILE       state file (default: state.path, else ~/.local/state/tributary/state.sqlite)
+          --respect-schedule run only the sources that are due (interval, backoff after failures):
+                             lets a cron entry every minute run each source on its own interval
           --record DIR       also save every HTTP exchange under DIR (secrets redacted)
           --replay DIR       answer every request from recordings in DIR; no network at all
           -q, --quiet        no summary on stderr
           -v, --verbose      also log each source as it finishes
         Items go to stdout only; logs, progress and the summary go to stderr.
+        """,
+        "watch": """
+        tributary watch [-c FILE] [--only NAME[,NAME...]] [--state FILE] [--replay DIR] [--quiet]
+
+        Keep running: each source runs on its own `interval` (default defaults.interval, 15m) with
+        jitter, never two runs of one source at once. A failing source backs off (interval x
+        2^failures, at most 24 h) and keeps being tried; a warning is logged when it starts failing
+        and when it recovers. Sinks are written after each run. SIGINT/SIGTERM: no new runs, the
+        ones in flight get 10 s, state is committed, exit 130/143.
         """,
         "check": """
         tributary check [-c FILE]

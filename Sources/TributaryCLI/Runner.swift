@@ -17,73 +17,75 @@ struct Runner {
     /// Seconds in-flight transfers get to finish after SIGINT/SIGTERM before they are cancelled.
     static let gracePeriod = 5.0
 
-    func run() async -> Int32 {
-        let isTest = args.command == "test"
-        var selected = config.sources
-        if isTest {
+    /// The sources this command runs: `test NAME`, `--only`, or every enabled one.
+    func selectSources() -> [ConfiguredSource]? {
+        if args.command == "test" {
             let name = args.positional[0]
             guard let s = config.sources.first(where: { $0.settings.name == name }) else {
                 usageUnknown([name])
-                return 2
+                return nil
             }
-            selected = [s]
-        } else if !args.only.isEmpty {
-            let unknown = args.only.filter { n in !config.sources.contains { $0.settings.name == n } }
-            if !unknown.isEmpty { usageUnknown(unknown); return 2 }
-            selected = config.sources.filter { args.only.contains($0.settings.name) }
-        } else {
-            selected = config.sources.filter(\.settings.enabled)
+            return [s]
         }
+        if !args.only.isEmpty {
+            let unknown = args.only.filter { n in !config.sources.contains { $0.settings.name == n } }
+            if !unknown.isEmpty { usageUnknown(unknown); return nil }
+            return config.sources.filter { args.only.contains($0.settings.name) }
+        }
+        return config.sources.filter(\.settings.enabled)
+    }
 
-        let transport: any HTTPTransport
-        var curl: CurlTransport? = nil
+    /// The network (curl, optionally recording) or the recordings (replay).
+    func makeTransport() -> (any HTTPTransport, CurlTransport?)? {
         do {
             if let dir = args.replay ?? config.replayDirectory {
-                transport = try ReplayTransport(directory: dir)
-            } else {
-                let c = CurlTransport(settings: config.http)
-                curl = c
-                transport = try args.record.map { try RecordingTransport(inner: c, directory: $0) } ?? c
+                return (try ReplayTransport(directory: dir), nil)
             }
+            let c = CurlTransport(settings: config.http)
+            return (try args.record.map { try RecordingTransport(inner: c, directory: $0) } ?? c, c)
         } catch {
             err.log("tributary: \(error)\n")
-            return 2
+            return nil
         }
+    }
 
-        let sinks: [any Sink]
-        if isTest || args.jsonl {
-            sinks = [JSONLSink(path: "-")]
-        } else {
-            sinks = config.sinks.map(\.sink)
+    /// The state store, unless `--no-state` or `test`; pruned of what retention says to forget.
+    func openState() -> (ok: Bool, store: StateStore?) {
+        if args.noState || args.command == "test" { return (true, nil) }
+        let path = args.statePath ?? config.statePath ?? StateStore.defaultPath()
+        do {
+            let store = try StateStore(path: path, lockTimeout: config.lockTimeout)
+            let now = Timestamp.now().seconds
+            try store.touchConfigured(config.sources.map(\.settings.name), now: now)
+            try store.prune(retention: config.retention, now: now)
+            return (true, store)
+        } catch {
+            err.log("tributary: \(error.message)\n")
+            return (false, nil)
         }
-        let showProgress = !args.quiet && !isTest && err.isTerminal
-        let progress = ProgressLine(enabled: showProgress, output: err)
-        let verbose = args.verbose
-        let engine = Engine(sources: selected, sinks: sinks, transport: transport)
-        let task = Task {
-            await engine.run { event in
-                switch event {
-                case .started(let total): progress.update(done: 0, total: total, items: 0, failures: 0)
-                case .finished(let r, let done, let total, let items, let failures):
-                    if verbose { progress.log("\(r.name): \(Summary.status(r)), \(r.fetched) items\n") }
-                    progress.update(done: done, total: total, items: items, failures: failures)
-                case .warning(let source, let message):
-                    progress.log("warning: \(source): \(message)\n")
-                case .log(let source, let message):
-                    progress.log("\(source): \(message)\n")
-                }
-            }
-        }
+    }
+
+    func run() async -> Int32 {
+        let isTest = args.command == "test"
+        guard let selected = selectSources() else { return 2 }
+        let opened = openState()
+        guard opened.ok else { return 2 }
+        guard let (transport, curl) = makeTransport() else { return 2 }
+        let sinks: [any Sink] = isTest || args.jsonl ? [JSONLSink(path: "-")] : config.sinks.map(\.sink)
+        let progress = ProgressLine(enabled: !args.quiet && !isTest && err.isTerminal, output: err)
+        let engine = Engine(sources: selected, sinks: sinks, transport: transport, state: opened.store,
+                            options: Engine.Options(emitAll: args.all, respectSchedule: args.respectSchedule))
+        let observer = Self.observer(progress: progress, verbose: args.verbose)
+        let task = Task { await engine.run(observer: observer) }
         let start = DispatchTime.now().uptimeNanoseconds
-        let curlForSignals = curl
         let signalCount = SignalCounter()
         signals.onSignal { sig in
             if signalCount.increment() > 1 {
                 task.cancel()  // a second signal: stop now, without the grace period
                 return
             }
-            curlForSignals?.refuseNewRequests()
-            progress.log("tributary: \(sig == SIGINT ? "SIGINT" : "SIGTERM") received: finishing transfers in flight (up to \(Int(Runner.gracePeriod)) s), then stopping\n")
+            curl?.refuseNewRequests()
+            progress.log("tributary: \(Self.name(sig)) received: finishing transfers in flight (up to \(Int(Runner.gracePeriod)) s), then stopping\n")
             DispatchQueue.global().asyncAfter(deadline: .now() + Runner.gracePeriod) { task.cancel() }
         }
         let report = await task.value
@@ -98,6 +100,23 @@ struct Runner {
         if let e = report.sinkError { err.log("tributary: sink failed: \(e.message)\n") }
         if let sig = signals.received { return sig == SIGINT ? 130 : 143 }
         return report.exitCode
+    }
+
+    static func name(_ sig: Int32) -> String { sig == SIGINT ? "SIGINT" : "SIGTERM" }
+
+    static func observer(progress: ProgressLine, verbose: Bool) -> @Sendable (EngineEvent) -> Void {
+        { event in
+            switch event {
+            case .started(let total): progress.update(done: 0, total: total, items: 0, failures: 0)
+            case .finished(let r, let done, let total, let items, let failures):
+                if verbose { progress.log("\(r.name): \(Summary.status(r)), \(r.fetched) items\n") }
+                progress.update(done: done, total: total, items: items, failures: failures)
+            case .warning(let source, let message):
+                progress.log("warning: \(source): \(message)\n")
+            case .log(let source, let message):
+                progress.log("\(source): \(message)\n")
+            }
+        }
     }
 
     func usageUnknown(_ names: [String]) {
@@ -159,7 +178,9 @@ enum Summary {
     static func status(_ r: SourceReport) -> String {
         switch r.status {
         case .ok: return "ok"
+        case .notModified: return "not modified"
         case .failed(let reason): return "failed: \(reason)"
+        case .skipped(let reason): return "skipped: \(reason)"
         case .stopped(let reason): return "stopped: \(reason)"
         }
     }
@@ -171,15 +192,17 @@ enum Summary {
 
     static func pad(_ s: String, _ n: Int) -> String { s.count >= n ? s : s + String(repeating: " ", count: n - s.count) }
 
+    /// One source's summary line (also what `watch` logs after each run).
+    static func line(_ r: SourceReport, nameWidth: Int = 0, typeWidth: Int = 0) -> String {
+        pad(r.name, nameWidth) + "  " + pad(r.type, typeWidth) + "  " + status(r) + "  \(r.fetched) fetched  \(r.new) new  \(seconds(r.seconds))\n"
+    }
+
     static func render(_ report: RunReport, elapsed: Double) -> String {
         let nameW = max(4, report.sources.map(\.name.count).max() ?? 0)
         let typeW = max(4, report.sources.map(\.type.count).max() ?? 0)
         var s = ""
-        for r in report.sources {
-            s += pad(r.name, nameW) + "  " + pad(r.type, typeW) + "  " + status(r)
-            s += "  \(r.fetched) fetched  \(r.new) new  \(seconds(r.seconds))\n"
-        }
-        let failed = report.sources.filter { if case .failed = $0.status { return true } else { return false } }.count
+        for r in report.sources { s += line(r, nameWidth: nameW, typeWidth: typeW) }
+        let failed = report.sources.filter(\.isFailure).count
         let fetched = report.sources.reduce(0) { $0 + $1.fetched }
         s += "total: \(report.sources.count) source\(report.sources.count == 1 ? "" : "s"), \(failed) failed, \(fetched) fetched, \(report.delivered) new, \(seconds(elapsed))\n"
         return s

@@ -56,7 +56,9 @@ public enum TributaryCommand {
             err.log("\(config.file): ok: \(config.sources.count) source\(config.sources.count == 1 ? "" : "s") (\(enabled) enabled), \(config.sinks.count) sink\(config.sinks.count == 1 ? "" : "s")\n")
             return 0
         }
-        return await Runner(args: args, config: config, signals: signals).run()
+        let runner = Runner(args: args, config: config, signals: signals)
+        if args.command == "watch" { return await Watcher(runner: runner).run() }
+        return await runner.run()
     }
 
     static func loadConfig(_ args: Arguments) -> Config? {

@@ -33,8 +33,13 @@ public struct BinaryRunner {
         p.arguments = args
         if let cwd { p.currentDirectoryURL = URL(fileURLWithPath: cwd) }
         var environment = ProcessInfo.processInfo.environment
+        // Never touch the user's state: each run gets a fresh state folder unless the test
+        // passes --state or its own XDG_STATE_HOME.
+        let scratchState = NSTemporaryDirectory() + "tributary-state-" + UUID().uuidString
+        environment["XDG_STATE_HOME"] = scratchState
         for (k, v) in env { environment[k] = v }
         p.environment = environment
+        defer { try? FileManager.default.removeItem(atPath: scratchState) }
         let outPipe = Pipe(), errPipe = Pipe(), inPipe = Pipe()
         p.standardOutput = outPipe
         p.standardError = errPipe
@@ -62,10 +67,14 @@ public struct BinaryRunner {
     }
 
     /// Starts the binary and returns the process (for signal tests); output goes to the given files.
-    public static func start(_ args: [String], cwd: String? = nil, stdoutPath: String, stderrPath: String) throws -> Process {
+    public static func start(_ args: [String], cwd: String? = nil, env: [String: String] = [:], stdoutPath: String, stderrPath: String) throws -> Process {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: binary)
         p.arguments = args
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_STATE_HOME"] = stdoutPath + ".state"
+        for (k, v) in env { environment[k] = v }
+        p.environment = environment
         if let cwd { p.currentDirectoryURL = URL(fileURLWithPath: cwd) }
         _ = FileManager.default.createFile(atPath: stdoutPath, contents: nil)
         _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)

@@ -10,8 +10,19 @@ public struct Config: Sendable {
     /// `http.replay`, resolved against the config folder.
     public var replayDirectory: String?
     public var defaultInterval: Double
+    /// `state.path` resolved against the config folder (nil: the default location).
+    public var statePath: String?
+    public var retention: Double
+    public var lockTimeout: Double
     public var sources: [ConfiguredSource]
     public var sinks: [ConfiguredSink]
+}
+
+/// What a source's very first run emits.
+public enum FirstRun: Sendable, Equatable {
+    case all
+    case none
+    case newest(Int)
 }
 
 /// Settings every source has, whatever its type.
@@ -20,18 +31,29 @@ public struct SourceSettings: Sendable {
     public var type: String
     public var enabled: Bool
     public var interval: Double
+    /// Random spread (seconds) of each scheduled run.
+    public var jitter: Double
     public var timeout: Double
     public var retries: Int
     public var maxItems: Int?
+    public var firstRun: FirstRun
+    public var emitUpdates: Bool
+    /// At most `requests` per `per` seconds.
+    public var quota: (requests: Int, per: Double)?
 
-    public init(name: String, type: String, enabled: Bool = true, interval: Double = 900, timeout: Double = 20, retries: Int = 2, maxItems: Int? = nil) {
+    public init(name: String, type: String, enabled: Bool = true, interval: Double = 900, jitter: Double? = nil, timeout: Double = 20, retries: Int = 2, maxItems: Int? = nil,
+                firstRun: FirstRun = .all, emitUpdates: Bool = false, quota: (requests: Int, per: Double)? = nil) {
         self.name = name
         self.type = type
         self.enabled = enabled
         self.interval = interval
+        self.jitter = jitter ?? interval * 0.1
         self.timeout = timeout
         self.retries = retries
         self.maxItems = maxItems
+        self.firstRun = firstRun
+        self.emitUpdates = emitUpdates
+        self.quota = quota
     }
 }
 
@@ -106,6 +128,11 @@ public enum ConfigLoader {
         let defInterval = defaults?.duration("interval") ?? 900
         let defTimeout = defaults?.duration("timeout") ?? 20
         let defRetries = defaults?.int("retries") ?? 2
+        let defJitter = defaults?.duration("jitter")
+        let stateR = top.nested("state")
+        let statePath = stateR?.string("path").map { ConfigPaths.resolve($0, relativeTo: directory) }
+        let retention = stateR?.duration("retention") ?? 30 * 86400
+        let lockTimeout = stateR?.duration("lock_timeout") ?? 30
 
         var sources: [ConfiguredSource] = []
         var names: [String: Int] = [:]
@@ -132,13 +159,26 @@ public enum ConfigLoader {
             }
             let before = diag.errors.count
             let reader = OptionReader(object: obj, context: context, specs: CommonOptions.source + desc.options, diagnostics: diag, configDirectory: directory)
+            var firstRun = FirstRun.all
+            switch obj["first_run"] {
+            case .string("none")?: firstRun = .none
+            case .number(let n)?: firstRun = .newest(Int(n.int64 ?? 1))
+            default: break
+            }
+            let quotaR = reader.nested("quota")
+            let interval = reader.duration("interval") ?? defInterval
             let settings = SourceSettings(
                 name: name ?? "source\(i)", type: type,
                 enabled: reader.bool("enabled") ?? true,
-                interval: reader.duration("interval") ?? defInterval,
+                interval: interval,
+                jitter: defJitter.map { min($0, interval) },
                 timeout: reader.duration("timeout") ?? defTimeout,
                 retries: reader.int("retries") ?? defRetries,
-                maxItems: reader.int("max_items"))
+                maxItems: reader.int("max_items"),
+                firstRun: firstRun,
+                emitUpdates: reader.bool("emit_updates") ?? false,
+                quota: quotaR.flatMap { q in q.int("requests").flatMap { r in q.duration("per").map { (r, $0) } } })
+            if let q = settings.quota, q.per <= 0 { reader.error("quota.per", "must be longer than 0s") }
             guard diag.errors.count == before else { continue }
             if let source = desc.make(settings, reader), diag.errors.count == before {
                 sources.append(ConfiguredSource(settings: settings, source: source))
@@ -168,7 +208,8 @@ public enum ConfigLoader {
             }
         }
         if !diag.errors.isEmpty { throw ConfigError(messages: diag.errors) }
-        return Config(file: file, directory: directory, http: http, replayDirectory: replay, defaultInterval: defInterval, sources: sources, sinks: sinks)
+        return Config(file: file, directory: directory, http: http, replayDirectory: replay, defaultInterval: defInterval,
+                      statePath: statePath, retention: retention, lockTimeout: lockTimeout, sources: sources, sinks: sinks)
     }
 
     public static func isValidName(_ s: String) -> Bool {

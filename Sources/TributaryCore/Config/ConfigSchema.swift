@@ -102,6 +102,8 @@ public enum ConfigSchema {
             if case .object(let o)? = objectSchema(sub).objectValue.map({ JSONValue.object($0) }) { e += o.entries.map { ($0.key, $0.value) } }
         case .objectList(let sub): e.append(("type", .string("array"))); e.append(("items", objectSchema(sub)))
         case .pluginList: e.append(("type", .string("array"))); e.append(("items", obj([("type", .string("object"))])))
+        case .enumOrInteger(let words, let min):
+            e.append(("oneOf", .array([obj([("enum", .array(words.map { .string($0) }))]), obj([("type", .string("integer")), ("minimum", .int(min))])])))
         }
         var d = s.help
         if let def = s.defaultText { d += " (default: \(def))" }

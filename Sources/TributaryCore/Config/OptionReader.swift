@@ -108,6 +108,10 @@ public final class OptionReader {
                 error(spec.name, msg)
                 return
             }
+        case .enumOrInteger(let words, let min):
+            if let w = value.stringValue, words.contains(w) { return }
+            if let i = value.numberValue?.int64, i >= min { return }
+            bad(words.map { "\"\($0)\"" }.joined(separator: ", ") + " or an integer >= \(min)")
         case .pluginList:
             guard let a = value.arrayValue else { bad("a list of objects"); return }
             for (i, el) in a.enumerated() where el.objectValue == nil {

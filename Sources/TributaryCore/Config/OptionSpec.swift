@@ -26,6 +26,8 @@ public struct OptionSpec: Sendable {
         case stringOrList
         /// A list of plugin objects (sources, sinks), each validated by its own type's options.
         case pluginList
+        /// One of some words, or an integer >= min (`first_run`: "all", "none" or N).
+        case enumOrInteger([String], min: Int)
     }
 
     public let name: String
@@ -61,6 +63,7 @@ public struct OptionSpec: Sendable {
         case .objectList: return "list of objects"
         case .stringOrList: return "string or list of strings"
         case .pluginList: return "list of objects"
+        case .enumOrInteger(let v, let min): return v.map { "\"\($0)\"" }.joined(separator: "|") + "|integer >= \(min)"
         }
     }
 }
@@ -71,10 +74,18 @@ public enum CommonOptions {
         OptionSpec("name", .string, required: true, "unique name, [a-z0-9][a-z0-9._-]*"),
         OptionSpec("type", .string, required: true, "the source type (see `tributary sources`)"),
         OptionSpec("enabled", .bool, default: "true", "false skips the source"),
-        OptionSpec("interval", .duration, default: "defaults.interval", "how often `watch` runs it (used once scheduling arrives)"),
+        OptionSpec("interval", .duration, default: "defaults.interval (15m)", "how often `watch` (and `run --respect-schedule`) runs it"),
         OptionSpec("timeout", .duration, default: "defaults.timeout (20s)", "total time for one HTTP attempt"),
         OptionSpec("retries", .integer(min: 0, max: 10), default: "defaults.retries (2)", "retries on connection errors, timeouts, 429 and 5xx"),
         OptionSpec("max_items", .integer(min: 1, max: nil), "keep at most this many items per run (first ones as the source returns them)"),
+        OptionSpec("first_run", .enumOrInteger(["all", "none"], min: 1), default: "all", "what the very first run emits: all, none (only remember what exists now), or the newest N"),
+        OptionSpec("emit_updates", .bool, default: "false", "re-emit an item whose content changed under the same id, with data.updated = true"),
+        OptionSpec("quota", .object(quotaOptions), "request budget: skip the source once `requests` were made in the current `per` window"),
+    ]
+
+    public static let quotaOptions: [OptionSpec] = [
+        OptionSpec("requests", .integer(min: 1, max: nil), required: true, "requests allowed per window"),
+        OptionSpec("per", .duration, required: true, "window length, e.g. \"1d\""),
     ]
 
     public static let sink: [OptionSpec] = [
@@ -85,6 +96,7 @@ public enum CommonOptions {
         OptionSpec("interval", .duration, default: "15m", "default interval of every source"),
         OptionSpec("timeout", .duration, default: "20s", "default timeout of every source"),
         OptionSpec("retries", .integer(min: 0, max: 10), default: "2", "default retries of every source"),
+        OptionSpec("jitter", .duration, default: "10% of the interval", "random spread added to each scheduled run"),
     ]
 
     public static let http: [OptionSpec] = [
@@ -96,7 +108,8 @@ public enum CommonOptions {
     ]
 
     public static let state: [OptionSpec] = [
-        OptionSpec("path", .string, default: "$XDG_STATE_HOME/tributary/state.sqlite", "state database (arrives with the state layer)"),
-        OptionSpec("retention", .duration, default: "30d", "how long emitted ids are remembered (arrives with the state layer)"),
+        OptionSpec("path", .string, default: "$XDG_STATE_HOME/tributary/state.sqlite", "state database (relative to the config file)"),
+        OptionSpec("retention", .duration, default: "30d", "forget ids, validators and removed sources not seen for this long"),
+        OptionSpec("lock_timeout", .duration, default: "30s", "how long a second run waits for the first to finish, then exits 2"),
     ]
 }

@@ -4,7 +4,11 @@ import Foundation
 public struct SourceReport: Sendable {
     public enum Status: Sendable, Equatable {
         case ok
+        /// Every request was answered 304 Not Modified.
+        case notModified
         case failed(String)
+        /// Not run: not due yet, or over its quota.
+        case skipped(String)
         /// Not run to the end for a reason that is not the source's fault (stdout closed).
         case stopped(String)
     }
@@ -16,6 +20,8 @@ public struct SourceReport: Sendable {
     /// Items delivered to the sinks (new to this run, not duplicates of another source's).
     public let new: Int
     public let seconds: Double
+
+    public var isFailure: Bool { if case .failed = status { return true } else { return false } }
 }
 
 /// The outcome of a run, from which the CLI derives the summary and the exit code.
@@ -28,7 +34,7 @@ public struct RunReport: Sendable {
     /// SPEC.md section 1: 3 when a sink failed, 1 when a source failed, else 0.
     public var exitCode: Int32 {
         if sinkError != nil { return 3 }
-        if sources.contains(where: { if case .failed = $0.status { return true } else { return false } }) { return 1 }
+        if sources.contains(where: \.isFailure) { return 1 }
         return 0
     }
 }
@@ -41,31 +47,77 @@ public enum EngineEvent: Sendable {
     case log(source: String, message: String)
 }
 
-/// Runs the selected sources concurrently, isolates each one's failure, drops duplicate ids
-/// within the run, and hands each source's items to every sink as soon as that source is done.
-/// It never prints: everything it has to say goes through `observer` and the report.
+/// Runs the selected sources concurrently, isolates each one's failure, and hands each source's
+/// items to the `Delivery` as soon as that source is done; with state it also keeps each
+/// source's schedule, failure count and quota. It never prints: everything it has to say goes
+/// through `observer` and the report.
 public struct Engine: Sendable {
-    public let sources: [ConfiguredSource]
-    public let sinks: [any Sink]
-    public let transport: any HTTPTransport
-
-    public init(sources: [ConfiguredSource], sinks: [any Sink], transport: any HTTPTransport) {
-        self.sources = sources
-        self.sinks = sinks
-        self.transport = transport
+    public struct Options: Sendable {
+        /// Emit everything fetched (`--all`).
+        public var emitAll = false
+        /// Skip sources that are not due yet (`run --respect-schedule`).
+        public var respectSchedule = false
+        public init(emitAll: Bool = false, respectSchedule: Bool = false) {
+            self.emitAll = emitAll
+            self.respectSchedule = respectSchedule
+        }
     }
 
+    public let sources: [ConfiguredSource]
+    public let delivery: Delivery
+    public let transport: any HTTPTransport
+    public let options: Options
+
+    public init(sources: [ConfiguredSource], sinks: [any Sink], transport: any HTTPTransport, state: StateStore? = nil, options: Options = Options()) {
+        self.init(sources: sources, delivery: Delivery(sinks: sinks, state: state, emitAll: options.emitAll), transport: transport, options: options)
+    }
+
+    public init(sources: [ConfiguredSource], delivery: Delivery, transport: any HTTPTransport, options: Options = Options()) {
+        self.sources = sources
+        self.delivery = delivery
+        self.transport = transport
+        self.options = options
+    }
+
+    var state: StateStore? { delivery.state }
+
+    /// One run: opens the sinks, fetches, delivers, closes the sinks.
     public func run(observer: @escaping @Sendable (EngineEvent) -> Void = { _ in }) async -> RunReport {
-        let fetched = Timestamp(seconds: Timestamp.now().seconds.rounded(.down))
         var report = RunReport()
-        var seen = Set<String>()
+        do throws(SinkError) { try delivery.open() } catch {
+            report.sinkError = error
+            return report
+        }
+        report = await runBatch(observer: observer)
+        if let e = delivery.close(), report.sinkError == nil { report.sinkError = e }
+        report.outputClosed = delivery.isOutputClosed
+        return report
+    }
+
+    /// Fetches and delivers the sources without opening or closing the sinks (`watch` batches).
+    public func runBatch(observer: @escaping @Sendable (EngineEvent) -> Void = { _ in }) async -> RunReport {
+        let now = Timestamp.now().seconds
+        let fetched = Timestamp(seconds: now.rounded(.down))
+        var report = RunReport()
         var failures = 0
         var itemsSoFar = 0
-        observer(.started(total: sources.count))
-        await withTaskGroup(of: (Int, Result<[Item], SourceError>, Double).self) { group in
-            for (index, configured) in sources.enumerated() {
+        var runnable: [(Int, ConfiguredSource, SourceState?)] = []
+        for (index, configured) in sources.enumerated() {
+            let settings = configured.settings
+            let previous = try? state?.sourceState(settings.name)
+            if let skip = skipReason(settings, previous, now: now) {
+                report.sources.append(SourceReport(name: settings.name, type: settings.type, status: .skipped(skip), fetched: 0, new: 0, seconds: 0))
+                continue
+            }
+            runnable.append((index, configured, previous ?? nil))
+        }
+        let total = sources.count
+        observer(.started(total: total))
+        await withTaskGroup(of: (Int, Result<[Item], SourceError>, Double, RequestLedger).self) { group in
+            for (index, configured, _) in runnable {
                 let settings = configured.settings
-                let client = HTTPClient(transport: transport, retries: settings.retries, timeout: settings.timeout)
+                let ledger = RequestLedger(lookup: state)
+                let client = HTTPClient(transport: transport, retries: settings.retries, timeout: settings.timeout, ledger: ledger)
                 let context = FetchContext(
                     settings: settings, http: client, fetched: fetched,
                     warn: { observer(.warning(source: settings.name, message: $0)) },
@@ -80,53 +132,92 @@ public struct Engine: Sendable {
                     } catch {
                         result = .failure(SourceError("\(error)"))
                     }
-                    return (index, result, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+                    return (index, result, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9, ledger)
                 }
             }
-            for await (index, result, seconds) in group {
+            for await (index, result, seconds, ledger) in group {
                 let settings = sources[index].settings
+                let previous = runnable.first { $0.0 == index }?.2
                 var items: [Item]
                 var status = SourceReport.Status.ok
+                var failure: String? = nil
                 switch result {
-                case .success(let list): items = list
+                case .success(let list):
+                    items = list
+                    if ledger.allNotModified { status = .notModified }
                 case .failure(let e):
                     items = e.partial
-                    if report.outputClosed {
-                        status = .stopped("output closed")  // cancelled because the reader left: not a failure
+                    if delivery.isOutputClosed {
+                        status = .stopped("output closed")
                     } else {
                         status = .failed(e.message)
+                        failure = e.message
                         failures += 1
                     }
                 }
                 if let cap = settings.maxItems, items.count > cap { items = Array(items.prefix(cap)) }
-                var batch: [Item] = []
-                batch.reserveCapacity(items.count)
-                for item in items where seen.insert(item.id).inserted { batch.append(item) }
-                var delivered = 0
-                if report.sinkError == nil && !report.outputClosed && !batch.isEmpty {
-                    do throws(SinkError) {
-                        for sink in sinks { try sink.write(batch) }
-                        delivered = batch.count
-                    } catch {
-                        if error.isOutputClosed { report.outputClosed = true } else { report.sinkError = error }
-                        group.cancelAll()
-                    }
+                let firstRun = previous?.lastSuccess == nil
+                let outcome = delivery.deliver(items, settings: settings, firstRun: firstRun,
+                                               validators: failure == nil ? ledger.pendingValidators : [], now: now)
+                if let f = outcome.failure {
+                    if f.isOutputClosed { report.outputClosed = true } else { report.sinkError = f }
+                    group.cancelAll()
                 }
-                report.delivered += delivered
+                if case .stopped = status {} else if outcome.failure == nil {
+                    record(settings, previous: previous, failure: failure, requests: ledger.requests, now: now, observer: observer)
+                }
+                report.delivered += outcome.new
                 itemsSoFar += items.count
-                let r = SourceReport(name: settings.name, type: settings.type, status: status, fetched: items.count, new: delivered, seconds: seconds)
+                let r = SourceReport(name: settings.name, type: settings.type, status: status, fetched: items.count, new: outcome.new, seconds: seconds)
                 report.sources.append(r)
-                observer(.finished(r, done: report.sources.count, total: sources.count, items: itemsSoFar, failures: failures))
+                observer(.finished(r, done: report.sources.count, total: total, items: itemsSoFar, failures: failures))
             }
         }
-        for sink in sinks {
-            do throws(SinkError) { try sink.close() } catch {
-                if error.isOutputClosed { report.outputClosed = true } else if report.sinkError == nil { report.sinkError = error }
-            }
-        }
-        report.sources.sort { a, b in
-            (sources.firstIndex { $0.settings.name == a.name } ?? 0) < (sources.firstIndex { $0.settings.name == b.name } ?? 0)
-        }
+        let order = Dictionary(uniqueKeysWithValues: sources.enumerated().map { ($0.element.settings.name, $0.offset) })
+        report.sources.sort { (order[$0.name] ?? 0) < (order[$1.name] ?? 0) }
         return report
+    }
+
+    func skipReason(_ settings: SourceSettings, _ previous: SourceState??, now: Double) -> String? {
+        guard let state else { return nil }
+        if options.respectSchedule, let due = previous??.nextDue, due > now {
+            return "not due until \(Timestamp(seconds: due).rfc3339)"
+        }
+        if let q = settings.quota, let used = try? state.quotaUsed(source: settings.name, per: q.per, now: now), used.used >= q.requests {
+            return "quota of \(q.requests) requests per \(Durations.format(q.per)) used up until \(Timestamp(seconds: used.resets).rfc3339)"
+        }
+        return nil
+    }
+
+    /// Updates the source's run record, schedule and quota; warns when it starts failing and
+    /// when it recovers.
+    func record(_ settings: SourceSettings, previous: SourceState?, failure: String?, requests: Int, now: Double, observer: @Sendable (EngineEvent) -> Void) {
+        guard let state else { return }
+        let failures = failure == nil ? 0 : (previous?.failures ?? 0) + 1
+        let due = Schedule.nextDue(interval: settings.interval, jitter: settings.jitter, failures: failures, now: now)
+        do {
+            try state.recordRun(source: settings.name, type: settings.type, success: failure == nil, error: failure, nextDue: due, now: now)
+            if let q = settings.quota { try state.addRequests(source: settings.name, count: requests, per: q.per, now: now) }
+        } catch {
+            observer(.warning(source: settings.name, message: "state: \(error.message)"))
+        }
+        let before = previous?.failures ?? 0
+        if failures == 1 && before == 0 {
+            observer(.warning(source: settings.name, message: "started failing; next try at \(Timestamp(seconds: due).rfc3339)"))
+        } else if failures == 0 && before > 0 {
+            observer(.warning(source: settings.name, message: "recovered after \(before) failed run\(before == 1 ? "" : "s")"))
+        }
+    }
+}
+
+/// When a source runs next: its interval with jitter, or after failures an exponential backoff
+/// (interval x 2^failures, capped at 24 h), so a broken source is retried but never hammered.
+public enum Schedule {
+    public static let maxBackoff = 86400.0
+
+    public static func nextDue(interval: Double, jitter: Double, failures: Int, now: Double) -> Double {
+        let base = failures == 0 ? interval : min(interval * pow(2, Double(min(failures, 30))), maxBackoff)
+        let spread = jitter > 0 ? Double.random(in: -jitter...jitter) : 0
+        return now + max(1, base + spread)
     }
 }

@@ -8,8 +8,43 @@
 /// - Failures throw `SinkError`; a closed stdout throws `SinkError.outputClosed`.
 /// - The engine calls a sink from one task at a time, never concurrently.
 public protocol Sink: AnyObject, Sendable {
+    /// Called once before the first batch; sinks that keep a window across runs load it here.
+    func open(_ context: SinkContext) throws(SinkError)
     func write(_ items: [Item]) throws(SinkError)
     func close() throws(SinkError)
+}
+
+extension Sink {
+    public func open(_ context: SinkContext) throws(SinkError) {}
+}
+
+/// What a sink may use besides its own options: the state store's per-sink window of recent
+/// items (nil when running without state).
+public struct SinkContext: Sendable {
+    public let window: SinkWindow?
+    public init(window: SinkWindow?) { self.window = window }
+}
+
+/// A sink's remembered items in the state store, keyed by the sink's own identity (e.g. its path).
+public struct SinkWindow: Sendable {
+    let store: StateStore
+    public init(store: StateStore) { self.store = store }
+
+    public func load(_ key: String) throws(SinkError) -> [Item] {
+        do {
+            return try store.window(sink: key).compactMap { try? Item(jsonLine: $0) }
+        } catch {
+            throw SinkError("state: cannot read the window of \(key): \(error.message)")
+        }
+    }
+
+    public func save(_ key: String, _ items: [Item]) throws(SinkError) {
+        do {
+            try store.replaceWindow(sink: key, items: items.map { ($0.id, ($0.published ?? $0.fetched).seconds, $0.jsonLine()) })
+        } catch {
+            throw SinkError("state: cannot save the window of \(key): \(error.message)")
+        }
+    }
 }
 
 /// A sink type in the registry.

@@ -9,12 +9,15 @@ public struct HTTPClient: Sendable {
     public var timeout: Double
     /// Base delay of the first retry, seconds (doubled on each further attempt).
     public var backoffBase: Double
+    /// Request counts and conditional-GET validators for this source's run, if state is in use.
+    public var ledger: RequestLedger?
 
-    public init(transport: any HTTPTransport, retries: Int = 2, timeout: Double = 20, backoffBase: Double = 0.5) {
+    public init(transport: any HTTPTransport, retries: Int = 2, timeout: Double = 20, backoffBase: Double = 0.5, ledger: RequestLedger? = nil) {
         self.transport = transport
         self.retries = retries
         self.timeout = timeout
         self.backoffBase = backoffBase
+        self.ledger = ledger
     }
 
     /// Sends `request` (with the source's timeout unless the request sets its own) and returns a
@@ -23,11 +26,26 @@ public struct HTTPClient: Sendable {
     public func fetch(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
         var req = request
         req.timeout = request.timeout ?? timeout
+        // Conditional GET: send the validators state has for this URL; a 304 answers with the
+        // body kept from last time, so every source handles "nothing new" without special code.
+        let cacheKey = Recording.key(method: req.method, url: req.url)
+        var cached: CachedResponse? = nil
+        if req.method == "GET", let lookup = ledger?.lookup, let c = lookup.cachedResponse(cacheKey) {
+            cached = c
+            let has = Set(req.headers.map { $0.name.lowercased() })
+            if let e = c.etag, !has.contains("if-none-match") { req.headers.append(("If-None-Match", e)) }
+            if let m = c.lastModified, !has.contains("if-modified-since") { req.headers.append(("If-Modified-Since", m)) }
+        }
         var attempt = 0
         while true {
             let outcome: Result<HTTPResponse, HTTPError>
             do {
+                ledger?.countRequest()
                 let resp = try await transport.send(req)
+                if resp.status == 304, let cached {
+                    ledger?.countNotModified()
+                    return HTTPResponse(status: 200, headers: [("X-Tributary-Cache", "not-modified")], body: cached.body, url: resp.url)
+                }
                 if resp.status >= 400 || resp.status == 0 && !req.url.hasPrefix("file:") {
                     outcome = .failure(HTTPError(
                         kind: .status, method: req.method, url: req.url,
@@ -41,7 +59,9 @@ public struct HTTPClient: Sendable {
                 outcome = .failure(error)
             }
             switch outcome {
-            case .success(let r): return r
+            case .success(let r):
+                if req.method == "GET" { ledger?.recordFresh(key: cacheKey, response: r) }
+                return r
             case .failure(let e):
                 guard e.isRetryable, attempt < retries, !Task.isCancelled else { throw e }
                 let delay = e.retryAfter.map { min($0, 60) } ?? backoff(attempt: attempt)

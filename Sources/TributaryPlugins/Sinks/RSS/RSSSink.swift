@@ -1,7 +1,12 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import TributaryCore
 
-/// `rss`: an RSS 2.0 file of the newest `max_items` items, replaced atomically on close so a
-/// reader never sees a partial file. Text is escaped and stripped of characters XML 1.0 forbids.
+/// `rss`: an RSS 2.0 file of the newest `max_items` items across runs (the window is kept in
+/// state), rewritten atomically after every batch so a reader never sees a partial file and
+/// an item is only recorded as emitted once it is in the file. Text is escaped and stripped of
+/// characters XML 1.0 forbids.
 public final class RSSSink: Sink, @unchecked Sendable {
     // Called by the engine from one task at a time (Sink contract): `items` needs no lock.
     public static let descriptor = SinkDescriptor(type: "rss", summary: "an RSS 2.0 file of the newest items", options: [
@@ -24,6 +29,8 @@ public final class RSSSink: Sink, @unchecked Sendable {
     let channelDescription: String
     let maxItems: Int
     private var items: [Item] = []
+    private var window: SinkWindow?
+    private var wroteThisRun = false
 
     public init(path: String, title: String, link: String, description: String, maxItems: Int) {
         self.path = path
@@ -33,18 +40,42 @@ public final class RSSSink: Sink, @unchecked Sendable {
         self.maxItems = maxItems
     }
 
-    public func write(_ batch: [Item]) throws(SinkError) { items += batch }
+    var windowKey: String { "rss:" + path }
+
+    public func open(_ context: SinkContext) throws(SinkError) {
+        window = context.window
+        if let window { items = try window.load(windowKey) }
+    }
+
+    public func write(_ batch: [Item]) throws(SinkError) {
+        var byID: [String: Int] = [:]
+        for (i, item) in items.enumerated() { byID[item.id] = i }
+        for item in batch {
+            if let i = byID[item.id] { items[i] = item } else { byID[item.id] = items.count; items.append(item) }
+        }
+        items = Array(newestFirst(items).prefix(maxItems))
+        try AtomicFile.write(Array(render(items, now: Timestamp.now()).utf8), to: path)
+        try window?.save(windowKey, items)
+        wroteThisRun = true
+    }
 
     public func close() throws(SinkError) {
-        try AtomicFile.write(Array(render(items, now: Timestamp.now()).utf8), to: path)
+        // Nothing new this run: keep the file as it is, but make sure it exists.
+        if !wroteThisRun && access(path, F_OK) != 0 {
+            try AtomicFile.write(Array(render(items, now: Timestamp.now()).utf8), to: path)
+        }
+    }
+
+    func newestFirst(_ all: [Item]) -> [Item] {
+        all.enumerated().sorted { a, b in
+            let ta = a.element.published ?? a.element.fetched, tb = b.element.published ?? b.element.fetched
+            return ta != tb ? ta > tb : a.offset < b.offset
+        }.map(\.element)
     }
 
     /// Newest first by published (else fetched) time, at most `maxItems`.
     func render(_ all: [Item], now: Timestamp) -> String {
-        let newest = all.enumerated().sorted { a, b in
-            let ta = a.element.published ?? a.element.fetched, tb = b.element.published ?? b.element.fetched
-            return ta != tb ? ta > tb : a.offset < b.offset
-        }.prefix(maxItems).map(\.element)
+        let newest = newestFirst(all).prefix(maxItems)
         var x = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         x += "<rss version=\"2.0\" xmlns:dc=\"http://purl.org/dc/elements/1.1/\" xmlns:media=\"http://search.yahoo.com/mrss/\">\n<channel>\n"
         x += "  <title>\(XML.escape(title))</title>\n  <link>\(XML.escape(link))</link>\n"
