@@ -7,6 +7,7 @@ public enum BuiltinRegistry {
         sources: [
             JSONSource.descriptor,
             ExecSource.descriptor,
+            YouTubeSearchSource.descriptor,
         ],
         sinks: [
             StdoutSink.descriptor,
