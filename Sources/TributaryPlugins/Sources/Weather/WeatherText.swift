@@ -62,9 +62,10 @@ enum WeatherText {
         return String(text.prefix(10)) + " " + String(text.dropFirst(11).prefix(5))
     }
 
-    /// Trims and joins a text to one line (API names and descriptions sometimes carry newlines).
+    /// Decodes character references and trims and joins a text to one line (API names and
+    /// descriptions sometimes carry entities and newlines).
     static func clean(_ s: String) -> String {
-        s.split(whereSeparator: { $0.isNewline || $0 == "\t" }).map { $0.trimmingCharacters(in: .whitespaces) }
+        HTMLText.decodeEntities(s).split(whereSeparator: { $0.isNewline || $0 == "\t" }).map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty }.joined(separator: " ")
     }
 }
