@@ -127,6 +127,8 @@ final class SinkTests: XCTestCase {
                        "times are the place's own (UTC-3), from data.timezone")
         let imperial = weatherItem([("wind_speed", .double(6.91)), ("units", .string("imperial")), ("lang", .string("pt_br")), ("timezone", .int(3600))])
         XCTAssertEqual(StdoutSink.line(imperial), "weather  2026-11-29 11:00  Belo Horizonte: 19.8 °C, light rain, wind 6,9 mph")
+        let unix = weatherItem([("sunrise", .int(1_795_940_201)), ("sunset", .int(0)), ("timezone", .int(-10800))])
+        XCTAssertEqual(StdoutSink.line(unix), "weather  2026-11-29 07:00  Belo Horizonte: 19.8 °C, light rain, sunrise 05:16", "unix seconds as a json source maps them")
     }
 
     func testStdoutWeatherLineWithoutDataKeepsOnlyWhatIsThere() {

@@ -69,7 +69,14 @@ public final class StdoutSink: Sink, @unchecked Sendable {
             if let deg = data["wind_deg"]?.numberValue?.double { s += " " + WeatherText.compass(deg) }
         }
         for key in ["sunrise", "sunset"] {
-            if let text = data[key]?.stringValue, let t = Timestamp.parseRFC3339(text) { s += ", \(key) " + clock(t) }
+            // RFC 3339 from the weather sources; unix seconds from a `json` source mapping the raw API.
+            let t: Timestamp?
+            switch data[key] {
+            case .string(let text)?: t = Timestamp.parseRFC3339(text)
+            case .number(let n)? where n.double.isFinite && n.double > 0: t = Timestamp(seconds: n.double)
+            default: t = nil
+            }
+            if let t { s += ", \(key) " + clock(t) }
         }
         return s
     }
