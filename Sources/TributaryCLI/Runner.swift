@@ -69,12 +69,19 @@ struct Runner {
                     progress.update(done: done, total: total, items: items, failures: failures)
                 case .warning(let source, let message):
                     progress.log("warning: \(source): \(message)\n")
+                case .log(let source, let message):
+                    progress.log("\(source): \(message)\n")
                 }
             }
         }
         let start = DispatchTime.now().uptimeNanoseconds
         let curlForSignals = curl
+        let signalCount = SignalCounter()
         signals.onSignal { sig in
+            if signalCount.increment() > 1 {
+                task.cancel()  // a second signal: stop now, without the grace period
+                return
+            }
             curlForSignals?.refuseNewRequests()
             progress.log("tributary: \(sig == SIGINT ? "SIGINT" : "SIGTERM") received: finishing transfers in flight (up to \(Int(Runner.gracePeriod)) s), then stopping\n")
             DispatchQueue.global().asyncAfter(deadline: .now() + Runner.gracePeriod) { task.cancel() }
@@ -101,6 +108,12 @@ struct Runner {
             err.log(msg + "; sources: \(known.joined(separator: ", "))\n")
         }
     }
+}
+
+/// Counts signals received during a run.
+final class SignalCounter: Sendable {
+    private let n = Mutex(0)
+    func increment() -> Int { n.withLock { $0 += 1; return $0 } }
 }
 
 /// The one-line live progress display on a terminal's stderr.
@@ -147,6 +160,7 @@ enum Summary {
         switch r.status {
         case .ok: return "ok"
         case .failed(let reason): return "failed: \(reason)"
+        case .stopped(let reason): return "stopped: \(reason)"
         }
     }
 
@@ -165,7 +179,7 @@ enum Summary {
             s += pad(r.name, nameW) + "  " + pad(r.type, typeW) + "  " + status(r)
             s += "  \(r.fetched) fetched  \(r.new) new  \(seconds(r.seconds))\n"
         }
-        let failed = report.sources.filter { $0.status != .ok }.count
+        let failed = report.sources.filter { if case .failed = $0.status { return true } else { return false } }.count
         let fetched = report.sources.reduce(0) { $0 + $1.fetched }
         s += "total: \(report.sources.count) source\(report.sources.count == 1 ? "" : "s"), \(failed) failed, \(fetched) fetched, \(report.delivered) new, \(seconds(elapsed))\n"
         return s

@@ -8,6 +8,7 @@ public enum BuiltinRegistry {
             JSONSource.descriptor,
             OpenWeatherMapSource.descriptor,
             OpenMeteoSource.descriptor,
+            ExecSource.descriptor,
         ],
         sinks: [
             StdoutSink.descriptor,

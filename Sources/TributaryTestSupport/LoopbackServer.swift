@@ -2,7 +2,6 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
-import Synchronization
 
 // A small HTTP/1.1 server for tests. It listens on 127.0.0.1 only, on an
 // ephemeral port, runs one thread per connection and never blocks without a
@@ -56,7 +55,7 @@ public struct LoopbackResponse: Sendable {
     public var chunked: Bool
     /// If set, stream chunks of this many bytes (`x`) forever, until the client
     /// closes, `stop()` is called or 10 s pass (for body-cap tests). The
-    /// connection is then closed without a final chunk.
+    /// connection is then reset, never finished with a final chunk.
     public var endlessChunks: Int?
 
     public init(
@@ -239,10 +238,27 @@ private func reasonPhrase(_ status: Int) -> String {
     }
 }
 
+/// A value guarded by an `NSLock`. `@unchecked Sendable` under one rule: `value`
+/// is only ever touched inside `withLock`. (Not `Synchronization.Mutex`: on Linux
+/// that is a bare futex ThreadSanitizer cannot see, so `swift test
+/// --sanitize=thread` would report false races in every test using the server.)
+private final class Locked<Value: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+
+    init(_ value: Value) { self.value = value }
+
+    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
+    }
+}
+
 /// Shared by the public object and all server threads (threads never retain
 /// the `LoopbackServer` itself, so dropping it runs `deinit` and stops them).
 private final class LoopbackServerCore: Sendable {
-    struct State {
+    struct State: Sendable {
         var stopped = false
         var requestCount = 0
         var active = 0
@@ -258,7 +274,7 @@ private final class LoopbackServerCore: Sendable {
     let listenFD: Int32
     let port: Int
     let handler: @Sendable (LoopbackRequest) -> LoopbackResponse
-    let state = Mutex(State())
+    let state = Locked(State())
     /// Key in `Thread.threadDictionary` marking this server's own threads.
     let threadKey: String
 

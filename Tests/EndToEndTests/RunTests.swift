@@ -153,12 +153,15 @@ final class RunTests: XCTestCase {
     }
 
     func testClosedStdoutEndsTheRunQuietly() throws {
-        let server = try LoopbackServer { req in .text(RunTests.page(Int(req.path.dropFirst(2)) ?? 0, 2000)) }
+        let server = try LoopbackServer { req in
+            req.path == "/slow" ? LoopbackResponse(body: Array(RunTests.page(0, 1).utf8), delay: 3) : .text(RunTests.page(Int(req.path.dropFirst(2)) ?? 0, 2000))
+        }
         defer { server.stop() }
         let dir = TempDir()
         defer { dir.remove() }
         let urls = (0..<10).map { "\"\(server.baseURL)/p\($0 * 10000)\"" }.joined(separator: ",")
-        let cfg = config(dir, sources: [#"{"name":"big","type":"json","urls":[\#(urls)],"items":"items","fields":{"id":"id","title":"title"}}"#])
+        let cfg = config(dir, sources: [#"{"name":"big","type":"json","urls":[\#(urls)],"items":"items","fields":{"id":"id","title":"title"}}"#,
+                                        source("slow", server.baseURL + "/slow")])
         let script = "'\(BinaryRunner.binary)' run --jsonl -c '\(cfg)' 2>'\(dir.path)/err.txt' | head -1; echo \"status=${PIPESTATUS[0]}\""
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/bin/bash")
@@ -174,6 +177,8 @@ final class RunTests: XCTestCase {
         XCTAssertEqual(lines.last, "status=0", "no SIGPIPE death (141), no crash")
         let err = dir.read("err.txt") ?? ""
         XCTAssertFalse(err.contains("Fatal error") || err.contains("Stack dump") || err.contains("Illegal instruction"), err)
+        XCTAssertTrue(err.contains("slow  json  stopped: output closed"), err)
+        XCTAssertTrue(err.contains("0 failed"), err)
     }
 
     func testSinkFailureExits3() throws {

@@ -108,7 +108,8 @@ final class ConfigTests: XCTestCase {
         {"sources":[
           {"name":"a","type":"json","fields":{"title":"t"}},
           {"name":"b","type":"json","url":"https://e.org","fields":{"lat":"x"},"kind":"Video"},
-          {"name":"c","type":"json","url":"https://e.org","fields":{"title":"t","data":{"Bad-Name":"x"}},"pagination":{"next_token":"n"}}
+          {"name":"c","type":"json","url":"https://e.org","fields":{"title":"t","data":{"Bad-Name":"x"}},"pagination":{"next_token":"n"}},
+          {"name":"d","type":"json","url":"https://e.org","urls":["https://ok.org","ftp://no"],"body":"x","fields":{"summary":"s"}}
         ]}
         """#).joined(separator: "\n")
         XCTAssertTrue(e.contains(#"sources[0] ("a"): needs "url" or "urls""#), e)
@@ -116,6 +117,9 @@ final class ConfigTests: XCTestCase {
         XCTAssertTrue(e.contains(#"sources[1] ("b").fields: map at least one of"#), e)
         XCTAssertTrue(e.contains(#"sources[2] ("c").fields.data.Bad-Name: data field names must be snake_case"#), e)
         XCTAssertTrue(e.contains(#"sources[2] ("c").pagination.token_param: required with "next_token""#), e)
+        XCTAssertTrue(e.contains(#"sources[3] ("d").urls[1]: expected an http:// or https:// URL, found "ftp://no""#), e)
+        XCTAssertTrue(e.contains(#"sources[3] ("d").body: a request body needs "method": "POST""#), e)
+        XCTAssertTrue(e.contains(#"sources[3] ("d").fields: map at least one of "id", "url" or "title""#), e)
     }
 
     /// The checked-in JSON Schema must be exactly what the validator's declarations generate.

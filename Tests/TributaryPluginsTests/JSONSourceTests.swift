@@ -103,6 +103,7 @@ final class JSONSourceTests: XCTestCase {
             ("https://e.org/empty", 200, "", "empty response body, expected JSON"),
             ("https://e.org/trunc", 200, #"{"items":[{"id":1"#, "invalid JSON at 1:18: unexpected end of input"),
             ("https://e.org/notarray", 200, #"{"items":"nope"}"#, "items: expected array of items, found string"),
+            ("https://e.org/typo", 200, #"{"itmes":[]}"#, "items: missing, expected array of items (check the \"items\" key path)"),
             ("https://e.org/403", 403, #"{"error":{"code":403,"message":"quota exceeded"}}"#, #"HTTP 403 Forbidden: {"error":{"code":403,"message":"quota exceeded"}}"#),
         ]
         for (url, status, body, expected) in cases {

@@ -5,6 +5,8 @@ public struct SourceReport: Sendable {
     public enum Status: Sendable, Equatable {
         case ok
         case failed(String)
+        /// Not run to the end for a reason that is not the source's fault (stdout closed).
+        case stopped(String)
     }
     public let name: String
     public let type: String
@@ -26,7 +28,7 @@ public struct RunReport: Sendable {
     /// SPEC.md section 1: 3 when a sink failed, 1 when a source failed, else 0.
     public var exitCode: Int32 {
         if sinkError != nil { return 3 }
-        if sources.contains(where: { $0.status != .ok }) { return 1 }
+        if sources.contains(where: { if case .failed = $0.status { return true } else { return false } }) { return 1 }
         return 0
     }
 }
@@ -36,6 +38,7 @@ public enum EngineEvent: Sendable {
     case started(total: Int)
     case finished(SourceReport, done: Int, total: Int, items: Int, failures: Int)
     case warning(source: String, message: String)
+    case log(source: String, message: String)
 }
 
 /// Runs the selected sources concurrently, isolates each one's failure, drops duplicate ids
@@ -63,9 +66,10 @@ public struct Engine: Sendable {
             for (index, configured) in sources.enumerated() {
                 let settings = configured.settings
                 let client = HTTPClient(transport: transport, retries: settings.retries, timeout: settings.timeout)
-                let context = FetchContext(settings: settings, http: client, fetched: fetched) { message in
-                    observer(.warning(source: settings.name, message: message))
-                }
+                let context = FetchContext(
+                    settings: settings, http: client, fetched: fetched,
+                    warn: { observer(.warning(source: settings.name, message: $0)) },
+                    log: { observer(.log(source: settings.name, message: $0)) })
                 group.addTask {
                     let start = DispatchTime.now().uptimeNanoseconds
                     let result: Result<[Item], SourceError>
@@ -87,8 +91,12 @@ public struct Engine: Sendable {
                 case .success(let list): items = list
                 case .failure(let e):
                     items = e.partial
-                    status = .failed(e.message)
-                    failures += 1
+                    if report.outputClosed {
+                        status = .stopped("output closed")  // cancelled because the reader left: not a failure
+                    } else {
+                        status = .failed(e.message)
+                        failures += 1
+                    }
                 }
                 if let cap = settings.maxItems, items.count > cap { items = Array(items.prefix(cap)) }
                 var batch: [Item] = []

@@ -54,16 +54,21 @@ public struct FetchContext: Sendable {
     /// When this run fetched (the same for every item of the run).
     public let fetched: Timestamp
     private let warnHandler: @Sendable (String) -> Void
+    private let logHandler: (@Sendable (String) -> Void)?
 
-    public init(settings: SourceSettings, http: HTTPClient, fetched: Timestamp, warn: @escaping @Sendable (String) -> Void) {
+    public init(settings: SourceSettings, http: HTTPClient, fetched: Timestamp, warn: @escaping @Sendable (String) -> Void, log: (@Sendable (String) -> Void)? = nil) {
         self.settings = settings
         self.http = http
         self.fetched = fetched
         self.warnHandler = warn
+        self.logHandler = log
     }
 
     /// Logs a warning on stderr, prefixed by the source name (secrets redacted).
     public func warn(_ message: String) { warnHandler(Redactor.redactText(message)) }
+
+    /// Logs an informational line on stderr, prefixed by the source name (secrets redacted).
+    public func log(_ message: String) { (logHandler ?? warnHandler)(Redactor.redactText(message)) }
 
     /// A new item with `source`, `type` and `fetched` filled in.
     public func item(id: String, kind: String, title: String) -> Item {

@@ -81,17 +81,18 @@ public final class CurlTransport: HTTPTransport, @unchecked Sendable {
             await withCheckedContinuation { (cont: CheckedContinuation<Result<HTTPResponse, HTTPError>, Never>) in
                 transfer.continuation = cont
                 let accepted = shared.withLock { s -> Bool in
-                    if s.stopping || s.refuseNew { return false }
+                    if s.stopping || s.refuseNew || transfer.isCancelled { return false }
                     s.waiting.append(transfer)
                     return true
                 }
                 if accepted {
                     curl_multi_wakeup(multi)
                 } else {
-                    transfer.finish(.failure(transfer.error(.cancelled, "not started: shutting down")))
+                    transfer.finish(.failure(transfer.error(.cancelled, transfer.isCancelled ? "cancelled" : "not started: shutting down")))
                 }
             }
         } onCancel: {
+            transfer.markCancelled()
             shared.withLock { $0.cancelled.append(transfer) }
             curl_multi_wakeup(multi)
         }
@@ -154,6 +155,10 @@ public final class CurlTransport: HTTPTransport, @unchecked Sendable {
             return taken
         }
         for t in ready {
+            if t.isCancelled {
+                t.finish(.failure(t.error(.cancelled, "cancelled")))
+                continue
+            }
             guard let easy = t.configure(settings: settings) else {
                 t.finish(.failure(t.error(.other, "could not create a curl handle")))
                 continue
@@ -218,6 +223,11 @@ final class Transfer: @unchecked Sendable {
     var headerList: UnsafeMutablePointer<curl_slist>?
     let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
     private let done = Mutex(false)
+    private let cancelFlag = Mutex(false)
+
+    /// Set by the cancellation handler, possibly before the transfer was queued.
+    var isCancelled: Bool { cancelFlag.withLock { $0 } }
+    func markCancelled() { cancelFlag.withLock { $0 = true } }
 
     init(request: HTTPRequest, maxBody: Int) {
         self.request = request
@@ -246,13 +256,14 @@ final class Transfer: @unchecked Sendable {
     func configure(settings: HTTPSettings) -> UnsafeMutableRawPointer? {
         guard let h = curl_easy_init() else { return nil }
         easy = h
-        let timeoutMs = max(1, Int(request.timeout * 1000))
+        let timeoutSeconds = request.timeout ?? 20
+        let timeoutMs = max(1, Int(timeoutSeconds * 1000))
         tributary_easy_setopt_string(h, CURLOPT_URL, request.url)
         tributary_easy_setopt_long(h, CURLOPT_NOSIGNAL, 1)
         tributary_easy_setopt_long(h, CURLOPT_TIMEOUT_MS, timeoutMs)
         tributary_easy_setopt_long(h, CURLOPT_CONNECTTIMEOUT_MS, min(timeoutMs, 10_000))
         tributary_easy_setopt_long(h, CURLOPT_LOW_SPEED_LIMIT, 1)
-        tributary_easy_setopt_long(h, CURLOPT_LOW_SPEED_TIME, max(1, min(Int(request.timeout), 15)))
+        tributary_easy_setopt_long(h, CURLOPT_LOW_SPEED_TIME, max(1, min(Int(timeoutSeconds), 15)))
         tributary_easy_setopt_long(h, CURLOPT_FOLLOWLOCATION, 1)
         tributary_easy_setopt_long(h, CURLOPT_MAXREDIRS, settings.maxRedirects)
         tributary_easy_setopt_string(h, CURLOPT_PROTOCOLS_STR, request.allowFile ? "http,https,file" : "http,https")
@@ -326,7 +337,7 @@ final class Transfer: @unchecked Sendable {
         case CURLE_WRITE_ERROR where tooLarge, CURLE_FILESIZE_EXCEEDED:
             return .failure(error(.bodyTooLarge, "response body larger than \(ByteSizes.format(maxBody)) (http.max_body)"))
         case CURLE_OPERATION_TIMEDOUT:
-            return .failure(error(.timeout, "timed out after \(Durations.format(request.timeout)): \(text)"))
+            return .failure(error(.timeout, "timed out after \(Durations.format(request.timeout ?? 20)): \(text)"))
         case CURLE_COULDNT_CONNECT, CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY, CURLE_RECV_ERROR,
              CURLE_SEND_ERROR, CURLE_GOT_NOTHING, CURLE_PARTIAL_FILE, CURLE_SSL_CONNECT_ERROR:
             return .failure(error(.connection, text))

@@ -17,12 +17,12 @@ public struct HTTPClient: Sendable {
         self.backoffBase = backoffBase
     }
 
-    /// Sends `request` (its timeout replaced by this client's unless set lower) and returns a
+    /// Sends `request` (with the source's timeout unless the request sets its own) and returns a
     /// 2xx/3xx response; any other status becomes an `HTTPError` of kind `.status` carrying the
     /// body, after retries where they apply.
     public func fetch(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
         var req = request
-        req.timeout = min(request.timeout, timeout)
+        req.timeout = request.timeout ?? timeout
         var attempt = 0
         while true {
             let outcome: Result<HTTPResponse, HTTPError>

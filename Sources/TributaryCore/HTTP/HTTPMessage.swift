@@ -5,12 +5,12 @@ public struct HTTPRequest: Sendable, Equatable {
     public var url: String
     public var headers: [(name: String, value: String)]
     public var body: [UInt8]?
-    /// Total time allowed for one attempt, in seconds.
-    public var timeout: Double
+    /// Total time allowed for one attempt, in seconds; nil means the source's `timeout`.
+    public var timeout: Double?
     /// True only for a URL written directly in the config: lets `file://` through (never via a redirect).
     public var allowFile: Bool
 
-    public init(method: String = "GET", url: String, headers: [(name: String, value: String)] = [], body: [UInt8]? = nil, timeout: Double = 20, allowFile: Bool = false) {
+    public init(method: String = "GET", url: String, headers: [(name: String, value: String)] = [], body: [UInt8]? = nil, timeout: Double? = nil, allowFile: Bool = false) {
         self.method = method
         self.url = url
         self.headers = headers

@@ -65,17 +65,19 @@ public struct JSONSource: FeedSource {
     let maxPages: Int
 
     init?(settings: SourceSettings, reader: OptionReader) {
-        var urls = reader.stringList("urls") ?? []
+        let listed = reader.stringList("urls") ?? []
+        for (i, u) in listed.enumerated() where !(u.hasPrefix("http://") || u.hasPrefix("https://") || u.hasPrefix("file:")) {
+            reader.error("urls[\(i)]", "expected an http:// or https:// URL, found \"\(u)\"")
+        }
+        var urls = listed
         if let u = reader.string("url") { urls.insert(u, at: 0) }
         if urls.isEmpty { reader.error(nil, "needs \"url\" or \"urls\"") }
-        for (i, u) in urls.enumerated() where !(u.hasPrefix("http://") || u.hasPrefix("https://") || u.hasPrefix("file:")) {
-            reader.error(reader.has("urls") && !(reader.string("url") == u) ? "urls[\(i)]" : "url", "expected an http:// or https:// URL, found \"\(u)\"")
-        }
         let query = reader.stringMap("query") ?? []
         self.urls = urls.map { URLEncoding.appendQuery($0, query) }
         self.method = reader.string("method") ?? "GET"
         self.headers = (reader.stringMap("headers") ?? []).map { (name: $0.0, value: $0.1) }
         self.body = reader.string("body").map { Array($0.utf8) }
+        if body != nil && method != "POST" { reader.error("body", "a request body needs \"method\": \"POST\"") }
         self.itemsPath = reader.keyPath("items") ?? .root
         self.kind = reader.string("kind") ?? "entry"
         if !Self.isSnake(kind) { reader.error("kind", "\"\(kind)\" must match [a-z][a-z0-9_]*") }
@@ -98,8 +100,8 @@ public struct JSONSource: FeedSource {
             for (name, _) in f.data where !Self.isSnake(name) {
                 fr.error("data.\(name)", "data field names must be snake_case ([a-z][a-z0-9_]*)")
             }
-            if f.title == nil && f.summary == nil && f.url == nil && f.id == nil {
-                fr.error(nil, "map at least one of \"title\", \"summary\", \"url\" or \"id\"")
+            if f.title == nil && f.url == nil && f.id == nil {
+                fr.error(nil, "map at least one of \"id\", \"url\" or \"title\" (item ids are made from them)")
             }
             if (f.lat == nil) != (f.lon == nil) { fr.error(f.lat == nil ? "lon" : "lat", "\"lat\" and \"lon\" go together") }
         }
@@ -191,7 +193,10 @@ public struct JSONSource: FeedSource {
         switch node.value {
         case .array?: elements = try node.array()
         case .object?: elements = [node]
-        case nil, .null?: elements = []  // an empty result set is often an absent key
+        case .null?: elements = []  // an explicit null is an empty result set
+        case nil:
+            // An absent path is far more often a typo in `items` than an empty result.
+            throw JSONAccessError(path: node.path, expected: "array of items (check the \"items\" key path)", found: nil)
         default: throw JSONAccessError(path: node.path, expected: "array of items", found: node.value?.typeName)
         }
         var items: [Item] = []

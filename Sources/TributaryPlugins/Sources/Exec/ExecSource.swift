@@ -1,0 +1,155 @@
+import Foundation
+import Synchronization
+import TributaryCore
+
+/// The `exec` source: the out-of-process plugin protocol (Docs/sources/exec.md). A program,
+/// started without a shell, prints one JSON item per line on stdout; its stderr goes to the log.
+public struct ExecSource: FeedSource {
+    public static let descriptor = SourceDescriptor(type: "exec", summary: "an external program printing one JSON item per line (the plugin protocol)", options: options) { settings, reader in
+        ExecSource(settings: settings, reader: reader)
+    }
+
+    public static let options: [OptionSpec] = [
+        OptionSpec("command", .stringList, required: true, "program and arguments, no shell (e.g. [\"python3\", \"plugin.py\"]); it runs in the config file's folder"),
+        OptionSpec("env", .stringMap, "extra environment variables for the program"),
+        OptionSpec("kind", .string, default: "entry", "kind of items that do not print one"),
+    ]
+
+    let command: [String]
+    let env: [(String, String)]
+    let kind: String
+    let timeout: Double
+    let directory: String
+
+    init?(settings: SourceSettings, reader: OptionReader) {
+        let command = reader.stringList("command") ?? []
+        if reader.has("command") && command.isEmpty { reader.error("command", "needs at least the program to run") }
+        self.command = command
+        self.directory = reader.configDirectory
+        self.env = reader.stringMap("env") ?? []
+        self.kind = reader.string("kind") ?? "entry"
+        if !JSONSource.isSnake(kind) { reader.error("kind", "\"\(kind)\" must match [a-z][a-z0-9_]*") }
+        self.timeout = settings.timeout
+    }
+
+    public func fetch(_ context: FetchContext) async throws(SourceError) -> [Item] {
+        let what = "command \(command[0])"
+        let child = ChildProcess(command: command, environment: env, directory: directory, timeout: timeout, maxOutput: 64 << 20)
+        let outcome: ChildProcess.Outcome
+        let lastErr = LastLine()
+        do {
+            outcome = try await child.run { line in
+                lastErr.set(line)
+                context.log(line)
+            }
+        } catch let e as ChildProcess.LaunchError {
+            throw SourceError("\(what): \(e.description)")
+        } catch {
+            throw SourceError("\(what): \(error)")
+        }
+        var items: [Item] = []
+        var problems: [String] = []
+        var lineNumber = 0
+        for raw in outcome.stdout.split(separator: 0x0A, omittingEmptySubsequences: false) {
+            lineNumber += 1
+            var line = Array(raw)
+            if line.last == 0x0D { line.removeLast() }
+            if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
+            do {
+                items.append(try parseLine(line, context: context))
+            } catch let e as JSONParseError {
+                problems.append("stdout line \(lineNumber): invalid JSON at column \(e.column): \(e.message)")
+            } catch {
+                problems.append("stdout line \(lineNumber): \(error)")
+            }
+        }
+        if outcome.timedOut {
+            throw SourceError("\(what): timed out after \(Durations.format(timeout)) and was killed", partial: items)
+        }
+        if let sig = outcome.signal {
+            throw SourceError("\(what): killed by signal \(sig)", partial: items)
+        }
+        if let code = outcome.exitCode, code != 0 {
+            var msg = "\(what): exited with status \(code)"
+            if let l = lastErr.get() { msg += " (last stderr line: \(l))" }
+            throw SourceError(msg, partial: items)
+        }
+        if !problems.isEmpty {
+            let shown = problems.prefix(3).joined(separator: "; ")
+            throw SourceError("\(what): \(problems.count) invalid line\(problems.count == 1 ? "" : "s"): \(shown)\(problems.count > 3 ? "; ..." : "")", partial: items)
+        }
+        return items
+    }
+
+    /// One printed line into an item. Accepts SPEC.md section 4 fields; `source`, `type` and
+    /// `fetched` are always this run's; a missing `id` is derived from `url`, else `title`.
+    func parseLine(_ line: [UInt8], context: FetchContext) throws -> Item {
+        let doc = try JSONParser.parse(line)
+        guard case .object(let obj) = doc else { throw JSONAccessError(path: .root, expected: "a JSON object (one item)", found: doc.typeName) }
+        let known: Set<String> = ["id", "source", "type", "kind", "title", "summary", "url", "image", "author", "published", "fetched", "tags", "geo", "data"]
+        if let unknown = obj.keys.first(where: { !known.contains($0) }) {
+            throw JSONAccessError(path: KeyPath(components: [.key(unknown)]), expected: "one of the item fields (\(known.sorted().joined(separator: ", ")))", found: "an unknown field")
+        }
+        let n = JSONNode(doc)
+        let url = try n["url"].optionalString()
+        if let url, !(url.hasPrefix("http://") || url.hasPrefix("https://")) {
+            throw JSONAccessError(path: "url", expected: "an absolute http(s) URL", found: "\"\(url)\"")
+        }
+        let title = try n["title"].optionalString()?.trimmingCharacters(in: .whitespacesAndNewlines)
+        let summary = try n["summary"].optionalString()
+        let name = context.settings.name
+        var id: String
+        if let given = try n["id"].optionalString(allowNumber: true), !given.isEmpty {
+            id = Self.hasFamily(given) ? given : "\(name):\(given)"
+        } else if let url {
+            id = "\(name):\(url)"
+        } else if let title, !title.isEmpty {
+            id = "\(name):t\(RecordingHash.hex(title))"
+        } else {
+            throw JSONAccessError(path: "id", expected: "an id, or a url or title to derive one from", found: nil)
+        }
+        let kind = try n["kind"].optionalString() ?? self.kind
+        if !JSONSource.isSnake(kind) { throw JSONAccessError(path: "kind", expected: "[a-z][a-z0-9_]*", found: "\"\(kind)\"") }
+        var item = context.item(id: id, kind: kind, title: (title?.isEmpty == false ? title : nil) ?? summary.map { String($0.prefix(80)) } ?? url ?? id)
+        item.summary = summary
+        item.url = url
+        if let image = try n["image"].optionalString() {
+            guard image.hasPrefix("http://") || image.hasPrefix("https://") else { throw JSONAccessError(path: "image", expected: "an absolute http(s) URL", found: "\"\(image)\"") }
+            item.image = image
+        }
+        item.author = try n["author"].optionalString()
+        if let p = try n["published"].optionalString(allowNumber: true) {
+            guard let t = Timestamp.parseAny(p) else { throw JSONAccessError(path: "published", expected: "an RFC 3339 date or unix seconds", found: "\"\(p)\"") }
+            item.published = t
+        }
+        item.tags = try n["tags"].stringArray()
+        if !n["geo"].isMissing {
+            let g = Geo(lat: try n["geo.lat"].double(), lon: try n["geo.lon"].double())
+            guard g.isValid else { throw JSONAccessError(path: "geo", expected: "lat in [-90, 90] and lon in [-180, 180]", found: "\(g.lat), \(g.lon)") }
+            item.geo = g
+        }
+        if !n["data"].isMissing {
+            let data = try n["data"].object()
+            if let bad = data.keys.first(where: { !JSONSource.isSnake($0) }) {
+                throw JSONAccessError(path: KeyPath(components: [.key("data"), .key(bad)]), expected: "a snake_case name", found: "\"\(bad)\"")
+            }
+            item.data = data
+        }
+        return item
+    }
+
+    /// `youtube:video:x` has a family; `x` or `http://...` alone does not.
+    static func hasFamily(_ id: String) -> Bool {
+        guard let colon = id.firstIndex(of: ":"), colon != id.startIndex else { return false }
+        let family = id[..<colon]
+        if id[colon...].hasPrefix("://") { return false }
+        return ConfigLoader.isValidName(String(family))
+    }
+}
+
+/// The last stderr line, for the failure message.
+final class LastLine: Sendable {
+    private let value = Mutex<String?>(nil)
+    func set(_ s: String) { value.withLock { $0 = s } }
+    func get() -> String? { value.withLock { $0 } }
+}
