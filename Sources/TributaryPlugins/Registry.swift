@@ -6,6 +6,8 @@ public enum BuiltinRegistry {
     public static let standard = Registry(
         sources: [
             JSONSource.descriptor,
+            OpenWeatherMapSource.descriptor,
+            OpenMeteoSource.descriptor,
             ExecSource.descriptor,
             YouTubeSearchSource.descriptor,
         ],

@@ -110,6 +110,37 @@ final class SinkTests: XCTestCase {
         XCTAssertFalse(line.contains("\n"))
     }
 
+    func weatherItem(_ data: [(String, JSONValue)]) -> Item {
+        var i = Item(id: "owm:3470127:1795946400", source: "s", type: "openweathermap", kind: "weather", title: "Belo Horizonte: 19.8 °C, light rain", fetched: Timestamp(seconds: 1_795_946_500))
+        i.published = Timestamp(seconds: 1_795_946_400)
+        i.url = "https://openweathermap.org/city/3470127"
+        i.data = JSONObject(data.map { (key: $0.0, value: $0.1) })
+        return i
+    }
+
+    func testStdoutWeatherLineReadsLikeWeather() {
+        let full = weatherItem([
+            ("temperature", .double(19.8)), ("humidity", .int(88)), ("pressure", .int(1013)), ("wind_speed", .double(3.6)), ("wind_deg", .int(320)),
+            ("units", .string("metric")), ("sunrise", .string("2026-11-29T08:13:00Z")), ("sunset", .string("2026-11-29T21:27:59Z")), ("timezone", .int(-10800)),
+        ])
+        XCTAssertEqual(StdoutSink.line(full), "weather  2026-11-29 07:00  Belo Horizonte: 19.8 °C, light rain, humidity 88%, wind 3.6 m/s NW, sunrise 05:13, sunset 18:27",
+                       "times are the place's own (UTC-3), from data.timezone")
+        let imperial = weatherItem([("wind_speed", .double(6.91)), ("units", .string("imperial")), ("lang", .string("pt_br")), ("timezone", .int(3600))])
+        XCTAssertEqual(StdoutSink.line(imperial), "weather  2026-11-29 11:00  Belo Horizonte: 19.8 °C, light rain, wind 6,9 mph")
+        let unix = weatherItem([("sunrise", .int(1_795_940_201)), ("sunset", .int(0)), ("timezone", .int(-10800))])
+        XCTAssertEqual(StdoutSink.line(unix), "weather  2026-11-29 07:00  Belo Horizonte: 19.8 °C, light rain, sunrise 05:16", "unix seconds as a json source maps them")
+    }
+
+    func testStdoutWeatherLineWithoutDataKeepsOnlyWhatIsThere() {
+        var bare = weatherItem([])
+        bare.title = "Two\nlines"
+        XCTAssertEqual(StdoutSink.line(bare), "weather  " + StdoutSink.localTime(Timestamp(seconds: 1_795_946_400)) + "  Two lines",
+                       "no timezone: this machine's time; no url on a weather line")
+        let odd = weatherItem([("humidity", .string("88")), ("sunrise", .string("not a date")), ("timezone", .string("x"))])
+        XCTAssertFalse(StdoutSink.line(odd).contains("humidity"), "values of the wrong type are left out, never a crash")
+        XCTAssertFalse(StdoutSink.line(odd).contains("sunrise"))
+    }
+
     func testXMLEscape() {
         XCTAssertEqual(XML.escape("a&b<c>d\"e'f"), "a&amp;b&lt;c&gt;d&quot;e&apos;f")
         XCTAssertEqual(XML.escape("x\u{0}\u{8}\u{1F}\t\n\r\u{FFFF}y😀"), "x\t\n\ry😀")

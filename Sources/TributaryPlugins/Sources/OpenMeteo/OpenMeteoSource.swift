@@ -1,0 +1,181 @@
+import Foundation
+import TributaryCore
+
+/// The `open-meteo` source: current conditions from the keyless Open-Meteo forecast API
+/// (`/v1/forecast?current=...`), one request per coordinate, all at once; one item of kind
+/// `weather` per place, shaped like the `openweathermap` items (Docs/sources/open-meteo.md).
+public struct OpenMeteoSource: FeedSource {
+    public static let descriptor = SourceDescriptor(
+        type: "open-meteo",
+        summary: "Open-Meteo current weather (no API key) for several coordinates",
+        options: options
+    ) { settings, reader in
+        OpenMeteoSource(settings: settings, reader: reader)
+    }
+
+    static let coordinateOptions: [OptionSpec] = [
+        OptionSpec("lat", .number, required: true, "latitude, -90 to 90"),
+        OptionSpec("lon", .number, required: true, "longitude, -180 to 180"),
+        OptionSpec("name", .string, default: "\"<lat>,<lon>\"", "the place's name in titles"),
+    ]
+
+    public static let options: [OptionSpec] = [
+        OptionSpec("coordinates", .objectList(coordinateOptions), required: true, "places: [{\"lat\": 52.52, \"lon\": 13.41, \"name\": \"Berlin\"}]"),
+        OptionSpec("units", .enumeration(["metric", "imperial"]), default: "metric", "metric (°C, m/s) or imperial (°F, mph); precipitation is always mm"),
+        OptionSpec("base_url", .url, default: "https://api.open-meteo.com", "API root (point it at a compatible, self-hosted or recorded server)"),
+    ]
+
+    /// The current-conditions variables asked for, in the order the API documents them.
+    static let currentVariables = "temperature_2m,relative_humidity_2m,apparent_temperature,precipitation,weather_code,cloud_cover,pressure_msl,wind_speed_10m,wind_direction_10m,is_day"
+
+    let places: [PlaceCoordinate]
+    let units: WeatherUnits
+    let baseURL: String
+
+    init?(settings: SourceSettings, reader: OptionReader) {
+        let errorsBefore = reader.diagnostics.errors.count
+        places = PlaceCoordinate.read(reader)
+        if reader.has("coordinates") && places.isEmpty && reader.diagnostics.errors.count == errorsBefore {
+            reader.error("coordinates", "needs at least one place: [{\"lat\": 52.52, \"lon\": 13.41}]")
+        }
+        units = reader.string("units").flatMap(WeatherUnits.init(rawValue:)) ?? .metric
+        var base = reader.string("base_url") ?? "https://api.open-meteo.com"
+        while base.hasSuffix("/") { base.removeLast() }
+        if !(base.hasPrefix("http://") || base.hasPrefix("https://")) {
+            reader.error("base_url", "expected an http:// or https:// URL, found \"\(base)\"")
+        }
+        baseURL = base
+    }
+
+    /// `{base}/v1/forecast?latitude=..&longitude=..&current=...&timezone=auto&temperature_unit=..&wind_speed_unit=..`
+    /// (the fixed variable list keeps its commas; every other value is percent-encoded).
+    func url(for place: PlaceCoordinate) -> String {
+        let imperial = units == .imperial
+        return baseURL + "/v1/forecast?" + URLEncoding.query([
+            ("latitude", WeatherText.coordinate(place.lat)), ("longitude", WeatherText.coordinate(place.lon)),
+        ]) + "&current=" + Self.currentVariables + "&" + URLEncoding.query([
+            ("timezone", "auto"),
+            ("temperature_unit", imperial ? "fahrenheit" : "celsius"),
+            ("wind_speed_unit", imperial ? "mph" : "ms"),
+        ])
+    }
+
+    public func fetch(_ context: FetchContext) async throws(SourceError) -> [Item] {
+        try await PlaceFanOut.items(for: places) { place throws(SourceError) in
+            try await fetchPlace(place, context)
+        }
+    }
+
+    func fetchPlace(_ place: PlaceCoordinate, _ context: FetchContext) async throws(SourceError) -> Item {
+        let url = url(for: place)
+        let shown = "GET " + Redactor.redactURL(url)
+        let response: HTTPResponse
+        do {
+            response = try await context.http.fetch(HTTPRequest(url: url, timeout: context.settings.timeout))
+        } catch {
+            throw Self.apiError(error)
+        }
+        let root = JSONNode(try context.parseJSON(response))
+        if (try? root["error"].optionalBool()) == true {
+            let reason = (try? root["reason"].optionalString(allowNumber: true)).flatMap { $0 } ?? "error without a reason"
+            throw SourceError("\(shown): \(WeatherText.clean(reason))")
+        }
+        do {
+            return try item(root, place: place, context: context)
+        } catch {
+            throw SourceError("\(shown): \(error)")
+        }
+    }
+
+    /// The API's own reason for a failed request: `{"error":true,"reason":"..."}`.
+    static func apiError(_ error: HTTPError) -> SourceError {
+        guard error.kind == .status, let status = error.status,
+              let doc = try? JSONParser.parse(error.body),
+              let reason = (try? JSONNode(doc)["reason"].optionalString(allowNumber: true)).flatMap({ $0 }),
+              !reason.isEmpty
+        else { return SourceError(error) }
+        return SourceError("\(error.method) \(error.url): HTTP \(status): \(WeatherText.clean(reason))")
+    }
+
+    /// `current.time` is the place's wall-clock time without an offset (`2026-11-29T07:00`);
+    /// `utc_offset_seconds` turns it into UTC. A time that carries its own offset is taken as is.
+    static func observationTime(_ node: JSONNode, offset: Int64) throws(JSONAccessError) -> Timestamp {
+        let text = try node.string()
+        let clock = text.dropFirst(11)
+        let hasOffset = clock.contains { $0 == "Z" || $0 == "z" || $0 == "+" || $0 == "-" }
+        guard let parsed = Timestamp.parseRFC3339(text) else {
+            throw JSONAccessError(path: node.path, expected: "an ISO 8601 local time such as \"2026-11-29T07:00\"", found: "\"\(text)\"")
+        }
+        return hasOffset ? parsed : Timestamp(seconds: parsed.seconds - Double(offset))
+    }
+
+    func item(_ root: JSONNode, place: PlaceCoordinate, context: FetchContext) throws(JSONAccessError) -> Item {
+        let number = OpenWeatherMapSource.number
+        func num(_ v: Double) -> String { WeatherText.number(v) }
+
+        let offset = try root["utc_offset_seconds"].int(allowString: true)
+        let current = root["current"]
+        _ = try current.object()
+        let time = try Self.observationTime(current["time"], offset: offset)
+        guard let temp = try number(current["temperature_2m"]) else {
+            throw JSONAccessError(path: current["temperature_2m"].path, expected: "number", found: nil)
+        }
+        let humidity = try number(current["relative_humidity_2m"])
+        let feels = try number(current["apparent_temperature"])
+        let precipitation = try number(current["precipitation"])
+        let code = try current["weather_code"].optionalInt(allowString: true).map { WMOWeatherCode(code: Int($0)) }
+        let clouds = try number(current["cloud_cover"])
+        let pressure = try number(current["pressure_msl"])
+        let windSpeed = try number(current["wind_speed_10m"])
+        let windDeg = try number(current["wind_direction_10m"])
+        let isDay = try current["is_day"].optionalBool(lenient: true)
+        let zoneName = WeatherText.clean(try root["timezone"].optionalString() ?? "")
+        let elevation = try number(root["elevation"])
+
+        var title = "\(place.name ?? place.label): \(num(temp.value)) \(units.temperatureSymbol)"
+        if let code { title += ", " + code.text.prefix(1).lowercased() + code.text.dropFirst() }
+        let seconds = Int64(time.seconds.rounded(.down))
+        var item = context.item(id: "open-meteo:\(place.label):\(seconds)", kind: "weather", title: title)
+        item.published = time
+        item.geo = Geo(lat: place.lat, lon: place.lon)
+        let icon = code?.icon(night: isDay == false)
+        item.image = icon?.imageURL
+        if let code, !code.isKnown { context.warn("\(place.name ?? place.label): unknown WMO weather code \(code.code)") }
+
+        var parts: [String] = []
+        if let feels { parts.append("feels like \(num(feels.value)) \(units.temperatureSymbol)") }
+        if let humidity { parts.append("humidity \(WeatherText.number(humidity.value, decimals: 0))%") }
+        if let pressure { parts.append("pressure \(WeatherText.number(pressure.value, decimals: 0)) hPa") }
+        if let windSpeed {
+            var wind = "wind \(num(windSpeed.value)) \(units.windSpeedSymbol)"
+            if let windDeg { wind += " " + WeatherText.compass(windDeg.value) }
+            parts.append(wind)
+        }
+        if let clouds { parts.append("clouds \(WeatherText.number(clouds.value, decimals: 0))%") }
+        if let precipitation, precipitation.value > 0 { parts.append("precipitation \(num(precipitation.value)) mm") }
+        if !parts.isEmpty {
+            let summary = parts.joined(separator: ", ")
+            item.summary = summary.prefix(1).uppercased() + summary.dropFirst()
+        }
+
+        var data = JSONObject()
+        data["temperature"] = temp.json
+        data["feels_like"] = feels?.json
+        data["humidity"] = humidity?.json
+        data["pressure"] = pressure?.json
+        data["wind_speed"] = windSpeed?.json
+        data["wind_deg"] = windDeg?.json
+        data["clouds"] = clouds?.json
+        data["precipitation"] = precipitation?.json
+        data["condition"] = code.map { .string($0.text) }
+        data["weather_code"] = code.map { .int($0.code) }
+        data["icon"] = icon.map { .string($0.rawValue) }
+        data["is_day"] = isDay.map { .bool($0) }
+        data["units"] = .string(units.rawValue)
+        data["timezone"] = .number(JSONNumber(offset))
+        if !zoneName.isEmpty { data["timezone_name"] = .string(zoneName) }
+        data["elevation"] = elevation?.json
+        item.data = data
+        return item
+    }
+}

@@ -1,0 +1,16 @@
+/// The unit systems the weather sources request, with the symbols people read them in.
+/// `standard` is OpenWeatherMap's Kelvin + m/s; Open-Meteo offers `metric` and `imperial` only.
+enum WeatherUnits: String, Sendable, CaseIterable {
+    case standard, metric, imperial
+
+    /// `K` (written without a degree sign, as SI does), `°C` or `°F`.
+    var temperatureSymbol: String {
+        switch self {
+        case .standard: return "K"
+        case .metric: return "°C"
+        case .imperial: return "°F"
+        }
+    }
+
+    var windSpeedSymbol: String { self == .imperial ? "mph" : "m/s" }
+}
