@@ -7,6 +7,8 @@ public enum BuiltinRegistry {
         sources: [
             JSONSource.descriptor,
             ExecSource.descriptor,
+            DianpingSource.descriptor,
+            YelpSource.descriptor,
         ],
         sinks: [
             StdoutSink.descriptor,
