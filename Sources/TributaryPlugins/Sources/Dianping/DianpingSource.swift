@@ -162,6 +162,14 @@ public struct DianpingSource: FeedSource {
     }
 
     /// Numbers as JSON numbers: whole values as integers, others as written.
+    /// A number field as its value and as the JSON to keep in `data`: a JSON number exactly as
+    /// the API wrote it, a numeric string as the number it holds.
+    static func numeric(_ node: JSONNode) throws -> (value: Double, json: JSONValue)? {
+        guard let d = try node.optionalDouble(allowString: true) else { return nil }
+        if case .number(let n)? = node.value { return (d, .number(n)) }
+        return (d, number(d))
+    }
+
     static func number(_ d: Double) -> JSONValue {
         d == d.rounded() && abs(d) < 1e15 ? .int(Int(d)) : .double(d)
     }
@@ -180,10 +188,10 @@ public struct DianpingSource: FeedSource {
         let address = Self.clean(try b[key: "address"].optionalString(allowNumber: true))
         let telephone = Self.clean(try b[key: "telephone"].optionalString(allowNumber: true))
         let city = Self.clean(try b[key: "city"].optionalString(allowNumber: true))
-        let rating = try b[key: "avg_rating"].optionalDouble(allowString: true)
-        let avgPrice = try b[key: "avg_price"].optionalDouble(allowString: true)
+        let rating = try Self.numeric(b[key: "avg_rating"])
+        let avgPrice = try Self.numeric(b[key: "avg_price"])
         let reviewCount = try b[key: "review_count"].optionalInt(allowString: true)
-        let distance = try b[key: "distance"].optionalDouble(allowString: true)
+        let distance = try Self.numeric(b[key: "distance"])
         let dealCount = try b[key: "deal_count"].optionalInt(allowString: true)
         let hasCoupon = try b[key: "has_coupon"].optionalBool(lenient: true)
         let hasDeal = try b[key: "has_deal"].optionalBool(lenient: true)
@@ -195,12 +203,12 @@ public struct DianpingSource: FeedSource {
         var item = context.item(id: "dianping:\(native)", kind: "business", title: title)
 
         // -1 is the API's "unknown" for prices, distances and counts.
-        let price = avgPrice.flatMap { $0 > 0 ? $0 : nil }
-        let stars = rating.flatMap { $0 > 0 ? $0 : nil }
+        let price = avgPrice.flatMap { $0.value > 0 ? $0 : nil }
+        let stars = rating.flatMap { $0.value > 0 ? $0.value : nil }
         var parts: [String] = []
         if let address { parts.append(address) }
         if let telephone { parts.append(telephone) }
-        if let price { parts.append("¥\(Self.formatted(price)) per person") }
+        if let price { parts.append("¥\(Self.formatted(price.value)) per person") }
         if let stars { parts.append("rating \(Self.formatted(stars))/5") }
         item.summary = parts.isEmpty ? nil : parts.joined(separator: " · ")
         item.url = Self.httpURL(try b[key: "business_url"].optionalString())
@@ -214,12 +222,12 @@ public struct DianpingSource: FeedSource {
         item.tags = categories
 
         var data = JSONObject()
-        if let rating, rating >= 0 { data["rating"] = Self.number(rating) }
-        if let price { data["avg_price"] = Self.number(price) }
+        if let rating, rating.value >= 0 { data["rating"] = rating.json }
+        if let price { data["avg_price"] = price.json }
         if let reviewCount, reviewCount >= 0 { data["review_count"] = .number(JSONNumber(reviewCount)) }
         if !categories.isEmpty { data["categories"] = .array(categories.map { .string($0) }) }
         if !regions.isEmpty { data["regions"] = .array(regions.map { .string($0) }) }
-        if let distance, distance >= 0 { data["distance"] = Self.number(distance) }
+        if let distance, distance.value >= 0 { data["distance"] = distance.json }
         if let hasCoupon { data["has_coupon"] = .bool(hasCoupon) }
         if let hasDeal { data["has_deal"] = .bool(hasDeal) }
         if let dealCount, dealCount >= 0 { data["deal_count"] = .number(JSONNumber(dealCount)) }

@@ -160,6 +160,14 @@ public struct YelpSource: FeedSource {
         return head + fragment
     }
 
+    /// A number field as its value and as the JSON to keep in `data`: a JSON number exactly as
+    /// the API wrote it, a numeric string as the number it holds.
+    static func numeric(_ node: JSONNode) throws -> (value: Double, json: JSONValue)? {
+        guard let d = try node.optionalDouble(allowString: true) else { return nil }
+        if case .number(let n)? = node.value { return (d, .number(n)) }
+        return (d, number(d))
+    }
+
     static func number(_ d: Double) -> JSONValue {
         d == d.rounded() && abs(d) < 1e15 ? .int(Int(d)) : .double(d)
     }
@@ -176,10 +184,10 @@ public struct YelpSource: FeedSource {
         let displayPhone = Self.clean(try b[key: "display_phone"].optionalString())
         let phone = Self.clean(try b[key: "phone"].optionalString(allowNumber: true))
         let price = Self.clean(try b[key: "price"].optionalString())
-        let rating = try b[key: "rating"].optionalDouble(allowString: true)
+        let rating = try Self.numeric(b[key: "rating"])
         let reviewCount = try b[key: "review_count"].optionalInt(allowString: true)
         let isClosed = try b[key: "is_closed"].optionalBool(lenient: true)
-        let distance = try b[key: "distance"].optionalDouble(allowString: true)
+        let distance = try Self.numeric(b[key: "distance"])
         var aliases: [String] = [], titles: [String] = []
         for c in try b[key: "categories"].optionalArray() ?? [] {
             if let a = Self.clean(try c[key: "alias"].optionalString()) { aliases.append(a) }
@@ -192,7 +200,7 @@ public struct YelpSource: FeedSource {
         if let p = displayPhone ?? phone { parts.append(p) }
         if let price { parts.append(price) }
         if let rating {
-            var r = "rating \(JSONNumber(rating).text)/5"
+            var r = "rating \(JSONNumber(rating.value).text)/5"
             if let reviewCount { r += " (\(reviewCount) review\(reviewCount == 1 ? "" : "s"))" }
             parts.append(r)
         }
@@ -209,13 +217,13 @@ public struct YelpSource: FeedSource {
         item.tags = titles
 
         var data = JSONObject()
-        if let rating { data["rating"] = .double(rating) }
+        if let rating { data["rating"] = rating.json }
         if let reviewCount { data["review_count"] = .number(JSONNumber(reviewCount)) }
         if let price { data["price"] = .string(price) }
         if let displayPhone { data["display_phone"] = .string(displayPhone) }
         if let phone { data["phone"] = .string(phone) }
         if let isClosed { data["is_closed"] = .bool(isClosed) }
-        if let distance, distance >= 0 { data["distance"] = .double(distance) }
+        if let distance, distance.value >= 0 { data["distance"] = distance.json }
         if !aliases.isEmpty { data["categories"] = .array(aliases.map { .string($0) }) }
         if let address { data["address"] = .string(address) }
         if let city = Self.clean(try loc[key: "city"].optionalString()) { data["city"] = .string(city) }
