@@ -10,6 +10,8 @@ public enum BuiltinRegistry {
             OpenMeteoSource.descriptor,
             ExecSource.descriptor,
             YouTubeSearchSource.descriptor,
+            DianpingSource.descriptor,
+            YelpSource.descriptor,
         ],
         sinks: [
             StdoutSink.descriptor,

@@ -1,0 +1,241 @@
+import Foundation
+import TributaryCore
+
+/// The `dianping` source: Dianping open API `v1/business/find_businesses`, each request signed
+/// with SHA-1 (SPEC.md section 6), one `business` item per result (Docs/sources/dianping.md).
+public struct DianpingSource: FeedSource {
+    public static let descriptor = SourceDescriptor(type: "dianping", summary: "Dianping open API v1/business/find_businesses, requests signed with SHA-1", options: options) { settings, reader in
+        DianpingSource(settings: settings, reader: reader)
+    }
+
+    public static let defaultBaseURL = "http://api.dianping.com/"
+    static let path = "v1/business/find_businesses"
+
+    public static let options: [OptionSpec] = [
+        OptionSpec("app_key", .string, required: true, "app key, sent as appkey (shown as *** in logs, errors and recordings)"),
+        OptionSpec("app_secret", .string, required: true, "app secret: only signs requests, never sent or shown"),
+        OptionSpec("params", .stringMap, required: true, "request parameters (strings or numbers): city or latitude+longitude, region, category, keyword, radius, sort, limit, page, platform, has_coupon, has_deal, format ..."),
+        OptionSpec("base_url", .url, default: defaultBaseURL, "API root; \(path) is appended"),
+    ]
+
+    /// Parameters with integer values and their allowed ranges (Dianping API documentation).
+    static let integerParams: [String: ClosedRange<Int64>] = [
+        "limit": 1...40, "page": 1...Int64(Int32.max), "radius": 1...5000, "sort": 1...9,
+        "offset_type": 0...2, "out_offset_type": 1...2, "platform": 1...2,
+        "has_coupon": 0...1, "has_deal": 0...1, "has_online_reservation": 0...1,
+    ]
+    static let coordinateParams: [String: ClosedRange<Double>] = ["latitude": -90...90, "longitude": -180...180]
+
+    let appKey: String
+    let appSecret: String
+    let params: [(String, String)]
+    let endpoint: String
+
+    init?(settings: SourceSettings, reader: OptionReader) {
+        appKey = reader.string("app_key") ?? ""
+        appSecret = reader.string("app_secret") ?? ""
+        if reader.has("app_key") && appKey.trimmingCharacters(in: .whitespaces).isEmpty { reader.error("app_key", "must not be empty") }
+        if reader.has("app_secret") && appSecret.trimmingCharacters(in: .whitespaces).isEmpty { reader.error("app_secret", "must not be empty") }
+        var base = reader.string("base_url") ?? Self.defaultBaseURL
+        if !base.hasSuffix("/") { base += "/" }
+        endpoint = base + Self.path
+
+        // Later duplicates win, as they do for lookups in the config object.
+        var pairs: [(String, String)] = []
+        for (k, v) in reader.stringMap("params") ?? [] {
+            pairs.removeAll { $0.0 == k }
+            pairs.append((k, v))
+        }
+        if let raw = reader.object["params"]?.objectValue {
+            for e in raw.entries {
+                if case .bool(let b) = e.value {
+                    reader.error("params.\(e.key)", "expected a string or number, found \(b) (Dianping flags are 1 or 0)")
+                }
+            }
+            pairs.removeAll { raw[$0.0]?.boolValue != nil }
+        }
+        for (k, v) in pairs {
+            if k.isEmpty { reader.error("params", "a parameter name must not be empty") }
+            if k == "appkey" || k == "sign" { reader.error("params.\(k)", "is added by the source; set \"app_key\" / \"app_secret\" instead") }
+            if let range = Self.integerParams[k] {
+                if let n = Int64(v.trimmingCharacters(in: .whitespaces)) {
+                    if !range.contains(n) { reader.error("params.\(k)", "expected an integer from \(range.lowerBound) to \(range.upperBound == Int64(Int32.max) ? "up" : String(range.upperBound)), found \(v)") }
+                } else {
+                    reader.error("params.\(k)", "expected an integer, found \"\(v)\"")
+                }
+            }
+            if let range = Self.coordinateParams[k] {
+                if let d = Double(v.trimmingCharacters(in: .whitespaces)), d.isFinite {
+                    if !range.contains(d) { reader.error("params.\(k)", "expected a number from \(Int(range.lowerBound)) to \(Int(range.upperBound)), found \(v)") }
+                } else {
+                    reader.error("params.\(k)", "expected a number, found \"\(v)\"")
+                }
+            }
+            if k == "format" && v != "json" { reader.error("params.format", "only \"json\" is supported, found \"\(v)\"") }
+        }
+        if reader.has("params") {
+            let keys = Set(pairs.map(\.0))
+            if keys.contains("latitude") != keys.contains("longitude") {
+                reader.error("params", "\"latitude\" and \"longitude\" go together")
+            } else if !keys.contains("city") && !keys.contains("latitude") {
+                reader.error("params", "needs \"city\" or \"latitude\" + \"longitude\"")
+            }
+        }
+        params = pairs
+    }
+
+    /// The signed request URL (appkey first, parameters in signing order, sign last).
+    var requestURL: String {
+        DianpingSignature.signedURL(endpoint: endpoint, appKey: appKey, appSecret: appSecret, params: params)
+    }
+
+    public func fetch(_ context: FetchContext) async throws(SourceError) -> [Item] {
+        let url = requestURL
+        let shown = "GET " + Redactor.redactURL(url)
+        let response: HTTPResponse
+        do {
+            response = try await context.http.fetch(HTTPRequest(url: url, timeout: context.settings.timeout))
+        } catch {
+            if error.kind == .status, let reason = Self.apiError(error.body) {
+                throw SourceError("\(shown): HTTP \(error.status ?? 0): \(reason)")
+            }
+            throw SourceError(error)
+        }
+        let doc = try context.parseJSON(response)
+        do {
+            return try mapResponse(doc, context: context)
+        } catch let e as DianpingAPIError {
+            throw SourceError("\(shown): \(e.reason)")
+        } catch {
+            throw SourceError("\(shown): \(error)")
+        }
+    }
+
+    struct DianpingAPIError: Error {
+        let reason: String
+    }
+
+    /// `status: ERROR` bodies: `{"status":"ERROR","error":{"errorCode":10005,"errorMessage":"Invalid sign. ..."}}`.
+    static func apiError(_ body: [UInt8]) -> String? {
+        guard let doc = try? JSONParser.parse(body) else { return nil }
+        return try? apiError(JSONNode(doc))
+    }
+
+    static func apiError(_ root: JSONNode) throws -> String? {
+        guard try root[key: "status"].optionalString() == "ERROR" else { return nil }
+        let err = root[key: "error"]
+        let code = try err[key: "errorCode"].optionalString(allowNumber: true)
+        let message = try err[key: "errorMessage"].optionalString().map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+        switch (code, message) {
+        case let (c?, m?) where !m.isEmpty: return "API error \(c): \(m)"
+        case let (c?, _): return "API error \(c)"
+        case let (nil, m?) where !m.isEmpty: return "API error: \(m)"
+        default: return "API error (status ERROR without an error code)"
+        }
+    }
+
+    func mapResponse(_ doc: JSONValue, context: FetchContext) throws -> [Item] {
+        let root = JSONNode(doc)
+        guard case .object? = root.value else { throw JSONAccessError(path: .root, expected: "object", found: root.value?.typeName) }
+        if let reason = try Self.apiError(root) { throw DianpingAPIError(reason: reason) }
+        let status = try root[key: "status"].optionalString()
+        guard status == "OK" else {
+            throw JSONAccessError(path: root[key: "status"].path, expected: "\"OK\" or \"ERROR\"", found: status.map { "\"\($0)\"" } ?? root[key: "status"].value?.typeName)
+        }
+        let businesses = try root[key: "businesses"].optionalArray() ?? []
+        var items: [Item] = []
+        items.reserveCapacity(businesses.count)
+        for b in businesses { items.append(try mapBusiness(b, context: context)) }
+        return items
+    }
+
+    /// Trimmed single-line text: entities decoded, runs of white space (newlines too) folded.
+    static func clean(_ s: String?) -> String? {
+        guard let s else { return nil }
+        let folded = HTMLText.decodeEntities(s).split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+        return folded.isEmpty ? nil : folded
+    }
+
+    static func httpURL(_ s: String?) -> String? {
+        guard let t = s?.trimmingCharacters(in: .whitespacesAndNewlines), t.hasPrefix("http://") || t.hasPrefix("https://") else { return nil }
+        return t
+    }
+
+    /// Numbers as JSON numbers: whole values as integers, others as written.
+    /// A number field as its value and as the JSON to keep in `data`: a JSON number exactly as
+    /// the API wrote it, a numeric string as the number it holds.
+    static func numeric(_ node: JSONNode) throws -> (value: Double, json: JSONValue)? {
+        guard let d = try node.optionalDouble(allowString: true) else { return nil }
+        if case .number(let n)? = node.value { return (d, .number(n)) }
+        return (d, number(d))
+    }
+
+    static func number(_ d: Double) -> JSONValue {
+        d == d.rounded() && abs(d) < 1e15 ? .int(Int(d)) : .double(d)
+    }
+
+    static func formatted(_ d: Double) -> String {
+        d == d.rounded() && abs(d) < 1e15 ? String(Int(d)) : JSONNumber(d).text
+    }
+
+    func mapBusiness(_ b: JSONNode, context: FetchContext) throws -> Item {
+        let idNode = b[key: "business_id"]
+        guard let native = try idNode.optionalString(allowNumber: true)?.trimmingCharacters(in: .whitespaces), !native.isEmpty else {
+            throw JSONAccessError(path: idNode.path, expected: "business id (string or number)", found: idNode.value?.typeName)
+        }
+        let name = Self.clean(try b[key: "name"].optionalString(allowNumber: true))
+        let branch = Self.clean(try b[key: "branch_name"].optionalString(allowNumber: true))
+        let address = Self.clean(try b[key: "address"].optionalString(allowNumber: true))
+        let telephone = Self.clean(try b[key: "telephone"].optionalString(allowNumber: true))
+        let city = Self.clean(try b[key: "city"].optionalString(allowNumber: true))
+        let rating = try Self.numeric(b[key: "avg_rating"])
+        let avgPrice = try Self.numeric(b[key: "avg_price"])
+        let reviewCount = try b[key: "review_count"].optionalInt(allowString: true)
+        let distance = try Self.numeric(b[key: "distance"])
+        let dealCount = try b[key: "deal_count"].optionalInt(allowString: true)
+        let hasCoupon = try b[key: "has_coupon"].optionalBool(lenient: true)
+        let hasDeal = try b[key: "has_deal"].optionalBool(lenient: true)
+        let categories = try b[key: "categories"].stringArray(allowNumber: true).compactMap { Self.clean($0) }
+        let regions = try b[key: "regions"].stringArray(allowNumber: true).compactMap { Self.clean($0) }
+
+        var title = name ?? branch ?? address ?? "Dianping business \(native)"
+        if name != nil, let branch { title += "(\(branch))" }
+        var item = context.item(id: "dianping:\(native)", kind: "business", title: title)
+
+        // -1 is the API's "unknown" for prices, distances and counts.
+        let price = avgPrice.flatMap { $0.value > 0 ? $0 : nil }
+        let stars = rating.flatMap { $0.value > 0 ? $0.value : nil }
+        var parts: [String] = []
+        if let address { parts.append(address) }
+        if let telephone { parts.append(telephone) }
+        if let price { parts.append("¥\(Self.formatted(price.value)) per person") }
+        if let stars { parts.append("rating \(Self.formatted(stars))/5") }
+        item.summary = parts.isEmpty ? nil : parts.joined(separator: " · ")
+        item.url = Self.httpURL(try b[key: "business_url"].optionalString())
+        let photo = Self.httpURL(try b[key: "photo_url"].optionalString())
+        let smallPhoto = Self.httpURL(try b[key: "s_photo_url"].optionalString())
+        item.image = photo ?? smallPhoto
+        if let lat = try b[key: "latitude"].optionalDouble(allowString: true), let lon = try b[key: "longitude"].optionalDouble(allowString: true) {
+            let g = Geo(lat: lat, lon: lon)
+            if g.isValid && !(lat == 0 && lon == 0) { item.geo = g }
+        }
+        item.tags = categories
+
+        var data = JSONObject()
+        if let rating, rating.value >= 0 { data["rating"] = rating.json }
+        if let price { data["avg_price"] = price.json }
+        if let reviewCount, reviewCount >= 0 { data["review_count"] = .number(JSONNumber(reviewCount)) }
+        if !categories.isEmpty { data["categories"] = .array(categories.map { .string($0) }) }
+        if !regions.isEmpty { data["regions"] = .array(regions.map { .string($0) }) }
+        if let distance, distance.value >= 0 { data["distance"] = distance.json }
+        if let hasCoupon { data["has_coupon"] = .bool(hasCoupon) }
+        if let hasDeal { data["has_deal"] = .bool(hasDeal) }
+        if let dealCount, dealCount >= 0 { data["deal_count"] = .number(JSONNumber(dealCount)) }
+        if let telephone { data["telephone"] = .string(telephone) }
+        if let address { data["address"] = .string(address) }
+        if let city { data["city"] = .string(city) }
+        if let branch { data["branch_name"] = .string(branch) }
+        item.data = data
+        return item
+    }
+}

@@ -1,0 +1,234 @@
+import Foundation
+import TributaryCore
+
+/// The `yelp` source: Yelp Fusion `GET /v3/businesses/search` with a Bearer API key, one
+/// `business` item per result (Docs/sources/yelp.md). The key travels only in the
+/// Authorization header, which logs and recordings never contain.
+public struct YelpSource: FeedSource {
+    public static let descriptor = SourceDescriptor(type: "yelp", summary: "Yelp Fusion /v3/businesses/search (Bearer API key)", options: options) { settings, reader in
+        YelpSource(settings: settings, reader: reader)
+    }
+
+    public static let defaultBaseURL = "https://api.yelp.com"
+    static let path = "/v3/businesses/search"
+    static let sortOrders = ["best_match", "rating", "review_count", "distance"]
+
+    public static let options: [OptionSpec] = [
+        OptionSpec("api_key", .string, required: true, "Yelp Fusion API key, sent as \"Authorization: Bearer <key>\" (never logged or recorded)"),
+        OptionSpec("term", .string, "search term, e.g. \"coffee\" or a business name"),
+        OptionSpec("location", .string, "where to search: an address, city or postcode (or give latitude + longitude)"),
+        OptionSpec("latitude", .number, "latitude of the search centre, -90 to 90 (with longitude, instead of location)"),
+        OptionSpec("longitude", .number, "longitude of the search centre, -180 to 180"),
+        OptionSpec("radius", .integer(min: 1, max: 40000), "search radius in metres (at most 40000)"),
+        OptionSpec("categories", .stringOrList, "category aliases, e.g. \"coffee\" or [\"bars\", \"french\"]"),
+        OptionSpec("limit", .integer(min: 1, max: 50), default: "20 (the API's)", "number of results"),
+        OptionSpec("sort_by", .enumeration(sortOrders), default: "best_match", "result order"),
+        OptionSpec("locale", .string, "language and country of the results, e.g. \"de_DE\""),
+        OptionSpec("price", .stringOrList, "price levels 1-4 (\"1,2\" or [\"1\", \"2\"]: $ and $$)"),
+        OptionSpec("open_now", .bool, "only businesses open now"),
+        OptionSpec("base_url", .url, default: defaultBaseURL, "API root; \(path) is appended"),
+    ]
+
+    let apiKey: String
+    let url: String
+
+    init?(settings: SourceSettings, reader: OptionReader) {
+        apiKey = reader.string("api_key") ?? ""
+        if reader.has("api_key") && apiKey.trimmingCharacters(in: .whitespaces).isEmpty { reader.error("api_key", "must not be empty") }
+        var query: [(String, String)] = []
+        if let term = reader.string("term") { query.append(("term", term)) }
+        let location = reader.string("location")
+        let lat = reader.double("latitude"), lon = reader.double("longitude")
+        if let location {
+            if location.trimmingCharacters(in: .whitespaces).isEmpty { reader.error("location", "must not be empty") }
+            if reader.has("latitude") || reader.has("longitude") { reader.error(nil, "use either \"location\" or \"latitude\" + \"longitude\", not both") }
+            query.append(("location", location))
+        } else if reader.has("latitude") != reader.has("longitude") {
+            reader.error(reader.has("latitude") ? "longitude" : "latitude", "\"latitude\" and \"longitude\" go together")
+        } else if !reader.has("latitude") {
+            reader.error(nil, "needs \"location\" or \"latitude\" + \"longitude\"")
+        }
+        if let lat, !(-90...90).contains(lat) { reader.error("latitude", "expected a number from -90 to 90, found \(JSONNumber(lat).text)") }
+        if let lon, !(-180...180).contains(lon) { reader.error("longitude", "expected a number from -180 to 180, found \(JSONNumber(lon).text)") }
+        if location == nil, let lat, let lon {
+            query.append(("latitude", reader.object["latitude"]?.numberValue?.text ?? JSONNumber(lat).text))
+            query.append(("longitude", reader.object["longitude"]?.numberValue?.text ?? JSONNumber(lon).text))
+        }
+        if let r = reader.int("radius") { query.append(("radius", String(r))) }
+        if let cats = reader.stringList("categories") {
+            let list = cats.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            if list.isEmpty { reader.error("categories", "must name at least one category alias") } else { query.append(("categories", list.joined(separator: ","))) }
+        }
+        if let s = reader.string("sort_by") { query.append(("sort_by", s)) }
+        if let prices = reader.stringList("price") {
+            let levels = prices.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }
+            if levels.isEmpty || !levels.allSatisfy({ ["1", "2", "3", "4"].contains($0) }) {
+                reader.error("price", "expected price levels 1 to 4 such as \"1,2\", found \(prices.map { "\"\($0)\"" }.joined(separator: ", "))")
+            } else {
+                query.append(("price", levels.joined(separator: ",")))
+            }
+        }
+        if let open = reader.bool("open_now") { query.append(("open_now", open ? "true" : "false")) }
+        if let loc = reader.string("locale") {
+            if !Self.isLocale(loc) { reader.error("locale", "expected a locale like \"en_US\" or \"de_DE\", found \"\(loc)\"") }
+            query.append(("locale", loc))
+        }
+        if let n = reader.int("limit") { query.append(("limit", String(n))) }
+        var base = reader.string("base_url") ?? Self.defaultBaseURL
+        while base.hasSuffix("/") { base.removeLast() }
+        url = URLEncoding.appendQuery(base + Self.path, query)
+    }
+
+    static func isLocale(_ s: String) -> Bool {
+        let parts = s.split(separator: "_", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0].count == 2, parts[1].count == 2 else { return false }
+        return parts[0].allSatisfy { ("a"..."z").contains($0) } && parts[1].allSatisfy { ("A"..."Z").contains($0) }
+    }
+
+    public func fetch(_ context: FetchContext) async throws(SourceError) -> [Item] {
+        let shown = "GET " + Redactor.redactURL(url)
+        let response: HTTPResponse
+        do {
+            response = try await context.http.fetch(HTTPRequest(url: url, headers: [(name: "Authorization", value: "Bearer \(apiKey)"), (name: "Accept", value: "application/json")], timeout: context.settings.timeout))
+        } catch {
+            if error.kind == .status, let reason = Self.apiError(error.body) {
+                throw SourceError(scrub("\(shown): HTTP \(error.status ?? 0): \(reason)"))
+            }
+            throw SourceError(scrub(error.description))
+        }
+        let doc = try context.parseJSON(response)
+        do {
+            let root = JSONNode(doc)
+            if let reason = try Self.apiError(root) { throw SourceError(scrub("\(shown): \(reason)")) }
+            let businesses = try root[key: "businesses"].optionalArray() ?? []
+            var items: [Item] = []
+            items.reserveCapacity(businesses.count)
+            for b in businesses { items.append(try mapBusiness(b, context: context)) }
+            return items
+        } catch let e as SourceError {
+            throw e
+        } catch {
+            throw SourceError(scrub("\(shown): \(error)"))
+        }
+    }
+
+    /// A server that echoes the key back must not get it printed.
+    func scrub(_ s: String) -> String {
+        apiKey.count >= 4 ? s.replacingOccurrences(of: apiKey, with: "***") : s
+    }
+
+    /// `{"error":{"code":"TOKEN_INVALID","description":"Invalid access token or authorization header."}}`
+    static func apiError(_ body: [UInt8]) -> String? {
+        guard let doc = try? JSONParser.parse(body) else { return nil }
+        return try? apiError(JSONNode(doc))
+    }
+
+    static func apiError(_ root: JSONNode) throws -> String? {
+        let err = root[key: "error"]
+        guard case .object? = err.value else { return nil }
+        let code = try err[key: "code"].optionalString(allowNumber: true)
+        let description = try err[key: "description"].optionalString()?.trimmingCharacters(in: .whitespacesAndNewlines)
+        var reason = [code, description].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ": ")
+        if reason.isEmpty { reason = "API error without a code" }
+        if let field = try? err[key: "field"].optionalString(), !field.isEmpty { reason += " (field \(field))" }
+        return reason
+    }
+
+    /// Trimmed single-line text: entities decoded, runs of white space (newlines too) folded.
+    static func clean(_ s: String?) -> String? {
+        guard let s else { return nil }
+        let folded = HTMLText.decodeEntities(s).split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+        return folded.isEmpty ? nil : folded
+    }
+
+    /// The business page without Yelp's tracking parameters (utm_*, adjust_creative).
+    static func pageURL(_ s: String?) -> String? {
+        guard let t = s?.trimmingCharacters(in: .whitespacesAndNewlines), t.hasPrefix("http://") || t.hasPrefix("https://") else { return nil }
+        guard let q = t.firstIndex(of: "?") else { return t }
+        var head = String(t[..<q])
+        var rest = String(t[t.index(after: q)...])
+        var fragment = ""
+        if let hash = rest.firstIndex(of: "#") {
+            fragment = String(rest[hash...])
+            rest = String(rest[..<hash])
+        }
+        let kept = rest.split(separator: "&").filter { pair in
+            let name = pair.split(separator: "=", maxSplits: 1).first.map(String.init)?.lowercased() ?? ""
+            return !(name.hasPrefix("utm_") || name == "adjust_creative")
+        }
+        if !kept.isEmpty { head += "?" + kept.joined(separator: "&") }
+        return head + fragment
+    }
+
+    /// A number field as its value and as the JSON to keep in `data`: a JSON number exactly as
+    /// the API wrote it, a numeric string as the number it holds.
+    static func numeric(_ node: JSONNode) throws -> (value: Double, json: JSONValue)? {
+        guard let d = try node.optionalDouble(allowString: true) else { return nil }
+        if case .number(let n)? = node.value { return (d, .number(n)) }
+        return (d, number(d))
+    }
+
+    static func number(_ d: Double) -> JSONValue {
+        d == d.rounded() && abs(d) < 1e15 ? .int(Int(d)) : .double(d)
+    }
+
+    func mapBusiness(_ b: JSONNode, context: FetchContext) throws -> Item {
+        let idNode = b[key: "id"]
+        guard let native = try idNode.optionalString(allowNumber: true)?.trimmingCharacters(in: .whitespaces), !native.isEmpty else {
+            throw JSONAccessError(path: idNode.path, expected: "business id string", found: idNode.value?.typeName)
+        }
+        let name = Self.clean(try b[key: "name"].optionalString(allowNumber: true))
+        let loc = b[key: "location"]
+        let displayAddress = try loc[key: "display_address"].stringArray().compactMap { Self.clean($0) }
+        let address = displayAddress.isEmpty ? nil : displayAddress.joined(separator: ", ")
+        let displayPhone = Self.clean(try b[key: "display_phone"].optionalString())
+        let phone = Self.clean(try b[key: "phone"].optionalString(allowNumber: true))
+        let price = Self.clean(try b[key: "price"].optionalString())
+        let rating = try Self.numeric(b[key: "rating"])
+        let reviewCount = try b[key: "review_count"].optionalInt(allowString: true)
+        let isClosed = try b[key: "is_closed"].optionalBool(lenient: true)
+        let distance = try Self.numeric(b[key: "distance"])
+        var aliases: [String] = [], titles: [String] = []
+        for c in try b[key: "categories"].optionalArray() ?? [] {
+            if let a = Self.clean(try c[key: "alias"].optionalString()) { aliases.append(a) }
+            if let t = Self.clean(try c[key: "title"].optionalString()) { titles.append(t) }
+        }
+
+        var item = context.item(id: "yelp:\(native)", kind: "business", title: name ?? address ?? "Yelp business \(native)")
+        var parts: [String] = []
+        if let address { parts.append(address) }
+        if let p = displayPhone ?? phone { parts.append(p) }
+        if let price { parts.append(price) }
+        if let rating {
+            var r = "rating \(JSONNumber(rating.value).text)/5"
+            if let reviewCount { r += " (\(reviewCount) review\(reviewCount == 1 ? "" : "s"))" }
+            parts.append(r)
+        }
+        item.summary = parts.isEmpty ? nil : parts.joined(separator: " · ")
+        item.url = Self.pageURL(try b[key: "url"].optionalString())
+        if let img = try b[key: "image_url"].optionalString()?.trimmingCharacters(in: .whitespaces), img.hasPrefix("http://") || img.hasPrefix("https://") {
+            item.image = img
+        }
+        let coords = b[key: "coordinates"]
+        if let lat = try coords[key: "latitude"].optionalDouble(allowString: true), let lon = try coords[key: "longitude"].optionalDouble(allowString: true) {
+            let g = Geo(lat: lat, lon: lon)
+            if g.isValid { item.geo = g }
+        }
+        item.tags = titles
+
+        var data = JSONObject()
+        if let rating { data["rating"] = rating.json }
+        if let reviewCount { data["review_count"] = .number(JSONNumber(reviewCount)) }
+        if let price { data["price"] = .string(price) }
+        if let displayPhone { data["display_phone"] = .string(displayPhone) }
+        if let phone { data["phone"] = .string(phone) }
+        if let isClosed { data["is_closed"] = .bool(isClosed) }
+        if let distance, distance.value >= 0 { data["distance"] = distance.json }
+        if !aliases.isEmpty { data["categories"] = .array(aliases.map { .string($0) }) }
+        if let address { data["address"] = .string(address) }
+        if let city = Self.clean(try loc[key: "city"].optionalString()) { data["city"] = .string(city) }
+        if let country = Self.clean(try loc[key: "country"].optionalString()) { data["country"] = .string(country) }
+        item.data = data
+        return item
+    }
+}
