@@ -8,6 +8,7 @@ public enum BuiltinRegistry {
             JSONSource.descriptor,
             ExecSource.descriptor,
             YouTubeSearchSource.descriptor,
+            WebFeedSource.descriptor,
         ],
         sinks: [
             StdoutSink.descriptor,
