@@ -6,10 +6,36 @@ enum FeedText {
     /// plainly holds HTML, all white space folded to single spaces. Nil when nothing is left.
     static func title(_ raw: String?) -> String? {
         guard let raw else { return nil }
-        var t = HTMLText.decodeEntities(raw)
-        if looksLikeHTML(t) { t = HTMLText.toPlainText(t) }
+        let t = stripInlineTags(HTMLText.decodeEntities(raw))
         let s = singleLine(t)
         return s.isEmpty ? nil : s
+    }
+
+    /// Tags a title may carry (`<b>`, `<em>`, `<a href>`, `<br/>`...). Only these are dropped,
+    /// so `Vec<T>` or `<Sendable>` in a title stay as written.
+    static let inlineTags: Set<String> = [
+        "a", "abbr", "b", "big", "br", "cite", "code", "del", "em", "font", "i", "img", "ins", "kbd", "mark", "p", "q",
+        "s", "small", "span", "strike", "strong", "sub", "sup", "time", "tt", "u", "var", "div",
+    ]
+
+    static func stripInlineTags(_ s: String) -> String {
+        guard s.contains("<") else { return s }
+        var out = ""
+        var rest = Substring(s)
+        while let open = rest.firstIndex(of: "<") {
+            out += rest[..<open]
+            let after = rest[rest.index(after: open)...]
+            let name = after.drop(while: { $0 == "/" }).prefix(while: { $0.isLetter || $0.isNumber }).lowercased()
+            if inlineTags.contains(name), let close = after.firstIndex(of: ">") {
+                if name == "br" || name == "p" || name == "div" { out += " " }
+                rest = after[after.index(after: close)...]
+            } else {
+                out += "<"
+                rest = after
+            }
+        }
+        out += rest
+        return out
     }
 
     /// HTML (description, content:encoded, content_html, Atom `html`) to plain text; nil when empty.

@@ -50,7 +50,7 @@ enum XMLTreeParser {
     static func reason(_ code: Int) -> String {
         switch code {
         case 4: return "the document is empty"
-        case 5: return "the document ends too early (an element is not closed)"
+        case 5: return "the document does not end properly (an element is not closed, or something follows the root element)"
         case 6, 7, 8: return "invalid character reference"
         case 9: return "a character that XML does not allow"
         case 22, 23, 68: return "a bare '&' or '<' (text must escape them as &amp; and &lt;, or sit in CDATA)"
