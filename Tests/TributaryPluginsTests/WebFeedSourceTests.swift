@@ -254,6 +254,14 @@ final class WebFeedSourceTests: XCTestCase {
         XCTAssertEqual(r.items.count, 3, "a file: URL written in the config is read")
     }
 
+    func testUndeclaredWellKnownPrefixIsTolerated() throws {
+        let body = #"<rss version="2.0"><channel><item><title>x</title><link>https://e.org/1</link><media:thumbnail url="https://i.e.org/1.jpg"/><dc:creator>Li Wei</dc:creator></item></channel></rss>"#
+        let r = try fetch("https://e.org/rss", Array(body.utf8))
+        XCTAssertNil(r.error)
+        XCTAssertEqual(r.items.first?.image, "https://i.e.org/1.jpg", "media: without xmlns:media still means Media RSS")
+        XCTAssertEqual(r.items.first?.author, "Li Wei")
+    }
+
     // MARK: failures
 
     func testMalformedXMLNamesLineColumnAndTheRedactedURL() throws {

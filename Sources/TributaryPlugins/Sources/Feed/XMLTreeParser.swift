@@ -36,8 +36,8 @@ enum XMLTreeParser {
         if let e = builder.error {
             throw XMLSyntaxError(line: e.line + (e.line > 0 ? skippedLines : 0), column: e.column, reason: Self.reason(e.code))
         }
-        if !ok || parser.parserError != nil {
-            let code = (parser.parserError as NSError?)?.code ?? 1
+        let code = (parser.parserError as NSError?)?.code ?? (ok ? 0 : 1)
+        if code != 0 && !Self.isNamespaceError(code) {
             throw XMLSyntaxError(line: parser.lineNumber + skippedLines, column: parser.columnNumber, reason: Self.reason(code))
         }
         guard let root = builder.root else {
@@ -45,6 +45,10 @@ enum XMLTreeParser {
         }
         return root
     }
+
+    /// libxml2's namespace errors (XML_NS_ERR_*): the document is well-formed XML, only a
+    /// prefix is undeclared, as in feeds that use `media:` without `xmlns:media`.
+    static func isNamespaceError(_ code: Int) -> Bool { (200..<300).contains(code) }
 
     /// libxml2's `xmlParserErrors` codes (what XMLParser reports on Linux) as words.
     static func reason(_ code: Int) -> String {
@@ -94,7 +98,12 @@ private final class TreeBuilder: NSObject, XMLParserDelegate {
         flush()
         let parentBase = stack.last?.base ?? baseURL
         let base = attributeDict["xml:base"].map { FeedLinks.resolve($0, against: parentBase) } ?? parentBase
-        let node = XMLElementNode(namespace: namespaceURI ?? "", name: elementName, attributes: attributeDict, base: base)
+        var namespace = namespaceURI ?? ""
+        if namespace.isEmpty, let qName, let colon = qName.firstIndex(of: ":") {
+            // An undeclared prefix: take the namespace the well-known prefix always means.
+            namespace = FeedNamespace.wellKnownPrefixes[String(qName[..<colon])] ?? ""
+        }
+        let node = XMLElementNode(namespace: namespace, name: elementName, attributes: attributeDict, base: base)
         if let parent = stack.last { parent.content.append(.element(node)) } else if root == nil { root = node }
         stack.append(node)
     }
@@ -119,6 +128,7 @@ private final class TreeBuilder: NSObject, XMLParserDelegate {
     }
 
     func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
+        if XMLTreeParser.isNamespaceError((parseError as NSError).code) { return }
         // The first error is the one worth reporting; libxml2 may go on and report follow-ups.
         if error == nil {
             error = Failure(code: (parseError as NSError).code, line: parser.lineNumber, column: parser.columnNumber)
