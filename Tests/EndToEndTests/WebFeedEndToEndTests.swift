@@ -60,7 +60,7 @@ final class WebFeedEndToEndTests: XCTestCase {
         let items = try r.stdoutLines.map { try JSONParser.parse(Array($0.utf8)) }
         func field(_ i: Int, _ key: String) -> JSONValue? { items[i].objectValue?[key] }
         let byID = Dictionary(uniqueKeysWithValues: items.enumerated().map { ($0.element.objectValue?["id"]?.stringValue ?? "", $0.offset) })
-        let n1 = try XCTUnwrap(byID["feed:n-1"], r.stdout)
+        let n1 = try XCTUnwrap(byID["feed:127.0.0.1:n-1"], r.stdout)
         XCTAssertEqual(field(n1, "title"), .string("Первая & новость"))
         XCTAssertEqual(field(n1, "url"), .string("\(base)/news/1"))
         XCTAssertEqual(field(n1, "summary"), .string("Line one\nline two …"))
@@ -74,7 +74,7 @@ final class WebFeedEndToEndTests: XCTestCase {
         XCTAssertEqual(field(v, "url"), .string("https://www.youtube.com/watch?v=dQw4w9WgXcQ"))
         XCTAssertEqual(field(v, "image"), .string("https://i.ytimg.com/vi/dQw4w9WgXcQ/hqdefault.jpg"))
         XCTAssertEqual(field(v, "data")?.objectValue?["channel_id"], .string("UCuAXFkgsw1L7xaCfnd5JJOw"))
-        let j = try XCTUnwrap(byID["feed:j1"], r.stdout)
+        let j = try XCTUnwrap(byID["feed:127.0.0.1:j1"], r.stdout)
         XCTAssertEqual(field(j, "kind"), .string("post"))
         XCTAssertEqual(field(j, "summary"), .string("Bold text"))
         XCTAssertEqual(field(j, "title"), .string("Bold text"), "no title: the summary's first line")

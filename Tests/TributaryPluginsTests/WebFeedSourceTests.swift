@@ -173,8 +173,8 @@ final class WebFeedSourceTests: XCTestCase {
         let r = try fetch("https://daring.example.com/feeds/json", Self.fixture("jsonfeed-1.1.json"), contentType: "application/feed+json")
         XCTAssertNil(r.error)
         XCTAssertEqual(r.items.map(\.id), [
-            "feed:https://daring.example.com/linked/2026/11/29/swift-on-server", "feed:20261128", "feed:tag:daring.example.com,2026:zh-1",
-        ], "a numeric id is taken as its text")
+            "feed:https://daring.example.com/linked/2026/11/29/swift-on-server", "feed:daring.example.com:20261128", "feed:tag:daring.example.com,2026:zh-1",
+        ], "a numeric id is taken as its text, qualified with the feed host as it is no URI")
         let a = r.items[0]
         XCTAssertEqual(a.title, "★ Swift on the Server, Ten Years In")
         XCTAssertEqual(a.summary, "Long piece on Swift & Linux.\n\n“It’s fast.”")
@@ -320,7 +320,7 @@ final class WebFeedSourceTests: XCTestCase {
         }
         let lenient = try fetch("https://e.org/f.json", Array(#"{\#(v),"items":[{"id":7,"title":2026,"tags":"one","url":"ftp://x/y"}]}"#.utf8))
         XCTAssertNil(lenient.error)
-        XCTAssertEqual(lenient.items.first?.id, "feed:7")
+        XCTAssertEqual(lenient.items.first?.id, "feed:e.org:7")
         XCTAssertEqual(lenient.items.first?.title, "2026")
         XCTAssertEqual(lenient.items.first?.tags, ["one"])
         XCTAssertNil(lenient.items.first?.url, "only http(s) links")

@@ -134,12 +134,29 @@ public struct WebFeedSource: FeedSource {
             fill(&item, entry, feedTitle: feedTitle, skipURL: true)
             return item
         }
-        let native = entry.nativeID ?? entry.url ?? (entry.title ?? entry.summary).map { "sha1:" + Digest.hex(Digest.sha1(Array((url + "\n" + $0).utf8))) }
+        let native = entry.nativeID.map(scoped) ?? entry.url ?? (entry.title ?? entry.summary).map { "sha1:" + Digest.hex(Digest.sha1(Array((url + "\n" + $0).utf8))) }
         guard let native else { return nil }
         let title = entry.title ?? entry.summary.map(FeedText.headline) ?? entry.url ?? "Untitled entry"
         var item = context.item(id: "\(Self.family):\(native)", kind: kind, title: title)
         fill(&item, entry, feedTitle: feedTitle, skipURL: false)
         return item
+    }
+
+    /// A native id that is a URI (`https://...`, `tag:...`, `urn:...`, `yt:video:...`) is
+    /// global already; a bare one (`1042`, `n-1`) only means something within its feed, so it
+    /// is qualified with the feed's host to keep two feeds' `1042` apart (ids are global, SPEC 7).
+    func scoped(_ native: String) -> String {
+        if let colon = native.firstIndex(of: ":"), let first = native.first, first.isASCII, first.isLetter,
+           native[..<colon].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == ".") }) {
+            return native
+        }
+        return Self.scope(of: url) + ":" + native
+    }
+
+    /// The feed's host (`blog.example.org`), or for a `file:` URL its path.
+    static func scope(of url: String) -> String {
+        if let u = URL(string: FeedLinks.encoded(url)), let host = u.host, !host.isEmpty { return host.lowercased() }
+        return url.hasPrefix("file://") ? String(url.dropFirst(7)) : url
     }
 
     private func fill(_ item: inout Item, _ entry: FeedEntry, feedTitle: String?, skipURL: Bool) {
