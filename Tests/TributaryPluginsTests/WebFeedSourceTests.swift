@@ -162,6 +162,7 @@ final class WebFeedSourceTests: XCTestCase {
         XCTAssertEqual(a.published?.rfc3339, "2026-11-29T11:02:17Z")
         XCTAssertEqual(a.data["video_id"], .string("pW3kTq8vN1E"))
         XCTAssertEqual(a.data["channel_id"], .string("UCzr4Tk8vXq1bN0mLd7Yh2Ww"))
+        XCTAssertEqual(a.data["channel_title"], .string("Swift & Coffee"))
         XCTAssertEqual(a.data["views"], .int(48213))
         XCTAssertEqual(r.items[1].url, "https://www.youtube.com/watch?v=Qm7Rt2Lp9Xs", "a Short's /shorts/ link becomes the watch URL")
         XCTAssertNil(r.items[1].summary, "empty media:description")

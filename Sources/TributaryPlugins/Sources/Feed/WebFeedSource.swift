@@ -131,6 +131,8 @@ public struct WebFeedSource: FeedSource {
             item.url = "https://www.youtube.com/watch?v=" + URLEncoding.encode(video)
             item.data["video_id"] = .string(video)
             if let channel = entry.youtubeChannelID { item.data["channel_id"] = .string(channel) }
+            // The same data keys as youtube.search, whose items these dedupe against.
+            if let channelTitle = entry.author { item.data["channel_title"] = .string(channelTitle) }
             fill(&item, entry, feedTitle: feedTitle, skipURL: true)
             return item
         }
