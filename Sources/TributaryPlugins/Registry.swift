@@ -12,6 +12,7 @@ public enum BuiltinRegistry {
             YouTubeSearchSource.descriptor,
             DianpingSource.descriptor,
             YelpSource.descriptor,
+            WebFeedSource.descriptor,
         ],
         sinks: [
             StdoutSink.descriptor,

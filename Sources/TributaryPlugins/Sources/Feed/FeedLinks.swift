@@ -1,0 +1,42 @@
+import Foundation
+
+/// Link handling shared by the feed readers: relative references resolved (RFC 3986) against
+/// the feed URL or xml:base, and only absolute http(s) URLs kept for items.
+enum FeedLinks {
+    /// Characters a URL may hold as written; anything else (spaces, Cyrillic) is percent-encoded
+    /// before parsing, so `https://e.org/новости/1` still resolves.
+    static let urlCharacters: CharacterSet = {
+        var set = CharacterSet.alphanumerics.intersection(CharacterSet(charactersIn: Unicode.Scalar(0x21)...Unicode.Scalar(0x7E)))
+        set.insert(charactersIn: "-._~:/?#[]@!$&'()*+,;=%")
+        return set
+    }()
+
+    static func resolve(_ link: String, against base: String) -> String {
+        let link = link.trimmingCharacters(in: .whitespacesAndNewlines)
+        let lower = link.lowercased()
+        if lower.hasPrefix("http://") || lower.hasPrefix("https://") { return encoded(link) }
+        if link.hasPrefix("//") { return (base.lowercased().hasPrefix("http://") ? "http:" : "https:") + encoded(link) }
+        guard let b = URL(string: encoded(base)), let u = URL(string: encoded(link), relativeTo: b) else { return link }
+        return u.absoluteString
+    }
+
+    static func encoded(_ s: String) -> String {
+        if s.unicodeScalars.allSatisfy({ urlCharacters.contains($0) }) { return s }
+        return s.addingPercentEncoding(withAllowedCharacters: urlCharacters) ?? s
+    }
+
+    /// The link when it is an absolute http(s) URL with a host, else nil.
+    static func httpOnly(_ s: String?) -> String? {
+        guard let s, !s.isEmpty else { return nil }
+        let lower = s.lowercased()
+        guard lower.hasPrefix("http://") || lower.hasPrefix("https://") else { return nil }
+        guard let u = URL(string: s), let host = u.host, !host.isEmpty else { return nil }
+        return s
+    }
+
+    /// `resolve` then `httpOnly`.
+    static func absolute(_ link: String?, base: String) -> String? {
+        guard let link, !link.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return nil }
+        return httpOnly(resolve(link, against: base))
+    }
+}

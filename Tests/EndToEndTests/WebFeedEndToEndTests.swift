@@ -1,0 +1,96 @@
+import Foundation
+import XCTest
+import TributaryCore
+import TributaryTestSupport
+
+/// `tributary run` with `feed` sources against a loopback server serving RSS, a YouTube channel
+/// feed, a JSON Feed, a broken document and an error status.
+final class WebFeedEndToEndTests: XCTestCase {
+    static let rss = """
+    <?xml version="1.0" encoding="UTF-8"?>
+    <rss version="2.0" xmlns:dc="http://purl.org/dc/elements/1.1/"><channel><title>Loopback &amp; Co</title>
+    <item><title>Первая &amp;amp; новость</title><link>/news/1</link><guid isPermaLink="false">n-1</guid>
+    <description><![CDATA[<p>Line one<br>line two &hellip;</p>]]></description><pubDate>Sun, 29 Nov 2026 10:00:00 +0100</pubDate><category>新闻</category></item>
+    <item><title>Second</title><link>https://e.org/2</link><dc:date>2026-11-28T08:00:00Z</dc:date></item>
+    </channel></rss>
+    """
+
+    static let youtube = """
+    <?xml version="1.0" encoding="UTF-8"?>
+    <feed xmlns:yt="http://www.youtube.com/xml/schemas/2015" xmlns:media="http://search.yahoo.com/mrss/" xmlns="http://www.w3.org/2005/Atom">
+     <title>Chan</title><author><name>Chan</name></author>
+     <entry><id>yt:video:dQw4w9WgXcQ</id><yt:videoId>dQw4w9WgXcQ</yt:videoId><yt:channelId>UCuAXFkgsw1L7xaCfnd5JJOw</yt:channelId>
+      <title>Never Gonna Give You Up</title><link rel="alternate" href="https://www.youtube.com/watch?v=dQw4w9WgXcQ"/>
+      <published>2009-10-25T06:57:33+00:00</published>
+      <media:group><media:title>Never Gonna Give You Up</media:title><media:thumbnail url="https://i.ytimg.com/vi/dQw4w9WgXcQ/hqdefault.jpg" width="480" height="360"/>
+      <media:description>The official video.</media:description></media:group></entry>
+    </feed>
+    """
+
+    static let jsonFeed = #"{"version":"https://jsonfeed.org/version/1.1","title":"J","items":[{"id":"j1","url":"https://e.org/j1","content_html":"<b>Bold</b> text","tags":["a"]}]}"#
+
+    func testFeedsThroughTheBinary() throws {
+        let server = try LoopbackServer { req in
+            switch req.path {
+            case "/rss": return .text(WebFeedEndToEndTests.rss, contentType: "application/rss+xml; charset=UTF-8")
+            case "/feeds/videos.xml?channel_id=UCuAXFkgsw1L7xaCfnd5JJOw": return .text(WebFeedEndToEndTests.youtube, contentType: "text/xml; charset=UTF-8")
+            case "/feed.json": return .text(WebFeedEndToEndTests.jsonFeed, contentType: "application/feed+json")
+            case let p where p.hasPrefix("/broken"): return .text("<rss><channel>\n<title>Fish &nbsp; Chips</title></channel></rss>", contentType: "application/rss+xml")
+            default: return .text("<html><body>Forbidden</body></html>", status: 403, contentType: "text/html")
+            }
+        }
+        defer { server.stop() }
+        let dir = TempDir()
+        defer { dir.remove() }
+        let base = server.baseURL
+        let cfg = dir.write("tributary.json", #"""
+        {"sources":[
+          {"name":"news","type":"feed","url":"\#(base)/rss","headers":{"Accept":"application/rss+xml"}},
+          {"name":"chan","type":"feed","url":"\#(base)/feeds/videos.xml?channel_id=UCuAXFkgsw1L7xaCfnd5JJOw"},
+          {"name":"json","type":"feed","url":"\#(base)/feed.json","kind":"post"},
+          {"name":"broken","type":"feed","url":"\#(base)/broken?token=TOPSECRET","retries":0},
+          {"name":"private","type":"feed","url":"\#(base)/private?key=TOPSECRET","retries":0}
+        ]}
+        """#)
+        let r = try BinaryRunner.run(["run", "-c", cfg, "--jsonl", "--no-state"])
+        XCTAssertEqual(r.status, 1, r.stderr)
+        XCTAssertEqual(r.stdoutLines.count, 4, r.stdout)
+        let schema = try SchemaValidator.itemSchema()
+        for line in r.stdoutLines { XCTAssertEqual(schema.validate(line: line), [], line) }
+        let items = try r.stdoutLines.map { try JSONParser.parse(Array($0.utf8)) }
+        func field(_ i: Int, _ key: String) -> JSONValue? { items[i].objectValue?[key] }
+        let byID = Dictionary(uniqueKeysWithValues: items.enumerated().map { ($0.element.objectValue?["id"]?.stringValue ?? "", $0.offset) })
+        let n1 = try XCTUnwrap(byID["feed:127.0.0.1:n-1"], r.stdout)
+        XCTAssertEqual(field(n1, "title"), .string("Первая & новость"))
+        XCTAssertEqual(field(n1, "url"), .string("\(base)/news/1"))
+        XCTAssertEqual(field(n1, "summary"), .string("Line one\nline two …"))
+        XCTAssertEqual(field(n1, "published"), .string("2026-11-29T09:00:00Z"))
+        XCTAssertEqual(field(n1, "tags"), .array([.string("新闻")]))
+        XCTAssertEqual(field(n1, "source"), .string("news"))
+        XCTAssertEqual(field(n1, "type"), .string("feed"))
+        XCTAssertTrue(r.stdout.contains(#""title":"Первая & новость""#), "non-ASCII written as itself")
+        let v = try XCTUnwrap(byID["youtube:video:dQw4w9WgXcQ"], r.stdout)
+        XCTAssertEqual(field(v, "kind"), .string("video"))
+        XCTAssertEqual(field(v, "url"), .string("https://www.youtube.com/watch?v=dQw4w9WgXcQ"))
+        XCTAssertEqual(field(v, "image"), .string("https://i.ytimg.com/vi/dQw4w9WgXcQ/hqdefault.jpg"))
+        XCTAssertEqual(field(v, "data")?.objectValue?["channel_id"], .string("UCuAXFkgsw1L7xaCfnd5JJOw"))
+        let j = try XCTUnwrap(byID["feed:127.0.0.1:j1"], r.stdout)
+        XCTAssertEqual(field(j, "kind"), .string("post"))
+        XCTAssertEqual(field(j, "summary"), .string("Bold text"))
+        XCTAssertEqual(field(j, "title"), .string("Bold text"), "no title: the summary's first line")
+
+        XCTAssertTrue(r.stderr.contains("broken   feed  failed: GET \(base)/broken?token=***: malformed XML at line 2, column 19: undeclared entity"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("private  feed  failed: GET \(base)/private?key=***: HTTP 403 Forbidden"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("news     feed  ok  2 fetched  2 new"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("total: 5 sources, 2 failed, 4 fetched, 4 new"), r.stderr)
+        XCTAssertFalse(r.stderr.contains("TOPSECRET"), r.stderr)
+        XCTAssertEqual(server.requests.first { $0.path == "/rss" }?.header("Accept"), "application/rss+xml", "configured headers are sent")
+    }
+
+    func testExampleConfigRunsOffline() throws {
+        let r = try BinaryRunner.run(["run", "-c", BinaryRunner.packageRoot + "/Sources-config/examples/feed.json", "--jsonl", "--no-state"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.stdoutLines.count, 12, r.stdout)
+        XCTAssertTrue(r.stdout.contains(#""id":"youtube:video:pW3kTq8vN1E""#), r.stdout)
+    }
+}
