@@ -107,4 +107,24 @@ final class YouTubeSearchEndToEndTests: XCTestCase {
         XCTAssertTrue(r.stderr.contains(#"sources[0] ("yt").max_results: expected an integer <= 50, found 100"#), r.stderr)
         XCTAssertTrue(r.stderr.contains(#"unknown key "ordr" (did you mean "order"?)"#), r.stderr)
     }
+
+    func testPublishedAfterComesFromTheLastSuccessfulRun() throws {
+        let server = try LoopbackServer { YouTubeSearchEndToEndTests.api($0) }
+        defer { server.stop() }
+        let dir = TempDir()
+        defer { dir.remove() }
+        let cfg = dir.write("tributary.json", #"{"state":{"path":"state.sqlite"},"sources":[{"name":"yt","type":"youtube.search","base_url":"\#(server.baseURL)","query":"rock","api_key":"${K}","pages":1}],"sinks":[{"type":"jsonl","path":"items.jsonl"}]}"#)
+        let before = Timestamp.now().seconds
+        let first = try BinaryRunner.run(["run", "-c", cfg], env: ["K": Self.secret])
+        XCTAssertEqual(first.status, 0, first.stderr)
+        XCTAssertFalse(server.requests[0].path.contains("publishedAfter"), "the first run asks for the newest results")
+        let second = try BinaryRunner.run(["run", "-c", cfg], env: ["K": Self.secret])
+        XCTAssertEqual(second.status, 0, second.stderr)
+        let path = server.requests[1].path
+        guard let r = path.range(of: "publishedAfter=") else { return XCTFail(path) }
+        let value = String(path[r.upperBound...].prefix(while: { $0 != "&" })).removingPercentEncoding ?? ""
+        let after = try XCTUnwrap(Timestamp.parseRFC3339(value), value).seconds
+        XCTAssertEqual(after, before - 3600, accuracy: 5, "last success minus one hour of overlap")
+        XCTAssertTrue(second.stderr.contains("0 new"), "what was emitted is not emitted again: \(second.stderr)")
+    }
 }

@@ -114,12 +114,13 @@ public struct Engine: Sendable {
         let total = sources.count
         observer(.started(total: total))
         await withTaskGroup(of: (Int, Result<[Item], SourceError>, Double, RequestLedger).self) { group in
-            for (index, configured, _) in runnable {
+            for (index, configured, previous) in runnable {
                 let settings = configured.settings
                 let ledger = RequestLedger(lookup: state)
                 let client = HTTPClient(transport: transport, retries: settings.retries, timeout: settings.timeout, ledger: ledger)
                 let context = FetchContext(
                     settings: settings, http: client, fetched: fetched,
+                    previousSuccess: previous?.lastSuccess.map { Timestamp(seconds: $0) },
                     warn: { observer(.warning(source: settings.name, message: $0)) },
                     log: { observer(.log(source: settings.name, message: $0)) })
                 group.addTask {

@@ -53,13 +53,17 @@ public struct FetchContext: Sendable {
     public let http: HTTPClient
     /// When this run fetched (the same for every item of the run).
     public let fetched: Timestamp
+    /// When this source last ran successfully, from state (nil: first run, or no state), so a
+    /// source can ask an API only for what is newer.
+    public let previousSuccess: Timestamp?
     private let warnHandler: @Sendable (String) -> Void
     private let logHandler: (@Sendable (String) -> Void)?
 
-    public init(settings: SourceSettings, http: HTTPClient, fetched: Timestamp, warn: @escaping @Sendable (String) -> Void, log: (@Sendable (String) -> Void)? = nil) {
+    public init(settings: SourceSettings, http: HTTPClient, fetched: Timestamp, previousSuccess: Timestamp? = nil, warn: @escaping @Sendable (String) -> Void, log: (@Sendable (String) -> Void)? = nil) {
         self.settings = settings
         self.http = http
         self.fetched = fetched
+        self.previousSuccess = previousSuccess
         self.warnHandler = warn
         self.logHandler = log
     }

@@ -99,8 +99,12 @@ public struct YouTubeSearchSource: FeedSource {
         }
     }
 
+    /// How far before the last successful run `publishedAfter` reaches back: the search index
+    /// lags behind uploads, and items seen twice are dropped by state anyway.
+    static let publishedAfterOverlap = 3600.0
+
     /// The request URL of one page; parameters in a fixed order (recordings depend on it).
-    func pageURL(token: String?) -> String {
+    func pageURL(token: String?, publishedAfter: Timestamp? = nil) -> String {
         var q: [(String, String)] = [
             ("part", "snippet"),
             ("q", query),
@@ -111,6 +115,7 @@ public struct YouTubeSearchSource: FeedSource {
         if let regionCode { q.append(("regionCode", regionCode)) }
         if let relevanceLanguage { q.append(("relevanceLanguage", relevanceLanguage)) }
         if let safeSearch { q.append(("safeSearch", safeSearch)) }
+        if let publishedAfter { q.append(("publishedAfter", publishedAfter.rfc3339)) }
         if let token { q.append(("pageToken", token)) }
         q.append(("key", apiKey))
         return URLEncoding.appendQuery(baseURL + "/youtube/v3/search", q)
@@ -121,8 +126,9 @@ public struct YouTubeSearchSource: FeedSource {
         var seenIDs: Set<String> = []
         var seenTokens: Set<String> = []
         var token: String? = nil
+        let after = context.previousSuccess.map { Timestamp(seconds: $0.seconds - Self.publishedAfterOverlap) }
         for page in 1...pages {
-            let url = pageURL(token: token)
+            let url = pageURL(token: token, publishedAfter: after)
             let shown = "GET \(Redactor.redactURL(url))"
             let response: HTTPResponse
             do {
