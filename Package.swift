@@ -39,6 +39,8 @@ let package = Package(
         // Command-line front end (argument parsing, signals, summary); no business logic.
         .target(name: "TributaryCLI", dependencies: ["TributaryCore", "TributaryPlugins"], swiftSettings: strict),
         .executableTarget(name: "tributary", dependencies: ["TributaryCLI"], swiftSettings: strict),
+        // Benchmark of the state store's cost per run (bench/README.md).
+        .executableTarget(name: "tributary-state-bench", dependencies: ["TributaryCore"], path: "bench/StateBench", swiftSettings: strict),
         // Loopback HTTP server, fixtures and an in-memory sink for tests.
         .target(name: "TributaryTestSupport", dependencies: ["TributaryCore"], swiftSettings: strict),
         .testTarget(name: "TributaryCoreTests", dependencies: ["TributaryCore", "TributaryTestSupport"], swiftSettings: strict),
