@@ -114,7 +114,9 @@ public final class CurlTransport: HTTPTransport, @unchecked Sendable {
             admit()
             var running: Int32 = 0
             curl_multi_perform(multi, &running)
-            drainMessages()
+            // Finished transfers free slots: go round again at once so waiting ones are admitted
+            // now, not after the poll's timeout.
+            if drainMessages() > 0 { continue }
             var numfds: Int32 = 0
             curl_multi_poll(multi, nil, 0, 1000, &numfds)
         }
@@ -169,7 +171,9 @@ public final class CurlTransport: HTTPTransport, @unchecked Sendable {
         }
     }
 
-    private func drainMessages() {
+    @discardableResult
+    private func drainMessages() -> Int {
+        var finished = 0
         var left: Int32 = 0
         while let msg = curl_multi_info_read(multi, &left) {
             guard msg.pointee.msg == CURLMSG_DONE, let easy = msg.pointee.easy_handle else { continue }
@@ -181,7 +185,9 @@ public final class CurlTransport: HTTPTransport, @unchecked Sendable {
             let result = t.complete(code: code)
             t.cleanup()
             t.finish(result)
+            finished += 1
         }
+        return finished
     }
 
     private func release(_ t: Transfer) {

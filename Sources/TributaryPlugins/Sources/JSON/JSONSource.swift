@@ -208,7 +208,7 @@ public struct JSONSource: FeedSource {
     func text(_ el: JSONNode, _ path: KeyPath?) throws -> String? {
         guard let path else { return nil }
         guard let s = try el[path].optionalString(allowNumber: true) else { return nil }
-        let t = s.trimmingCharacters(in: .whitespacesAndNewlines)
+        let t = Self.trimmed(s)
         return t.isEmpty ? nil : t
     }
 
@@ -261,6 +261,15 @@ public struct JSONSource: FeedSource {
             throw JSONAccessError(path: node.path, expected: expected, found: shown.count > 40 ? String(shown.prefix(40)) + "..." : shown)
         }
         return result
+    }
+
+    /// Trims white space; the common case (nothing to trim) costs two scalar checks, not a
+    /// trip through Foundation.
+    static func trimmed(_ s: String) -> String {
+        let u = s.unicodeScalars
+        guard let f = u.first, let l = u.last else { return s }
+        if !f.properties.isWhitespace && !l.properties.isWhitespace { return s }
+        return s.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     static func resolve(_ link: String, against base: String) -> String {
