@@ -93,7 +93,9 @@ public struct ChannelsSource: FeedSource {
             channels = playlist.channels(base: response.url)
             problems = playlist.problems
         } else {
-            if format == nil, let first = body.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }), ![UInt8(ascii: "{"), UInt8(ascii: "["), UInt8(ascii: "<")].contains(first) {
+            // Text that cannot start a JSON value (nor an HTML page, which parseJSON names) gets
+            // a better message than a JSON syntax error at 1:1.
+            if format == nil, let first = body.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }), !Array("{[\"-0123456789tfn<".utf8).contains(first) {
                 throw SourceError("\(place): expected JSON or an #EXTM3U playlist, found text starting \"\(Self.snippet(body))\"")
             }
             var stripped = response
