@@ -287,15 +287,22 @@ final class ChannelsSourceTests: XCTestCase {
     }
 
     func testM3UParserPieces() {
-        guard case .success(let (attrs, title)) = M3UPlaylist.parseInfo(#"-1 tvg-id=Abc.ru tvg-name="A, B" tvg-chno=5 group-title="" catchup="append",Name, with comma"#) else { return XCTFail("should parse") }
+        guard case .success(let (attrs, title)) = M3UPlaylist.parseInfo(Array(#"-1 tvg-id=Abc.ru tvg-name="A, B" tvg-chno=5 group-title="" catchup="append",Name, with comma"#.utf8)[...]) else { return XCTFail("should parse") }
         XCTAssertEqual(attrs, ["tvg-id": "Abc.ru", "tvg-name": "A, B", "tvg-chno": "5", "catchup": "append"], "unquoted values; empty values left out")
         XCTAssertEqual(title, "Name, with comma")
-        guard case .success(let (_, plain)) = M3UPlaylist.parseInfo("10.5,Plain") else { return XCTFail("should parse") }
+        guard case .success(let (_, plain)) = M3UPlaylist.parseInfo(Array("10.5,Plain".utf8)[...]) else { return XCTFail("should parse") }
         XCTAssertEqual(plain, "Plain")
         let split = M3UPlaylist.splitHeaders("http://e.ru/a.m3u8|User-Agent=VLC%2F3.0&Referer=http://e.ru/&Origin=x")
         XCTAssertEqual(split.url, "http://e.ru/a.m3u8")
         XCTAssertEqual(split.headers.referrer, "http://e.ru/")
         XCTAssertEqual(split.headers.userAgent, "VLC/3.0")
+        // Lone CR line ends, a lower-case directive, tabs, and invalid UTF-8 in a name.
+        let old = M3UPlaylist(parsing: Array("#EXTM3U\r#extinf:-1\ttvg-id=\"A.fr\",Cha\u{00EE}ne\r\thttp://e.fr/a.m3u8 \r\r#EXTINF:-1,B".utf8) + [0xFF] + Array("\rhttp://e.fr/b.m3u8".utf8))
+        XCTAssertEqual(old.problems, [])
+        XCTAssertEqual(old.entries.map(\.line), [2, 5])
+        XCTAssertEqual(old.entries.map(\.title), ["Chaîne", "B\u{FFFD}"])
+        XCTAssertEqual(old.entries.map(\.url), ["http://e.fr/a.m3u8", "http://e.fr/b.m3u8"])
+        XCTAssertEqual(old.entries.first?.attributes, ["tvg-id": "A.fr"])
         XCTAssertEqual(M3UPlaylist.countryOfIPTVOrgID("BBCNews.uk@HD"), "UK")
         XCTAssertNil(M3UPlaylist.countryOfIPTVOrgID("channel42"))
         XCTAssertNil(M3UPlaylist.countryOfIPTVOrgID("Sky.com"))

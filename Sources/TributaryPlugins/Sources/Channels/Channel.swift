@@ -1,4 +1,3 @@
-import Foundation
 import TributaryCore
 
 /// One TV / IPTV channel as read from any of the `channels` formats, before it becomes an item.
@@ -80,7 +79,7 @@ extension JSONNode {
     func identifier() throws(JSONAccessError) -> String {
         let text: String
         switch value {
-        case .string(let s)?: text = s.trimmingCharacters(in: .whitespacesAndNewlines)
+        case .string(let s)?: text = s.trimmed
         case .number(let n)?: text = n.text
         default: throw JSONAccessError(path: path, expected: "string or number", found: value?.typeName)
         }
@@ -90,12 +89,23 @@ extension JSONNode {
 
     /// A string with surrounding whitespace removed; nil when absent, null or blank.
     func trimmedString() throws(JSONAccessError) -> String? {
-        guard let s = try optionalString()?.trimmingCharacters(in: .whitespacesAndNewlines), !s.isEmpty else { return nil }
+        guard let s = try optionalString()?.trimmed, !s.isEmpty else { return nil }
         return s
     }
 
     /// The non-blank strings of an optional array of strings, trimmed.
     func trimmedStrings() throws(JSONAccessError) -> [String] {
-        try stringArray().map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
+        try stringArray().map { $0.trimmed }.filter { !$0.isEmpty }
+    }
+}
+
+extension StringProtocol {
+    /// Without leading and trailing whitespace (newlines included). Most values have none, and
+    /// then no new string is built: this runs for every field of every channel.
+    var trimmed: String {
+        guard let first = first, let last = last else { return "" }
+        if !first.isWhitespace && !last.isWhitespace { return String(self) }
+        guard let start = firstIndex(where: { !$0.isWhitespace }), let end = lastIndex(where: { !$0.isWhitespace }) else { return "" }
+        return String(self[start...end])
     }
 }

@@ -75,7 +75,7 @@ public struct ChannelsSource: FeedSource {
 
     /// How categories compare: trimmed, without a leading `#`, lower-cased.
     static func categoryKey(_ name: String) -> String {
-        var s = Substring(name.trimmingCharacters(in: .whitespacesAndNewlines))
+        var s = Substring(name.trimmed)
         while s.first == "#" { s = s.dropFirst() }
         return s.lowercased()
     }
@@ -89,7 +89,7 @@ public struct ChannelsSource: FeedSource {
         let read: Format
         if format == .m3u || (format == nil && M3UPlaylist.looksLikePlaylist(body)) {
             read = .m3u
-            let playlist = M3UPlaylist(parsing: String(decoding: body, as: UTF8.self))
+            let playlist = M3UPlaylist(parsing: body)
             channels = playlist.channels(base: response.url)
             problems = playlist.problems
         } else {
@@ -98,9 +98,7 @@ public struct ChannelsSource: FeedSource {
             if format == nil, let first = body.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }), !Array("{[\"-0123456789tfn<".utf8).contains(first) {
                 throw SourceError("\(place): expected JSON or an #EXTM3U playlist, found text starting \"\(Self.snippet(body))\"")
             }
-            var stripped = response
-            stripped.body = body
-            let document = try context.parseJSON(stripped)
+            let document = try Self.parseJSON(response, context)
             if let format { read = format } else { read = try Self.detect(document, place: place) }
             if read == .list {
                 channels = try Self.mapped(place) { () throws(JSONAccessError) in try ChannelListFormat.channels(in: document) }
@@ -127,10 +125,7 @@ public struct ChannelsSource: FeedSource {
 
     /// Adds each channel's streams from iptv-org `streams.json` (a second request).
     private func joinStreams(_ streamsURL: String, into channels: inout [Channel], _ context: FetchContext) async throws(SourceError) {
-        let response = try await context.get(streamsURL, allowFile: streamsURL.hasPrefix("file:"))
-        var stripped = response
-        stripped.body = Self.withoutBOM(response.body)
-        let document = try context.parseJSON(stripped)
+        let document = try Self.parseJSON(try await context.get(streamsURL, allowFile: streamsURL.hasPrefix("file:")), context)
         let streams = try Self.mapped("GET \(Redactor.redactURL(streamsURL))") { () throws(JSONAccessError) in try IPTVOrgFormat.streams(in: document) }
         for i in channels.indices {
             for s in streams[channels[i].id] ?? [] { channels[i].addStream(s) }
@@ -163,10 +158,18 @@ public struct ChannelsSource: FeedSource {
         body.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(body.dropFirst(3)) : body
     }
 
+    /// `context.parseJSON` after dropping a leading UTF-8 BOM, which RFC 8259 lets a parser ignore.
+    static func parseJSON(_ response: HTTPResponse, _ context: FetchContext) throws(SourceError) -> JSONValue {
+        guard response.body.starts(with: [0xEF, 0xBB, 0xBF]) else { return try context.parseJSON(response) }
+        var stripped = response
+        stripped.body = withoutBOM(response.body)
+        return try context.parseJSON(stripped)
+    }
+
     static func snippet(_ body: [UInt8]) -> String {
         let text = String(decoding: body.prefix(80), as: UTF8.self)
         let line = text.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
-        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        let trimmed = line.trimmed
         return trimmed.count > 40 ? String(trimmed.prefix(40)) + "..." : trimmed
     }
 

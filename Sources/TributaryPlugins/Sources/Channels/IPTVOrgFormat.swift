@@ -1,4 +1,3 @@
-import Foundation
 import TributaryCore
 
 /// The iptv-org API (https://github.com/iptv-org/api): `channels.json`, an array of channel
@@ -45,7 +44,7 @@ enum IPTVOrgFormat {
             guard let channel = try el[key: "channel"].trimmedString() else { continue }
             var referrer = try el[key: "referrer"].trimmedString()
             if referrer == nil { referrer = try el[key: "http_referrer"].trimmedString() }
-            let stream = ChannelStream(url: url.trimmingCharacters(in: .whitespacesAndNewlines), referrer: referrer,
+            let stream = ChannelStream(url: url.trimmed, referrer: referrer,
                                        userAgent: try el[key: "user_agent"].trimmedString(),
                                        quality: try el[key: "quality"].trimmedString())
             byChannel[channel, default: []].append(stream)

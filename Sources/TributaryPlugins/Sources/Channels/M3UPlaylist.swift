@@ -38,7 +38,9 @@ struct M3UPlaylist {
         return bytes[i...].starts(with: Array("#EXTM3U".utf8))
     }
 
-    init(parsing text: String) {
+    /// Reads UTF-8 bytes (invalid sequences become U+FFFD), an optional BOM first. It works on
+    /// bytes because every delimiter is ASCII and 10,000-entry playlists are common.
+    init(parsing bytes: [UInt8]) {
         var pending: Entry?
         // A malformed #EXTINF also discards the URL that follows it, so that URL does not turn
         // into a nameless channel of its own.
@@ -46,20 +48,26 @@ struct M3UPlaylist {
         var referrer: String?
         var userAgent: String?
         var extGroup: String?
-        let body = text.hasPrefix("\u{FEFF}") ? Substring(text.dropFirst()) : Substring(text)
-        // Split on Characters: "\r\n" is one Character, so a CRLF counts as one line break.
-        for (offset, raw) in body.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
-            let number = offset + 1
-            let line = raw.trimmingCharacters(in: .whitespaces)
-            if line.isEmpty { continue }
-            if line.hasPrefix("#") {
-                let upper = line.uppercased()
-                if upper.hasPrefix("#EXTINF:") {
+        var start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        var number = 0
+        while start <= bytes.count {
+            // A line ends at LF, CR LF or a lone CR.
+            var end = start
+            while end < bytes.count, bytes[end] != 0x0A, bytes[end] != 0x0D { end += 1 }
+            number += 1
+            let raw = bytes[start..<end]
+            if end < bytes.count, bytes[end] == 0x0D, end + 1 < bytes.count, bytes[end + 1] == 0x0A { end += 1 }
+            start = end + 1
+            guard let first = raw.firstIndex(where: { $0 != 0x20 && $0 != 0x09 }) else { continue }
+            let last = raw.lastIndex(where: { $0 != 0x20 && $0 != 0x09 }) ?? first
+            let lineBytes = raw[first...last]
+            if lineBytes.first == UInt8(ascii: "#") {
+                if Self.hasPrefix(lineBytes, "#EXTINF:") {
                     if let p = pending {
                         problems.append(Problem(line: p.line, message: "#EXTINF has no stream URL before the next #EXTINF (line \(number))"))
                     }
                     pending = nil
-                    switch Self.parseInfo(line.dropFirst("#EXTINF:".count)) {
+                    switch Self.parseInfo(lineBytes.dropFirst("#EXTINF:".utf8.count)) {
                     case .success(let (attributes, title)):
                         pending = Entry(line: number, attributes: attributes, title: title)
                         skipNextURL = false
@@ -67,17 +75,17 @@ struct M3UPlaylist {
                         problems.append(Problem(line: number, message: problem.message))
                         skipNextURL = true
                     }
-                } else if upper.hasPrefix("#EXTVLCOPT:") {
-                    let option = line.dropFirst("#EXTVLCOPT:".count)
+                } else if Self.hasPrefix(lineBytes, "#EXTVLCOPT:") {
+                    let option = String(decoding: lineBytes.dropFirst("#EXTVLCOPT:".utf8.count), as: UTF8.self)
                     guard let eq = option.firstIndex(of: "=") else { continue }
-                    let value = option[option.index(after: eq)...].trimmingCharacters(in: .whitespaces)
-                    switch option[..<eq].trimmingCharacters(in: .whitespaces).lowercased() {
+                    let value = option[option.index(after: eq)...].trimmed
+                    switch option[..<eq].trimmed.lowercased() {
                     case "http-referrer", "http-referer": referrer = value.isEmpty ? nil : value
                     case "http-user-agent": userAgent = value.isEmpty ? nil : value
                     default: break
                     }
-                } else if upper.hasPrefix("#EXTGRP:") {
-                    let g = line.dropFirst("#EXTGRP:".count).trimmingCharacters(in: .whitespaces)
+                } else if Self.hasPrefix(lineBytes, "#EXTGRP:") {
+                    let g = String(decoding: lineBytes.dropFirst("#EXTGRP:".utf8.count), as: UTF8.self).trimmed
                     extGroup = g.isEmpty ? nil : g
                 }
                 // Any other `#` line (#EXTM3U, #KODIPROP, comments) carries nothing we use.
@@ -94,7 +102,7 @@ struct M3UPlaylist {
                 continue
             }
             var entry = pending ?? Entry(line: number)
-            let (url, headers) = Self.splitHeaders(line)
+            let (url, headers) = Self.splitHeaders(String(decoding: lineBytes, as: UTF8.self))
             entry.url = url
             entry.referrer = headers.referrer ?? referrer ?? entry.attributes["http-referrer"] ?? entry.attributes["referrer"]
             entry.userAgent = headers.userAgent ?? userAgent ?? entry.attributes["http-user-agent"] ?? entry.attributes["user-agent"]
@@ -112,57 +120,64 @@ struct M3UPlaylist {
 
     /// Parses what follows `#EXTINF:`: a duration, `name="value"` (or unquoted `name=value`)
     /// attributes, then the channel name after the first comma outside quotes.
-    static func parseInfo(_ text: Substring) -> Result<([String: String], String), InfoError> {
-        let chars = Array(text)
-        var i = 0
-        while i < chars.count, !chars[i].isWhitespace, chars[i] != "," { i += 1 }
-        let duration = String(chars[0..<i])
+    static func parseInfo(_ bytes: ArraySlice<UInt8>) -> Result<([String: String], String), InfoError> {
+        let space = { (b: UInt8) in b == 0x20 || b == 0x09 }
+        let comma = UInt8(ascii: ","), equals = UInt8(ascii: "="), quote = UInt8(ascii: "\"")
+        func text(_ range: Range<Int>) -> String { String(decoding: bytes[range], as: UTF8.self).trimmed }
+        var i = bytes.startIndex
+        while i < bytes.endIndex, !space(bytes[i]), bytes[i] != comma { i += 1 }
+        let duration = text(bytes.startIndex..<i)
         guard Double(duration) != nil else {
             return .failure(InfoError(message: "#EXTINF duration \"\(duration)\" is not a number"))
         }
         var attributes: [String: String] = [:]
         while true {
-            while i < chars.count, chars[i].isWhitespace { i += 1 }
-            guard i < chars.count else { return .failure(InfoError(message: "#EXTINF has no comma before the channel name")) }
-            if chars[i] == "," { break }
+            while i < bytes.endIndex, space(bytes[i]) { i += 1 }
+            guard i < bytes.endIndex else { return .failure(InfoError(message: "#EXTINF has no comma before the channel name")) }
+            if bytes[i] == comma { break }
             let keyStart = i
-            while i < chars.count, !chars[i].isWhitespace, chars[i] != "=", chars[i] != "," { i += 1 }
-            let key = String(chars[keyStart..<i]).lowercased()
-            guard i < chars.count, chars[i] == "=" else { continue }  // a bare word: nothing to keep
+            while i < bytes.endIndex, !space(bytes[i]), bytes[i] != equals, bytes[i] != comma { i += 1 }
+            let key = text(keyStart..<i).lowercased()
+            guard i < bytes.endIndex, bytes[i] == equals else { continue }  // a bare word: nothing to keep
             i += 1
             let value: String
-            if i < chars.count, chars[i] == "\"" {
+            if i < bytes.endIndex, bytes[i] == quote {
                 i += 1
                 let valueStart = i
-                while i < chars.count, chars[i] != "\"" { i += 1 }
-                guard i < chars.count else { return .failure(InfoError(message: "#EXTINF attribute \(key) has an unterminated quote")) }
-                value = String(chars[valueStart..<i])
+                while i < bytes.endIndex, bytes[i] != quote { i += 1 }
+                guard i < bytes.endIndex else { return .failure(InfoError(message: "#EXTINF attribute \(key) has an unterminated quote")) }
+                value = text(valueStart..<i)
                 i += 1
             } else {
                 let valueStart = i
-                while i < chars.count, !chars[i].isWhitespace, chars[i] != "," { i += 1 }
-                value = String(chars[valueStart..<i])
+                while i < bytes.endIndex, !space(bytes[i]), bytes[i] != comma { i += 1 }
+                value = text(valueStart..<i)
             }
-            let trimmed = value.trimmingCharacters(in: .whitespaces)
-            if !trimmed.isEmpty, attributes[key] == nil { attributes[key] = trimmed }
+            if !value.isEmpty, attributes[key] == nil { attributes[key] = value }
         }
-        let title = String(chars[(i + 1)...]).trimmingCharacters(in: .whitespaces)
-        return .success((attributes, title))
+        return .success((attributes, text((i + 1)..<bytes.endIndex)))
+    }
+
+    /// An ASCII prefix, compared case-insensitively (`#extinf:` is seen in the wild).
+    static func hasPrefix(_ bytes: ArraySlice<UInt8>, _ prefix: StaticString) -> Bool {
+        guard bytes.count >= prefix.utf8CodeUnitCount else { return false }
+        let p = UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount)
+        return zip(bytes, p).allSatisfy { a, b in a == b || (b >= 0x41 && b <= 0x5A && a == b + 0x20) }
     }
 
     /// Splits `url|Referer=..&User-Agent=..` (Kodi's header suffix; values may be
     /// percent-encoded) into the bare URL and the headers a player must send.
     static func splitHeaders(_ line: String) -> (url: String, headers: (referrer: String?, userAgent: String?)) {
         guard let bar = line.firstIndex(of: "|") else { return (line, (nil, nil)) }
-        let url = line[..<bar].trimmingCharacters(in: .whitespaces)
+        let url = line[..<bar].trimmed
         var referrer: String?
         var userAgent: String?
         for pair in line[line.index(after: bar)...].split(separator: "&") {
             guard let eq = pair.firstIndex(of: "=") else { continue }
-            let raw = String(pair[pair.index(after: eq)...]).trimmingCharacters(in: .whitespaces)
+            let raw = String(pair[pair.index(after: eq)...]).trimmed
             let value = raw.removingPercentEncoding ?? raw
             guard !value.isEmpty else { continue }
-            switch pair[..<eq].trimmingCharacters(in: .whitespaces).lowercased() {
+            switch pair[..<eq].trimmed.lowercased() {
             case "referer", "referrer": referrer = value
             case "user-agent": userAgent = value
             default: break
@@ -185,15 +200,15 @@ struct M3UPlaylist {
             c.addStream(ChannelStream(url: url, referrer: e.referrer, userAgent: e.userAgent))
             c.logo = e.attributes["tvg-logo"].map { JSONSource.resolve($0, against: base) }
             c.group = e.attributes["group-title"] ?? e.group
-            c.categories = (c.group ?? "").split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            c.categories = (c.group ?? "").split(separator: ";").map { $0.trimmed }.filter { !$0.isEmpty }
             c.tags = c.categories
             if let list = e.attributes["tvg-country"] {
-                c.countries = list.split(whereSeparator: { $0 == ";" || $0 == "," }).map { $0.trimmingCharacters(in: .whitespaces).uppercased() }.filter { !$0.isEmpty }
+                c.countries = list.split(whereSeparator: { $0 == ";" || $0 == "," }).map { $0.trimmed.uppercased() }.filter { !$0.isEmpty }
             } else if let tvgID, let cc = Self.countryOfIPTVOrgID(tvgID) {
                 c.countries = [cc]
             }
             if let list = e.attributes["tvg-language"] {
-                c.languages = list.split(whereSeparator: { $0 == ";" || $0 == "," }).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+                c.languages = list.split(whereSeparator: { $0 == ";" || $0 == "," }).map { $0.trimmed }.filter { !$0.isEmpty }
             }
             return c
         }
