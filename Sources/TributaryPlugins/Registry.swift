@@ -13,6 +13,7 @@ public enum BuiltinRegistry {
             DianpingSource.descriptor,
             YelpSource.descriptor,
             WebFeedSource.descriptor,
+            ChannelsSource.descriptor,
         ],
         sinks: [
             StdoutSink.descriptor,
