@@ -8,9 +8,11 @@ Anything written to stderr is logged with the source name. Exit 0 on success; a 
 fails the source. This one turns a local release-notes file into items, so it runs offline.
 """
 import json
+import os
 import sys
 
-RELEASES = "exec-releases.json"  # relative to the config file's folder, where plugins run
+# Next to this script (plugins run in their config file's folder, which may be another one).
+RELEASES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "exec-releases.json")
 
 
 def main() -> int:

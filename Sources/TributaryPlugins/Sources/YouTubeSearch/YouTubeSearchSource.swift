@@ -23,6 +23,7 @@ public struct YouTubeSearchSource: FeedSource {
         OptionSpec("region_code", .string, "ISO 3166-1 alpha-2 country the results are for (regionCode), e.g. \"BR\""),
         OptionSpec("relevance_language", .string, "ISO 639-1 language the results are most relevant to (relevanceLanguage), e.g. \"pt\", \"zh-Hans\""),
         OptionSpec("safe_search", .enumeration(["none", "moderate", "strict"]), default: "the API's (moderate)", "restricted-content filtering (safeSearch)"),
+        OptionSpec("since_last_run", .bool, default: "true", "ask only for results published after the last successful run (publishedAfter, from state)"),
         OptionSpec("base_url", .url, default: defaultBaseURL, "API root (a compatible or recorded server)"),
     ]
 
@@ -35,6 +36,7 @@ public struct YouTubeSearchSource: FeedSource {
     let regionCode: String?
     let relevanceLanguage: String?
     let safeSearch: String?
+    let sinceLastRun: Bool
     let baseURL: String
 
     init?(settings: SourceSettings, reader: OptionReader) {
@@ -61,6 +63,7 @@ public struct YouTubeSearchSource: FeedSource {
             reader.error("relevance_language", "expected an ISO 639-1 language code such as \"pt\" or \"zh-Hans\", found \"\(l)\"")
         }
         self.safeSearch = reader.string("safe_search")
+        self.sinceLastRun = reader.bool("since_last_run") ?? true
         var base = reader.string("base_url") ?? Self.defaultBaseURL
         if !(base.hasPrefix("http://") || base.hasPrefix("https://")) {
             reader.error("base_url", "expected an http:// or https:// URL, found \"\(base)\"")
@@ -126,7 +129,7 @@ public struct YouTubeSearchSource: FeedSource {
         var seenIDs: Set<String> = []
         var seenTokens: Set<String> = []
         var token: String? = nil
-        let after = context.previousSuccess.map { Timestamp(seconds: $0.seconds - Self.publishedAfterOverlap) }
+        let after = !sinceLastRun ? nil : context.previousSuccess.map { Timestamp(seconds: $0.seconds - Self.publishedAfterOverlap) }
         for page in 1...pages {
             let url = pageURL(token: token, publishedAfter: after)
             let shown = "GET \(Redactor.redactURL(url))"
