@@ -338,7 +338,7 @@ final class YouTubeSearchSourceTests: XCTestCase {
     func testDescriptorDeclaresEveryOption() {
         let d = YouTubeSearchSource.descriptor
         XCTAssertEqual(d.type, "youtube.search")
-        XCTAssertEqual(d.options.map(\.name), ["query", "api_key", "order", "max_results", "pages", "result_type", "region_code", "relevance_language", "safe_search", "base_url"])
+        XCTAssertEqual(d.options.map(\.name), ["query", "api_key", "order", "max_results", "pages", "result_type", "region_code", "relevance_language", "safe_search", "since_last_run", "base_url"])
         XCTAssertEqual(d.options.filter(\.required).map(\.name), ["query", "api_key"])
         XCTAssertEqual(d.options.first { $0.name == "order" }?.defaultText, "date")
         XCTAssertTrue(BuiltinRegistry.standard.sources.contains { $0.type == "youtube.search" })
