@@ -268,8 +268,14 @@ public struct JSONSource: FeedSource {
     static func trimmed(_ s: String) -> String {
         let u = s.unicodeScalars
         guard let f = u.first, let l = u.last else { return s }
-        if !f.properties.isWhitespace && !l.properties.isWhitespace { return s }
+        if !isSpace(f) && !isSpace(l) { return s }
         return s.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Printable ASCII is answered without a Unicode property lookup.
+    @inline(__always) static func isSpace(_ u: Unicode.Scalar) -> Bool {
+        if u.value > 0x20 && u.value < 0x7F { return false }
+        return u.properties.isWhitespace
     }
 
     static func resolve(_ link: String, against base: String) -> String {
