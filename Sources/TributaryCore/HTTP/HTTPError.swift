@@ -49,6 +49,13 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible, Equatable {
         }
     }
 
+    /// A string (or number) at `path` in a JSON error body, e.g. an API's own `message`;
+    /// nil when the body is not JSON or has nothing there.
+    public func bodyText(at path: KeyPath) -> String? {
+        guard let doc = try? JSONParser.parse(body), let v = try? JSONNode(doc)[path].optionalString(allowNumber: true), !v.isEmpty else { return nil }
+        return v
+    }
+
     /// The start of a text body on one line (the API's own error message is usually there).
     var bodySnippet: String? {
         guard !body.isEmpty, let text = String(validating: body.prefix(300), as: UTF8.self) ?? String(validating: body.prefix(297), as: UTF8.self) else { return nil }

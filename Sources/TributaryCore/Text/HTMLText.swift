@@ -44,6 +44,14 @@ public enum HTMLText {
         return out
     }
 
+    /// One trimmed line of text from an API field: entities decoded, every run of white space
+    /// (newlines included) folded to one space; nil when nothing is left.
+    public static func singleLine(_ s: String?) -> String? {
+        guard let s else { return nil }
+        let folded = decodeEntities(s).split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+        return folded.isEmpty ? nil : folded
+    }
+
     static let blockTags: Set<String> = ["br", "p", "div", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "pre", "hr", "ul", "ol", "table"]
 
     /// HTML to readable plain text: tags dropped (script/style content too), `<br>`/`<p>` and

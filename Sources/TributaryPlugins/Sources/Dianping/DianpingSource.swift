@@ -149,13 +149,6 @@ public struct DianpingSource: FeedSource {
         return items
     }
 
-    /// Trimmed single-line text: entities decoded, runs of white space (newlines too) folded.
-    static func clean(_ s: String?) -> String? {
-        guard let s else { return nil }
-        let folded = HTMLText.decodeEntities(s).split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
-        return folded.isEmpty ? nil : folded
-    }
-
     static func httpURL(_ s: String?) -> String? {
         guard let t = s?.trimmingCharacters(in: .whitespacesAndNewlines), t.hasPrefix("http://") || t.hasPrefix("https://") else { return nil }
         return t
@@ -183,11 +176,11 @@ public struct DianpingSource: FeedSource {
         guard let native = try idNode.optionalString(allowNumber: true)?.trimmingCharacters(in: .whitespaces), !native.isEmpty else {
             throw JSONAccessError(path: idNode.path, expected: "business id (string or number)", found: idNode.value?.typeName)
         }
-        let name = Self.clean(try b[key: "name"].optionalString(allowNumber: true))
-        let branch = Self.clean(try b[key: "branch_name"].optionalString(allowNumber: true))
-        let address = Self.clean(try b[key: "address"].optionalString(allowNumber: true))
-        let telephone = Self.clean(try b[key: "telephone"].optionalString(allowNumber: true))
-        let city = Self.clean(try b[key: "city"].optionalString(allowNumber: true))
+        let name = HTMLText.singleLine(try b[key: "name"].optionalString(allowNumber: true))
+        let branch = HTMLText.singleLine(try b[key: "branch_name"].optionalString(allowNumber: true))
+        let address = HTMLText.singleLine(try b[key: "address"].optionalString(allowNumber: true))
+        let telephone = HTMLText.singleLine(try b[key: "telephone"].optionalString(allowNumber: true))
+        let city = HTMLText.singleLine(try b[key: "city"].optionalString(allowNumber: true))
         let rating = try Self.numeric(b[key: "avg_rating"])
         let avgPrice = try Self.numeric(b[key: "avg_price"])
         let reviewCount = try b[key: "review_count"].optionalInt(allowString: true)
@@ -195,8 +188,8 @@ public struct DianpingSource: FeedSource {
         let dealCount = try b[key: "deal_count"].optionalInt(allowString: true)
         let hasCoupon = try b[key: "has_coupon"].optionalBool(lenient: true)
         let hasDeal = try b[key: "has_deal"].optionalBool(lenient: true)
-        let categories = try b[key: "categories"].stringArray(allowNumber: true).compactMap { Self.clean($0) }
-        let regions = try b[key: "regions"].stringArray(allowNumber: true).compactMap { Self.clean($0) }
+        let categories = try b[key: "categories"].stringArray(allowNumber: true).compactMap { HTMLText.singleLine($0) }
+        let regions = try b[key: "regions"].stringArray(allowNumber: true).compactMap { HTMLText.singleLine($0) }
 
         var title = name ?? branch ?? address ?? "Dianping business \(native)"
         if name != nil, let branch { title += "(\(branch))" }

@@ -89,11 +89,7 @@ public struct OpenMeteoSource: FeedSource {
 
     /// The API's own reason for a failed request: `{"error":true,"reason":"..."}`.
     static func apiError(_ error: HTTPError) -> SourceError {
-        guard error.kind == .status, let status = error.status,
-              let doc = try? JSONParser.parse(error.body),
-              let reason = (try? JSONNode(doc)["reason"].optionalString(allowNumber: true)).flatMap({ $0 }),
-              !reason.isEmpty
-        else { return SourceError(error) }
+        guard error.kind == .status, let status = error.status, let reason = error.bodyText(at: "reason") else { return SourceError(error) }
         return SourceError("\(error.method) \(error.url): HTTP \(status): \(WeatherText.clean(reason))")
     }
 

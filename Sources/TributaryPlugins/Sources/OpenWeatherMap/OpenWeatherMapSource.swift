@@ -141,11 +141,7 @@ public struct OpenWeatherMapSource: FeedSource {
 
     /// The API's own reason for a failed request: `{"cod":401,"message":"Invalid API key..."}`.
     static func apiError(_ error: HTTPError) -> SourceError {
-        guard error.kind == .status, let status = error.status,
-              let doc = try? JSONParser.parse(error.body),
-              let message = (try? JSONNode(doc)["message"].optionalString(allowNumber: true)).flatMap({ $0 }),
-              !message.isEmpty
-        else { return SourceError(error) }
+        guard error.kind == .status, let status = error.status, let message = error.bodyText(at: "message") else { return SourceError(error) }
         return SourceError("\(error.method) \(error.url): HTTP \(status): \(WeatherText.clean(message))")
     }
 

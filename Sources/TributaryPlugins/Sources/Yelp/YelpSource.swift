@@ -134,13 +134,6 @@ public struct YelpSource: FeedSource {
         return reason
     }
 
-    /// Trimmed single-line text: entities decoded, runs of white space (newlines too) folded.
-    static func clean(_ s: String?) -> String? {
-        guard let s else { return nil }
-        let folded = HTMLText.decodeEntities(s).split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
-        return folded.isEmpty ? nil : folded
-    }
-
     /// The business page without Yelp's tracking parameters (utm_*, adjust_creative).
     static func pageURL(_ s: String?) -> String? {
         guard let t = s?.trimmingCharacters(in: .whitespacesAndNewlines), t.hasPrefix("http://") || t.hasPrefix("https://") else { return nil }
@@ -177,21 +170,21 @@ public struct YelpSource: FeedSource {
         guard let native = try idNode.optionalString(allowNumber: true)?.trimmingCharacters(in: .whitespaces), !native.isEmpty else {
             throw JSONAccessError(path: idNode.path, expected: "business id string", found: idNode.value?.typeName)
         }
-        let name = Self.clean(try b[key: "name"].optionalString(allowNumber: true))
+        let name = HTMLText.singleLine(try b[key: "name"].optionalString(allowNumber: true))
         let loc = b[key: "location"]
-        let displayAddress = try loc[key: "display_address"].stringArray().compactMap { Self.clean($0) }
+        let displayAddress = try loc[key: "display_address"].stringArray().compactMap { HTMLText.singleLine($0) }
         let address = displayAddress.isEmpty ? nil : displayAddress.joined(separator: ", ")
-        let displayPhone = Self.clean(try b[key: "display_phone"].optionalString())
-        let phone = Self.clean(try b[key: "phone"].optionalString(allowNumber: true))
-        let price = Self.clean(try b[key: "price"].optionalString())
+        let displayPhone = HTMLText.singleLine(try b[key: "display_phone"].optionalString())
+        let phone = HTMLText.singleLine(try b[key: "phone"].optionalString(allowNumber: true))
+        let price = HTMLText.singleLine(try b[key: "price"].optionalString())
         let rating = try Self.numeric(b[key: "rating"])
         let reviewCount = try b[key: "review_count"].optionalInt(allowString: true)
         let isClosed = try b[key: "is_closed"].optionalBool(lenient: true)
         let distance = try Self.numeric(b[key: "distance"])
         var aliases: [String] = [], titles: [String] = []
         for c in try b[key: "categories"].optionalArray() ?? [] {
-            if let a = Self.clean(try c[key: "alias"].optionalString()) { aliases.append(a) }
-            if let t = Self.clean(try c[key: "title"].optionalString()) { titles.append(t) }
+            if let a = HTMLText.singleLine(try c[key: "alias"].optionalString()) { aliases.append(a) }
+            if let t = HTMLText.singleLine(try c[key: "title"].optionalString()) { titles.append(t) }
         }
 
         var item = context.item(id: "yelp:\(native)", kind: "business", title: name ?? address ?? "Yelp business \(native)")
@@ -226,8 +219,8 @@ public struct YelpSource: FeedSource {
         if let distance, distance.value >= 0 { data["distance"] = distance.json }
         if !aliases.isEmpty { data["categories"] = .array(aliases.map { .string($0) }) }
         if let address { data["address"] = .string(address) }
-        if let city = Self.clean(try loc[key: "city"].optionalString()) { data["city"] = .string(city) }
-        if let country = Self.clean(try loc[key: "country"].optionalString()) { data["country"] = .string(country) }
+        if let city = HTMLText.singleLine(try loc[key: "city"].optionalString()) { data["city"] = .string(city) }
+        if let country = HTMLText.singleLine(try loc[key: "country"].optionalString()) { data["country"] = .string(country) }
         item.data = data
         return item
     }
