@@ -255,7 +255,28 @@ final class RunTests: XCTestCase {
         let xml = try XCTUnwrap(dir.read("out/feed.xml"))
         XCTAssertTrue(XMLParser(data: Data(xml.utf8)).parse(), "feed.xml must be well-formed")
     }
+
+    func testProgressLineOnlyOnATerminal() throws {
+        let server = try LoopbackServer { _ in .text(RunTests.page(0, 2)) }
+        defer { server.stop() }
+        let dir = TempDir()
+        defer { dir.remove() }
+        let cfg = config(dir, sources: [source("a", server.baseURL + "/a")])
+        // `script` gives the run a pseudo-terminal as its stderr.
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        p.arguments = ["-qc", "'\(BinaryRunner.binary)' run --no-state -c '\(cfg)' > /dev/null", dir.path + "/tty.txt"]
+        p.standardOutput = FileHandle.nullDevice
+        try p.run()
+        p.waitUntilExit()
+        let tty = dir.read("tty.txt") ?? ""
+        XCTAssertTrue(tty.contains("[1/1 sources] 2 items, 0 failed"), tty)
+        XCTAssertTrue(tty.contains("\u{1B}[K"), "the line is redrawn in place")
+        let piped = try BinaryRunner.run(["run", "--no-state", "-c", cfg])
+        XCTAssertFalse(piped.stderr.contains("sources]"), "no progress line when stderr is not a terminal")
+    }
 }
+
 
 final class RequestCounter: @unchecked Sendable {
     private let lock = NSLock()
