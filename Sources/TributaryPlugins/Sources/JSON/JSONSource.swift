@@ -144,7 +144,8 @@ public struct JSONSource: FeedSource {
             }
         }
         if !errors.isEmpty {
-            throw SourceError("\(errors.count) of \(urls.count) URLs failed: " + errors.joined(separator: "; "), partial: items)
+            let shown = errors.prefix(3).joined(separator: "; ") + (errors.count > 3 ? "; and \(errors.count - 3) more" : "")
+            throw SourceError("\(errors.count) of \(urls.count) URLs failed: " + shown, partial: items)
         }
         return items
     }
