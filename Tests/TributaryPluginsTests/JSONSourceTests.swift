@@ -135,6 +135,16 @@ final class JSONSourceTests: XCTestCase {
         XCTAssertEqual(r.report.sources.map(\.name), ["a", "b", "c", "d"], "summary in config order")
     }
 
+    func testManyFailedURLsAreSummarisedNotListedInFull() throws {
+        let urls = (1...6).map { "\"https://e.org/u\($0)\"" }.joined(separator: ",")
+        let r = try run(#"{"sources":[{"name":"m","type":"json","urls":[\#(urls)],"fields":{"id":"id","title":"id"}}]}"#,
+                        recordings: [("https://e.org/u1", 200, #"[{"id":"a"}]"#)])
+        guard case .failed(let reason) = r.report.sources[0].status else { return XCTFail() }
+        XCTAssertTrue(reason.hasPrefix("5 of 6 URLs failed: no recording for GET https://e.org/u2; "), reason)
+        XCTAssertTrue(reason.hasSuffix("; and 2 more"), reason)
+        XCTAssertEqual(r.items.map(\.id), ["m:a"], "the URL that worked is still delivered")
+    }
+
     func testFieldsFallbacksTagsGeoDataAndDates() throws {
         let r = try run(#"""
         {"sources":[{"name":"f","type":"json","url":"https://e.org/f","items":"list","kind":"business",
