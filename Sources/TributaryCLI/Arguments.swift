@@ -26,7 +26,7 @@ struct Arguments {
     /// Flags each command takes (value-taking ones end in "=").
     static let flags: [String: [String]] = [
         "run": ["-c=", "--config=", "--only=", "--jsonl", "--all", "--no-state", "--state=", "--record=", "--replay=", "--quiet", "-q", "--verbose", "-v", "--respect-schedule"],
-        "watch": ["-c=", "--config=", "--only=", "--state=", "--replay=", "--quiet", "-q", "--verbose", "-v"],
+        "watch": ["-c=", "--config=", "--only=", "--state=", "--replay=", "--quiet", "-q"],
         "check": ["-c=", "--config="],
         "sources": [],
         "test": ["-c=", "--config=", "--replay=", "--record="],

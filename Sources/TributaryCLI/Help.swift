@@ -41,7 +41,8 @@ enum Help {
           --jsonl            ignore the configured sinks; write the items to stdout as JSON Lines
           --all              emit every item fetched, not only the new ones
           --no-state         use no state file (nothing read or written; every item is new)
-          --state FILE       state file (default: state.path, else ~/.local/state/tributary/state.sqlite)
+          --state FILE       state file (default: state.path, else $XDG_STATE_HOME/tributary/state.sqlite,
+                             else ~/.local/state/tributary/state.sqlite)
           --respect-schedule run only the sources that are due (interval, backoff after failures):
                              lets a cron entry every minute run each source on its own interval
           --record DIR       also save every HTTP exchange under DIR (secrets redacted)

@@ -73,8 +73,9 @@ struct Runner {
         guard let (transport, curl) = makeTransport() else { return 2 }
         let sinks: [any Sink] = isTest || args.jsonl ? [JSONLSink(path: "-")] : config.sinks.map(\.sink)
         let progress = ProgressLine(enabled: !args.quiet && !isTest && err.isTerminal, output: err)
+        let stopping = StopFlag()
         let engine = Engine(sources: selected, sinks: sinks, transport: transport, state: opened.store,
-                            options: Engine.Options(emitAll: args.all, respectSchedule: args.respectSchedule))
+                            options: Engine.Options(emitAll: args.all, respectSchedule: args.respectSchedule), stopping: stopping)
         let observer = Self.observer(progress: progress, verbose: args.verbose)
         let task = Task { await engine.run(observer: observer) }
         let start = DispatchTime.now().uptimeNanoseconds
@@ -84,6 +85,7 @@ struct Runner {
                 task.cancel()  // a second signal: stop now, without the grace period
                 return
             }
+            stopping.set()
             curl?.refuseNewRequests()
             progress.log("tributary: \(Self.name(sig)) received: finishing transfers in flight (up to \(Int(Runner.gracePeriod)) s), then stopping\n")
             DispatchQueue.global().asyncAfter(deadline: .now() + Runner.gracePeriod) { task.cancel() }

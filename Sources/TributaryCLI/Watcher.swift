@@ -47,7 +47,9 @@ struct Watcher {
             out.log(Self.stamp() + " watching \(selected.count) source\(selected.count == 1 ? "" : "s") (state: \(state.path)); SIGINT or SIGTERM stops\n")
         }
         let control = WatchControl()
-        signals(control: control, curl: curl)
+        let stopping = StopFlag()
+        signals(control: control, curl: curl, stopping: stopping)
+        var lastPrune = Timestamp.now().seconds
 
         var running: [String: Task<Void, Never>] = [:]
         var sinkFailure: SinkError? = nil
@@ -64,13 +66,19 @@ struct Watcher {
                 let due = (try? state.sourceState(name))??.nextDue ?? now
                 if due <= now {
                     control.start(name)
-                    let engine = Engine(sources: [configured], delivery: delivery, transport: transport)
+                    let engine = Engine(sources: [configured], delivery: delivery, transport: transport, stopping: stopping)
                     running[name] = Task {
                         _ = await engine.runBatch(observer: observer)
                         control.finish(name)
                     }
                 } else {
                     soonest = min(soonest, due)
+                }
+            }
+            if now - lastPrune > 3600 {  // a long-running watch applies retention hourly
+                lastPrune = now
+                do { try state.prune(retention: runner.config.retention, now: now) } catch {
+                    out.log(Self.stamp() + " warning: state: \(error.message)\n")
                 }
             }
             let wait = max(0.05, min(1.0, soonest - Timestamp.now().seconds))
@@ -95,13 +103,14 @@ struct Watcher {
         return sinkFailure == nil ? 0 : 3
     }
 
-    func signals(control: WatchControl, curl: CurlTransport?) {
+    func signals(control: WatchControl, curl: CurlTransport?, stopping: StopFlag) {
         let out = err
         let quiet = runner.args.quiet
         runner.signals.onSignal { sig in
             if !control.stopping && !quiet {
                 out.log(Self.stamp() + " \(Runner.name(sig)) received: no new runs; finishing the ones in flight (up to \(Int(Self.gracePeriod)) s)\n")
             }
+            stopping.set()
             control.stop()
             curl?.refuseNewRequests()
         }

@@ -235,7 +235,7 @@ final class RunTests: XCTestCase {
             XCTAssertEqual(p.terminationStatus, code, dir.read("err") ?? "")
             XCTAssertLessThan(Date().timeIntervalSince(start), 8, "grace period is 5 s")
             XCTAssertEqual(dir.read("items.jsonl")?.split(separator: "\n").count, 2, "items fetched before the signal are flushed")
-            XCTAssertTrue((dir.read("err") ?? "").contains("slow  json  failed: "), dir.read("err") ?? "")
+            XCTAssertTrue((dir.read("err") ?? "").contains("slow  json  stopped: interrupted"), dir.read("err") ?? "")
         }
     }
 

@@ -238,6 +238,43 @@ final class StateEndToEndTests: XCTestCase {
         XCTAssertEqual(third.status, 0)
         XCTAssertTrue(third.stderr.contains("json  skipped: quota of 2 requests per 1d used up until "), third.stderr)
         XCTAssertEqual(server.requestCount, 2)
+        // The skip moves the source's next due time to the window's end, so `watch` waits for it.
+        let store = try StateStore(path: dir.path + "/state.sqlite", lockTimeout: 1)
+        let due = try XCTUnwrap(try store.sourceState("api")?.nextDue)
+        XCTAssertEqual(due, Timestamp.now().seconds + 86400, accuracy: 120)
+    }
+
+    func testRSSWindowKeepsOldItemsAcrossRunsAndRetention() throws {
+        let (server, api, dir, cfg) = try setUpRun(sinks: #"[{"type":"rss","path":"out/feed.xml","max_items":3}]"#)
+        defer { server.stop(); dir.remove() }
+        api.set([(1, "from 2014", "2014-11-21T08:47:00Z"), (2, "from 2015", "2015-01-01T00:00:00Z")])
+        XCTAssertEqual(try BinaryRunner.run(["run", "-c", cfg]).status, 0)
+        let firstFile = dir.read("out/feed.xml") ?? ""
+        XCTAssertEqual(try BinaryRunner.run(["run", "-c", cfg]).status, 0)
+        XCTAssertEqual(dir.read("out/feed.xml"), firstFile, "nothing new: the file is left as it is")
+        api.set([(3, "new", Self.t3), (4, "newer", "2026-11-04T10:00:00Z")])
+        XCTAssertEqual(try BinaryRunner.run(["run", "-c", cfg]).status, 0)
+        let xml = dir.read("out/feed.xml") ?? ""
+        for title in ["newer", "new", "from 2015"] { XCTAssertTrue(xml.contains("<title>\(title)</title>"), "\(title) in\n\(xml)") }
+        XCTAssertFalse(xml.contains("from 2014"), "the oldest falls out at max_items 3")
+        XCTAssertTrue(XMLParser(data: Data(xml.utf8)).parse())
+    }
+
+    func testAnotherSourcesViewOfTheSameIdIsNotAnUpdate() throws {
+        let server = try LoopbackServer { req in
+            .text(req.path == "/a" ? #"{"items":[{"id":"v1","title":"Title from the search"}]}"# : #"{"items":[{"id":"v1","title":"Title from the feed"}]}"#)
+        }
+        defer { server.stop() }
+        let dir = TempDir()
+        defer { dir.remove() }
+        let src = { (name: String, path: String) in
+            #"{"name":"\#(name)","type":"json","url":"\#(server.baseURL)\#(path)","items":"items","id_prefix":"same","emit_updates":true,"fields":{"id":"id","title":"title"}}"#
+        }
+        let cfg = dir.write("tributary.json", #"{"state":{"path":"state.sqlite"},"sources":[\#(src("a", "/a")),\#(src("b", "/b"))],"sinks":[{"type":"jsonl","path":"out/items.jsonl"}]}"#)
+        for only in ["a", "b", "a", "b"] {
+            XCTAssertEqual(try BinaryRunner.run(["run", "-c", cfg, "--only", only]).status, 0)
+        }
+        XCTAssertEqual(lines(dir).count, 1, "one item, emitted once, whichever source saw it: \(lines(dir))")
     }
 
     func testRetentionPrunesOldIdsAndRemovedSources() throws {

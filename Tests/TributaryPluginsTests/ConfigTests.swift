@@ -101,6 +101,9 @@ final class ConfigTests: XCTestCase {
         XCTAssertTrue(errors(#"{"sources":[1]}"#).contains("tributary.json: (top level).sources[0]: expected an object, found 1"))
         XCTAssertTrue(errors(#"{"sources":[],"http":{"concurrency":0}}"#).contains("tributary.json: (top level).http.concurrency: expected an integer >= 1, found 0"))
         XCTAssertTrue(errors(#"{"sources":[],"http":{"max_body":"big"}}"#).first!.contains("expected a size"))
+        XCTAssertTrue(errors(#"{"sources":[],"state":{"retention":"12h"}}"#).first!.contains("state.retention: must be at least 1d"))
+        XCTAssertTrue(errors(#"{"sources":[\#(okSource.dropLast()),"first_run":"some"}]}"#).first!.contains(#"first_run: expected "all", "none" or an integer >= 1, found "some""#))
+        XCTAssertTrue(errors(#"{"sources":[\#(okSource.dropLast()),"quota":{"requests":0}}]}"#).joined().contains("quota: missing required key \"per\""))
     }
 
     func testJSONSourceSemanticChecks() {

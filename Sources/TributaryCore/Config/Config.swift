@@ -132,6 +132,11 @@ public enum ConfigLoader {
         let stateR = top.nested("state")
         let statePath = stateR?.string("path").map { ConfigPaths.resolve($0, relativeTo: directory) }
         let retention = stateR?.duration("retention") ?? 30 * 86400
+        if retention < 86400 {
+            // Ids still in a feed refresh their last-seen time once a day; a shorter retention
+            // would forget them and emit them again.
+            stateR?.error("retention", "must be at least 1d (ids still in a feed are refreshed daily), found \(Durations.format(retention))")
+        }
         let lockTimeout = stateR?.duration("lock_timeout") ?? 30
 
         var sources: [ConfiguredSource] = []

@@ -51,8 +51,8 @@ public final class Delivery: @unchecked Sendable {
         if let state {
             hashes = batch.map(\.contentHash)
             if !emitAll {
-                let known: [String: String]
-                do { known = try state.knownHashes(batch.map(\.id)) } catch {
+                let known: [String: (source: String, hash: String)]
+                do { known = try state.known(batch.map(\.id)) } catch {
                     let e = SinkError("state: \(error.message)")
                     sinkError = e
                     return Outcome(new: 0, failure: e)
@@ -60,7 +60,9 @@ public final class Delivery: @unchecked Sendable {
                 toEmit = []
                 for (i, item) in batch.enumerated() {
                     guard let old = known[item.id] else { toEmit.append(item); continue }
-                    if settings.emitUpdates && old != hashes[i] {
+                    // An update is a change seen by the source that emitted the item: another
+                    // source's view of the same id (a feed vs a search) is not an update.
+                    if settings.emitUpdates && old.source == settings.name && old.hash != hashes[i] {
                         var updated = item
                         updated.data["updated"] = .bool(true)
                         toEmit.append(updated)

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// How one source did in a run.
 public struct SourceReport: Sendable {
@@ -67,16 +68,20 @@ public struct Engine: Sendable {
     public let delivery: Delivery
     public let transport: any HTTPTransport
     public let options: Options
+    /// Set when the program was asked to stop: sources failing from then on were interrupted,
+    /// not broken, so they get no failure count and no backoff.
+    public let stopping: StopFlag
 
-    public init(sources: [ConfiguredSource], sinks: [any Sink], transport: any HTTPTransport, state: StateStore? = nil, options: Options = Options()) {
-        self.init(sources: sources, delivery: Delivery(sinks: sinks, state: state, emitAll: options.emitAll), transport: transport, options: options)
+    public init(sources: [ConfiguredSource], sinks: [any Sink], transport: any HTTPTransport, state: StateStore? = nil, options: Options = Options(), stopping: StopFlag = StopFlag()) {
+        self.init(sources: sources, delivery: Delivery(sinks: sinks, state: state, emitAll: options.emitAll), transport: transport, options: options, stopping: stopping)
     }
 
-    public init(sources: [ConfiguredSource], delivery: Delivery, transport: any HTTPTransport, options: Options = Options()) {
+    public init(sources: [ConfiguredSource], delivery: Delivery, transport: any HTTPTransport, options: Options = Options(), stopping: StopFlag = StopFlag()) {
         self.sources = sources
         self.delivery = delivery
         self.transport = transport
         self.options = options
+        self.stopping = stopping
     }
 
     var state: StateStore? { delivery.state }
@@ -106,7 +111,10 @@ public struct Engine: Sendable {
             let settings = configured.settings
             let previous = try? state?.sourceState(settings.name)
             if let skip = skipReason(settings, previous, now: now) {
-                report.sources.append(SourceReport(name: settings.name, type: settings.type, status: .skipped(skip), fetched: 0, new: 0, seconds: 0))
+                let r = SourceReport(name: settings.name, type: settings.type, status: .skipped(skip.reason), fetched: 0, new: 0, seconds: 0)
+                report.sources.append(r)
+                if let until = skip.until { try? state?.setNextDue(source: settings.name, type: settings.type, due: until, now: now) }
+                observer(.finished(r, done: report.sources.count, total: sources.count, items: 0, failures: 0))
                 continue
             }
             runnable.append((index, configured, previous ?? nil))
@@ -116,7 +124,7 @@ public struct Engine: Sendable {
         await withTaskGroup(of: (Int, Result<[Item], SourceError>, Double, RequestLedger).self) { group in
             for (index, configured, previous) in runnable {
                 let settings = configured.settings
-                let ledger = RequestLedger(lookup: state)
+                let ledger = RequestLedger(lookup: state, scope: settings.name)
                 let client = HTTPClient(transport: transport, retries: settings.retries, timeout: settings.timeout, ledger: ledger)
                 let context = FetchContext(
                     settings: settings, http: client, fetched: fetched,
@@ -129,7 +137,7 @@ public struct Engine: Sendable {
                     do {
                         result = .success(try await configured.source.fetch(context))
                     } catch let error as SourceError {
-                        result = .failure(Task.isCancelled ? SourceError("interrupted", partial: error.partial) : error)
+                        result = .failure(Task.isCancelled ? SourceError.interrupted(partial: error.partial) : error)
                     } catch {
                         result = .failure(SourceError("\(error)"))
                     }
@@ -150,6 +158,8 @@ public struct Engine: Sendable {
                     items = e.partial
                     if delivery.isOutputClosed {
                         status = .stopped("output closed")
+                    } else if e.isInterruption || stopping.isSet {
+                        status = .stopped("interrupted")  // by SIGINT/SIGTERM: not the source's fault, no backoff
                     } else {
                         status = .failed(e.message)
                         failure = e.message
@@ -179,13 +189,14 @@ public struct Engine: Sendable {
         return report
     }
 
-    func skipReason(_ settings: SourceSettings, _ previous: SourceState??, now: Double) -> String? {
+    /// Why a source is not run now, and (for a quota) until when.
+    func skipReason(_ settings: SourceSettings, _ previous: SourceState??, now: Double) -> (reason: String, until: Double?)? {
         guard let state else { return nil }
         if options.respectSchedule, let due = previous??.nextDue, due > now {
-            return "not due until \(Timestamp(seconds: due).rfc3339)"
+            return ("not due until \(Timestamp(seconds: due).rfc3339)", nil)
         }
         if let q = settings.quota, let used = try? state.quotaUsed(source: settings.name, per: q.per, now: now), used.used >= q.requests {
-            return "quota of \(q.requests) requests per \(Durations.format(q.per)) used up until \(Timestamp(seconds: used.resets).rfc3339)"
+            return ("quota of \(q.requests) requests per \(Durations.format(q.per)) used up until \(Timestamp(seconds: used.resets).rfc3339)", used.resets)
         }
         return nil
     }
@@ -209,6 +220,14 @@ public struct Engine: Sendable {
             observer(.warning(source: settings.name, message: "recovered after \(before) failed run\(before == 1 ? "" : "s")"))
         }
     }
+}
+
+/// A one-way "stop was requested" flag shared between the signal handler and the engine.
+public final class StopFlag: Sendable {
+    private let value = Mutex(false)
+    public init() {}
+    public var isSet: Bool { value.withLock { $0 } }
+    public func set() { value.withLock { $0 = true } }
 }
 
 /// When a source runs next: its interval with jitter, or after failures an exponential backoff

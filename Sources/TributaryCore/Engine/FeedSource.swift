@@ -42,6 +42,16 @@ public struct SourceError: Error, CustomStringConvertible, Sendable {
 
     public init(_ error: HTTPError) {
         self.init(error.description)
+        self.isInterruption = error.kind == .cancelled
+    }
+
+    /// The run was stopped (SIGINT/SIGTERM) before the source finished: not the source's fault.
+    public private(set) var isInterruption = false
+
+    public static func interrupted(partial: [Item]) -> SourceError {
+        var e = SourceError("interrupted", partial: partial)
+        e.isInterruption = true
+        return e
     }
 
     public var description: String { message }

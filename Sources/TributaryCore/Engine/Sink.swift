@@ -3,8 +3,8 @@
 /// Contract:
 /// - `write` receives each batch of new items in delivery order and returns only when they
 ///   are durably written (a jsonl file: written and fsynced; whole lines only).
-/// - `close` is called once after the last batch; sinks that render a whole document (RSS)
-///   write it here, atomically.
+/// - `close` is called once after the last batch. A sink that renders a whole document (RSS)
+///   rewrites it atomically after every batch, so `write` returning means the items are in it.
 /// - Failures throw `SinkError`; a closed stdout throws `SinkError.outputClosed`.
 /// - The engine calls a sink from one task at a time, never concurrently.
 public protocol Sink: AnyObject, Sendable {

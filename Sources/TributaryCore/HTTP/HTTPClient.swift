@@ -28,7 +28,7 @@ public struct HTTPClient: Sendable {
         req.timeout = request.timeout ?? timeout
         // Conditional GET: send the validators state has for this URL; a 304 answers with the
         // body kept from last time, so every source handles "nothing new" without special code.
-        let cacheKey = Recording.key(method: req.method, url: req.url)
+        let cacheKey = (ledger.map { $0.scope + " " } ?? "") + Recording.key(method: req.method, url: req.url)
         var cached: CachedResponse? = nil
         if req.method == "GET", let lookup = ledger?.lookup, let c = lookup.cachedResponse(cacheKey) {
             cached = c

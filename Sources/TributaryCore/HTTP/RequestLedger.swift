@@ -12,9 +12,15 @@ extension StateStore: ValidatorLookup {}
 /// are delivered so a failed run never hides content behind a 304 next time.
 public final class RequestLedger: Sendable {
     public let lookup: (any ValidatorLookup)?
+    /// Whose responses these are (the source name): sources asking the same URL with different
+    /// credentials (a header, a masked key) never share a stored response.
+    public let scope: String
     private let state = Mutex<(requests: Int, notModified: Int, fresh: Int, pending: [(key: String, response: CachedResponse)])>((0, 0, 0, []))
 
-    public init(lookup: (any ValidatorLookup)?) { self.lookup = lookup }
+    public init(lookup: (any ValidatorLookup)?, scope: String = "") {
+        self.lookup = lookup
+        self.scope = scope
+    }
 
     /// Attempts sent to the network (retries included).
     public var requests: Int { state.withLock { $0.requests } }

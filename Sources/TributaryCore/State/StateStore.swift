@@ -135,16 +135,33 @@ public final class StateStore: @unchecked Sendable {
 
     /// The stored content hash of each id already known (emitted or remembered).
     public func knownHashes(_ ids: [String]) throws(StateError) -> [String: String] {
+        try known(ids).mapValues(\.hash)
+    }
+
+    /// For each id already known: the source that first emitted it and its content hash then.
+    public func known(_ ids: [String]) throws(StateError) -> [String: (source: String, hash: String)] {
         try locked { () throws(StateError) in
-            let s = try db.statement("SELECT hash FROM emitted WHERE id = ?")
-            var out: [String: String] = [:]
+            let s = try db.statement("SELECT source, hash FROM emitted WHERE id = ?")
+            var out: [String: (source: String, hash: String)] = [:]
             for id in ids {
                 sqlite3_reset(s.stmt)
                 s.bind(1, id)
-                if try s.step(), let h = s.string(0) { out[id] = h }
+                if try s.step(), let src = s.string(0), let h = s.string(1) { out[id] = (src, h) }
             }
             sqlite3_reset(s.stmt)
             return out
+        }
+    }
+
+    /// Sets when a source is next due without recording a run (a quota skip in `watch`).
+    public func setNextDue(source: String, type: String, due: Double, now: Double) throws(StateError) {
+        try locked { () throws(StateError) in
+            let s = try db.statement("""
+                INSERT INTO sources(name, type, failures, next_due, in_config) VALUES(?1, ?2, 0, ?3, ?4)
+                ON CONFLICT(name) DO UPDATE SET next_due = ?3, in_config = ?4
+                """)
+            s.bind(1, source).bind(2, type).bind(3, due).bind(4, now)
+            try s.run()
         }
     }
 
@@ -162,8 +179,9 @@ public final class StateStore: @unchecked Sendable {
                 // feed polled every few minutes does not rewrite its rows and their index each run.
                 let up = try db.statement("""
                     INSERT INTO emitted(id, source, first_seen, last_seen, hash) VALUES(?, ?, ?, ?, ?)
-                    ON CONFLICT(id) DO UPDATE SET last_seen = excluded.last_seen, hash = excluded.hash
-                    WHERE emitted.hash != excluded.hash OR emitted.last_seen < excluded.last_seen - 86400
+                    ON CONFLICT(id) DO UPDATE SET last_seen = excluded.last_seen,
+                        hash = CASE WHEN emitted.source = excluded.source THEN excluded.hash ELSE emitted.hash END
+                    WHERE (emitted.source = excluded.source AND emitted.hash != excluded.hash) OR emitted.last_seen < excluded.last_seen - 86400
                     """)
                 for e in remember {
                     up.bind(1, e.id).bind(2, e.source).bind(3, now).bind(4, now).bind(5, e.hash)
@@ -286,7 +304,7 @@ public final class StateStore: @unchecked Sendable {
 
     // MARK: retention
 
-    /// Forgets ids not seen for `retention` seconds, old validators and window rows, and the
+    /// Forgets ids not seen for `retention` seconds, old validators, and the
     /// records of sources that left the config more than `retention` ago. Returns rows removed.
     @discardableResult
     public func prune(retention: Double, now: Double) throws(StateError) -> Int {
@@ -295,7 +313,7 @@ public final class StateStore: @unchecked Sendable {
                 let cutoff = now - retention
                 var removed = 0
                 for sql in ["DELETE FROM emitted WHERE last_seen < ?", "DELETE FROM validators WHERE updated < ?",
-                            "DELETE FROM recent_items WHERE sort_time < ?", "DELETE FROM sources WHERE in_config < ?",
+                            "DELETE FROM sources WHERE in_config < ?",
                             "DELETE FROM quotas WHERE source NOT IN (SELECT name FROM sources) AND window_start < ?"] {
                     let s = try db.statement(sql)
                     s.bind(1, cutoff)
