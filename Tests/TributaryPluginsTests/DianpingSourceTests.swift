@@ -78,19 +78,9 @@ final class DianpingSourceTests: XCTestCase {
     func run(_ config: String, status: Int = 200, body: String) throws -> Run {
         let dir = TempDir()
         defer { dir.remove() }
-        let rec = Recording(method: "GET", url: Self.url, status: status, headers: [("Content-Type", "application/json;charset=UTF-8")], body: Array(body.utf8))
-        _ = dir.write("dp.json", String(decoding: rec.encoded(), as: UTF8.self))
-        let cfg = try ConfigLoader.load(bytes: Array(config.utf8), file: "t.json", directory: dir.path, registry: BuiltinRegistry.standard, environment: { _ in nil })
-        let sink = InMemorySink()
-        let engine = Engine(sources: cfg.sources, sinks: [sink], transport: try ReplayTransport(directory: dir.path))
-        let sem = DispatchSemaphore(value: 0)
-        let box = ReportBox()
-        Task {
-            box.report = await engine.run()
-            sem.signal()
-        }
-        sem.wait()
-        return Run(report: box.report!, items: sink.items)
+        EngineHarness.record(dir, [(url: Self.url, status: status, body: body)], contentType: "application/json;charset=UTF-8")
+        let outcome = try EngineHarness.run(config: config, registry: BuiltinRegistry.standard, transport: try ReplayTransport(directory: dir.path), directory: dir.path)
+        return Run(report: outcome.report, items: outcome.items)
     }
 
     func fixture(_ name: String) throws -> String {

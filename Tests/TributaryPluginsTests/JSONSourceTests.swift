@@ -11,26 +11,12 @@ final class JSONSourceTests: XCTestCase {
         let items: [Item]
     }
 
-    func record(_ dir: TempDir, _ url: String, status: Int = 200, body: String) {
-        let rec = Recording(method: "GET", url: url, status: status, headers: [("Content-Type", "application/json")], body: Array(body.utf8))
-        _ = dir.write("r\(RecordingTransport.fnv1a(url)).json", String(decoding: rec.encoded(), as: UTF8.self))
-    }
-
     func run(_ config: String, recordings: [(String, Int, String)]) throws -> Run {
         let dir = TempDir()
         defer { dir.remove() }
-        for (url, status, body) in recordings { record(dir, url, status: status, body: body) }
-        let cfg = try ConfigLoader.load(bytes: Array(config.utf8), file: "t.json", directory: dir.path, registry: BuiltinRegistry.standard, environment: { _ in nil })
-        let sink = InMemorySink()
-        let engine = Engine(sources: cfg.sources, sinks: [sink], transport: try ReplayTransport(directory: dir.path))
-        let sem = DispatchSemaphore(value: 0)
-        let box = ReportBox()
-        Task {
-            box.report = await engine.run()
-            sem.signal()
-        }
-        sem.wait()
-        return Run(report: box.report!, items: sink.items)
+        EngineHarness.record(dir, recordings.map { (url: $0.0, status: $0.1, body: $0.2) })
+        let outcome = try EngineHarness.run(config: config, registry: BuiltinRegistry.standard, transport: try ReplayTransport(directory: dir.path), directory: dir.path)
+        return Run(report: outcome.report, items: outcome.items)
     }
 
     let gdata = #"""
@@ -176,9 +162,4 @@ final class JSONSourceTests: XCTestCase {
         guard case .failed(let reason) = r.report.sources[0].status else { return XCTFail() }
         XCTAssertTrue(reason.hasSuffix(#"[0].when: expected a date (auto), found "yesterday""#), reason)
     }
-}
-
-final class ReportBox: @unchecked Sendable {
-    // Written by one task, read after the semaphore it signals.
-    var report: RunReport?
 }

@@ -50,31 +50,13 @@ enum WeatherHarness {
         }
     }
 
-    final class Box: @unchecked Sendable {
-        // Written by the engine's task before the semaphore is signalled; read after.
-        var report: RunReport?
-        let lock = NSLock()
-        var warnings: [String] = []
-    }
-
     static func config(_ text: String) throws -> Config {
         try ConfigLoader.load(bytes: Array(text.utf8), file: "t.json", directory: "/tmp", registry: BuiltinRegistry.standard, environment: { _ in nil })
     }
 
     static func run(_ configText: String, transport: CannedTransport) throws -> Run {
-        let cfg = try config(configText)
-        let sink = InMemorySink()
-        let engine = Engine(sources: cfg.sources, sinks: [sink], transport: transport)
-        let box = Box()
-        let sem = DispatchSemaphore(value: 0)
-        Task {
-            box.report = await engine.run { event in
-                if case .warning(_, let message) = event { box.lock.withLock { box.warnings.append(message) } }
-            }
-            sem.signal()
-        }
-        sem.wait()
-        return Run(report: box.report!, items: sink.items, warnings: box.lock.withLock { box.warnings })
+        let outcome = try EngineHarness.run(config: configText, registry: BuiltinRegistry.standard, transport: transport, directory: "/tmp")
+        return Run(report: outcome.report, items: outcome.items, warnings: outcome.warnings)
     }
 
     /// Config errors of a config that must not load.

@@ -10,6 +10,14 @@ public struct Recording: Sendable {
     public var headers: [(name: String, value: String)]
     public var body: [UInt8]
 
+    public init(method: String, url: String, status: Int, headers: [(name: String, value: String)], body: [UInt8]) {
+        self.method = method
+        self.url = url
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
     /// The replay lookup key: method and URL with secret query values masked.
     public static func key(method: String, url: String) -> String {
         method.uppercased() + " " + Redactor.redactURL(url)
