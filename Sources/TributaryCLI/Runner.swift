@@ -38,7 +38,8 @@ struct Runner {
     /// The network (curl, optionally recording) or the recordings (replay).
     func makeTransport() -> (any HTTPTransport, CurlTransport?)? {
         do {
-            if let dir = args.replay ?? config.replayDirectory {
+            // An explicit --record means the network, even when the config replays.
+            if let dir = args.replay ?? (args.record == nil ? config.replayDirectory : nil) {
                 return (try ReplayTransport(directory: dir), nil)
             }
             let c = CurlTransport(settings: config.http)

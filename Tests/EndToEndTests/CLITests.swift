@@ -62,4 +62,23 @@ final class CLITests: XCTestCase {
             XCTAssertTrue(r.stdout.contains(needle), needle)
         }
     }
+
+    func testRecordOverridesTheConfigsReplay() throws {
+        let server = try LoopbackServer { _ in .text(#"[{"id":1,"title":"live"}]"#) }
+        defer { server.stop() }
+        let dir = TempDir()
+        defer { dir.remove() }
+        try FileManager.default.createDirectory(atPath: dir.path + "/rec", withIntermediateDirectories: true)
+        let cfg = dir.write("tributary.json", #"{"http":{"replay":"rec"},"sources":[{"name":"a","type":"json","url":"\#(server.baseURL)/x?key=K1","fields":{"id":"id","title":"title"}}]}"#)
+        let replayed = try BinaryRunner.run(["run", "-c", cfg, "--no-state"])
+        XCTAssertEqual(replayed.status, 1, "the config replays, and nothing is recorded yet")
+        XCTAssertTrue(replayed.stderr.contains("no recording for GET \(server.baseURL)/x?key=***"), replayed.stderr)
+        let recorded = try BinaryRunner.run(["run", "-c", cfg, "--no-state", "--record", dir.path + "/rec"])
+        XCTAssertEqual(recorded.status, 0, recorded.stderr)
+        XCTAssertEqual(server.requestCount, 1)
+        let again = try BinaryRunner.run(["run", "-c", cfg, "--no-state", "--jsonl"])
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertTrue(again.stdout.contains(#""title":"live""#))
+        XCTAssertEqual(server.requestCount, 1, "replayed from what --record saved")
+    }
 }

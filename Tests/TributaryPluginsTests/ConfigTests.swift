@@ -106,6 +106,24 @@ final class ConfigTests: XCTestCase {
         XCTAssertTrue(errors(#"{"sources":[\#(okSource.dropLast()),"quota":{"requests":0}}]}"#).joined().contains("quota: missing required key \"per\""))
     }
 
+    func testIntegerIdsAreAcceptedInStringLists() throws {
+        let c = try load(#"{"sources":[{"name":"w","type":"openweathermap","city_ids":[3470127,"524901"],"api_key":"k"}]}"#)
+        XCTAssertEqual(c.sources.count, 1)
+        XCTAssertTrue(errors(#"{"sources":[{"name":"w","type":"openweathermap","city_ids":[1.5],"api_key":"k"}]}"#).joined().contains("city_ids: expected a list of strings"))
+    }
+
+    /// A source type's own option must not reuse a key every source has (`type`, `name`, ...).
+    func testNoSourceTypeRedeclaresACommonKey() {
+        let common = Set(CommonOptions.source.map(\.name))
+        for d in BuiltinRegistry.standard.sources {
+            XCTAssertEqual(Set(d.options.map(\.name)).intersection(common), [], d.type)
+            XCTAssertEqual(Set(d.options.map(\.name)).count, d.options.count, "\(d.type): an option declared twice")
+        }
+        for d in BuiltinRegistry.standard.sinks {
+            XCTAssertFalse(d.options.contains { $0.name == "type" }, d.type)
+        }
+    }
+
     func testJSONSourceSemanticChecks() {
         let e = errors(#"""
         {"sources":[

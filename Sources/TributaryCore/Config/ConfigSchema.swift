@@ -88,7 +88,7 @@ public enum ConfigSchema {
             e.append(("oneOf", .array([obj([("type", .string("number")), ("minimum", .int(0))]), obj([("type", .string("string")), ("pattern", .string(durationPattern))])])))
         case .size:
             e.append(("oneOf", .array([obj([("type", .string("integer")), ("minimum", .int(0))]), obj([("type", .string("string")), ("pattern", .string(sizePattern))])])))
-        case .stringList: e.append(("type", .string("array"))); e.append(("items", obj([("type", .string("string"))])))
+        case .stringList: e.append(("type", .string("array"))); e.append(("items", obj([("type", .array([.string("string"), .string("integer")]))])))
         case .stringOrList:
             e.append(("oneOf", .array([obj([("type", .string("string"))]), obj([("type", .string("array")), ("items", obj([("type", .string("string"))]))])])))
         case .stringMap:

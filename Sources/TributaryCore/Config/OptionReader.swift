@@ -84,7 +84,8 @@ public final class OptionReader {
             guard let s = value.stringValue else { bad("a key path string"); return }
             do { _ = try KeyPath(parsing: s) } catch { self.error(spec.name, "\(error)") }
         case .stringList:
-            guard let a = value.arrayValue, a.allSatisfy({ $0.stringValue != nil }) else { bad("a list of strings"); return }
+            // Integers are accepted as their text: ids such as OpenWeatherMap city ids are numbers.
+            guard let a = value.arrayValue, a.allSatisfy({ $0.stringValue != nil || $0.numberValue?.int64 != nil }) else { bad("a list of strings"); return }
         case .stringOrList:
             if value.stringValue != nil { return }
             guard let a = value.arrayValue, a.allSatisfy({ $0.stringValue != nil }) else { bad("a string or a list of strings"); return }
@@ -152,7 +153,7 @@ public final class OptionReader {
     public func stringList(_ key: String) -> [String]? {
         guard let v = object[key] else { return nil }
         if let s = v.stringValue { return [s] }
-        return v.arrayValue?.compactMap(\.stringValue)
+        return v.arrayValue?.compactMap { $0.stringValue ?? $0.numberValue.flatMap { $0.int64 != nil ? $0.text : nil } }
     }
 
     /// Ordered name/value pairs; numbers and bools are taken as their text.

@@ -21,7 +21,7 @@ public struct OpenWeatherMapSource: FeedSource {
     public static let options: [OptionSpec] = [
         OptionSpec("api_key", .string, required: true, "OpenWeatherMap API key (sent as APPID; never shown), e.g. \"${OWM_API_KEY}\""),
         OptionSpec("cities", .stringList, "city names, optionally with a country code: \"Belo Horizonte,BR\""),
-        OptionSpec("city_ids", .stringList, "OpenWeatherMap city ids, written as strings: \"3470127\""),
+        OptionSpec("city_ids", .stringList, "OpenWeatherMap city ids, e.g. [3470127, \"2950159\"]"),
         OptionSpec("coordinates", .objectList(coordinateOptions), "places by coordinates: [{\"lat\": -19.92, \"lon\": -43.94}]"),
         OptionSpec("units", .enumeration(WeatherUnits.allCases.map(\.rawValue)), default: "metric", "standard (K, m/s), metric (°C, m/s) or imperial (°F, mph)"),
         OptionSpec("lang", .string, default: "the API's (en)", "language of the condition text (OpenWeatherMap code: en, de, pt_br, ru, zh_cn, ...)"),
