@@ -12,7 +12,7 @@ import os
 import sys
 
 # Next to this script (plugins run in their config file's folder, which may be another one).
-RELEASES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "exec-releases.json")
+RELEASES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "releases.json")
 
 
 def main() -> int:
