@@ -81,4 +81,17 @@ final class CLITests: XCTestCase {
         XCTAssertTrue(again.stdout.contains(#""title":"live""#))
         XCTAssertEqual(server.requestCount, 1, "replayed from what --record saved")
     }
+
+    func testEveryExampleConfigRunsOfflineAndEmitsValidItems() throws {
+        let dir = BinaryRunner.packageRoot + "/Sources-config/examples"
+        let configs = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasSuffix(".json") }.sorted()
+        XCTAssertGreaterThanOrEqual(configs.count, 10)
+        let schema = try SchemaValidator.itemSchema()
+        for name in configs {
+            let r = try BinaryRunner.run(["run", "--no-state", "--jsonl", "-c", dir + "/" + name])
+            XCTAssertEqual(r.status, 0, "\(name): \(r.stderr)")
+            XCTAssertFalse(r.stdoutLines.isEmpty, name)
+            for line in r.stdoutLines { XCTAssertEqual(schema.validate(line: line), [], "\(name): \(line)") }
+        }
+    }
 }
