@@ -30,6 +30,27 @@ final class SinkTests: XCTestCase {
         for l in lines { XCTAssertNoThrow(try JSONParser.parse(String(l))) }
     }
 
+    func testLargeBatchesAreWrittenInChunksOfWholeLines() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let path = dir.path + "/big.jsonl"
+        let sink = JSONLSink(path: path)
+        let items = (0..<6000).map { n -> Item in
+            var i = item(n)
+            i.summary = String(repeating: "Длинный текст 长文本 ", count: 20)
+            return i
+        }
+        try sink.write(items)
+        try sink.close()
+        let data = try XCTUnwrap(FileManager.default.contents(atPath: path))
+        XCTAssertGreaterThan(data.count, 3 * JSONLSink.chunkSize, "the batch spans several chunks")
+        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n")
+        XCTAssertEqual(lines.count, 6000)
+        for (n, line) in lines.enumerated() where n % 500 == 0 || n == 5999 {
+            XCTAssertEqual((try? JSONParser.parse(String(line)))?[path: "id"], .string("t:\(n)"))
+        }
+    }
+
     func testJSONLRepairsAPartialLastLine() throws {
         let dir = TempDir()
         defer { dir.remove() }

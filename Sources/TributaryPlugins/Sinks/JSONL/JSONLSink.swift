@@ -64,18 +64,33 @@ public final class JSONLSink: Sink, @unchecked Sendable {
         SinkError("jsonl: cannot read \(path) to check its last line: \(String(cString: strerror(errno)))")
     }
 
+    /// Lines are written in chunks of about this many bytes, so a large batch never needs one
+    /// buffer the size of all its output; chunks always end at a line end.
+    static let chunkSize = 1 << 20
+
     public func write(_ items: [Item]) throws(SinkError) {
+        if output == nil { try open() }
         var buf: [UInt8] = []
-        buf.reserveCapacity(items.count * 400)
+        buf.reserveCapacity(Self.chunkSize + 4096)
         for item in items {
             item.appendJSON(into: &buf)
             buf.append(0x0A)
+            if buf.count >= Self.chunkSize {
+                try flush(buf)
+                buf.removeAll(keepingCapacity: true)
+            }
         }
+        if !buf.isEmpty { try flush(buf) }
+        if output == nil {
+            guard fsync(fd) == 0 else { throw SinkError("jsonl: cannot fsync \(path): \(String(cString: strerror(errno)))") }
+        }
+    }
+
+    private func flush(_ buf: [UInt8]) throws(SinkError) {
         if let output {
             try output.write(buf)
             return
         }
-        try open()
         let ok = buf.withUnsafeBytes { raw -> Bool in
             var off = 0
             while off < raw.count {
@@ -86,7 +101,6 @@ public final class JSONLSink: Sink, @unchecked Sendable {
             return true
         }
         guard ok else { throw SinkError("jsonl: cannot write \(path): \(String(cString: strerror(errno)))") }
-        guard fsync(fd) == 0 else { throw SinkError("jsonl: cannot fsync \(path): \(String(cString: strerror(errno)))") }
     }
 
     public func close() throws(SinkError) {

@@ -23,15 +23,19 @@ public final class StdoutSink: Sink, @unchecked Sendable {
 
     public func write(_ items: [Item]) throws(SinkError) {
         var buf: [UInt8] = []
-        buf.reserveCapacity(items.count * 160)
+        buf.reserveCapacity(JSONLSink.chunkSize + 4096)
         for item in items {
             switch format {
             case .jsonl: item.appendJSON(into: &buf)
             case .text: buf.append(contentsOf: Self.line(item).utf8)
             }
             buf.append(0x0A)
+            if buf.count >= JSONLSink.chunkSize {
+                try output.write(buf)
+                buf.removeAll(keepingCapacity: true)
+            }
         }
-        try output.write(buf)
+        if !buf.isEmpty { try output.write(buf) }
     }
 
     public func close() throws(SinkError) {}
