@@ -27,10 +27,10 @@ demo: build
 	$(BIN) run -c Sources-config/demo.json
 	@echo "wrote out/items.jsonl ($$(wc -l < out/items.jsonl) items) and out/feed.xml" >&2
 
-## test: the whole test suite (unit tests and end-to-end tests of the real binary)
+## test: the whole test suite (unit tests and end-to-end tests of the real binary; all XCTest)
 test: deps
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	$(SWIFT) test --skip-build --disable-swift-testing
 
 ## bench: release build, then Tributary beside jq and orjson (see bench/README.md)
 bench: deps
