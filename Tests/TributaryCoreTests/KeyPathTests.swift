@@ -81,6 +81,16 @@ final class JSONNodeTests: XCTestCase {
         XCTAssertEqual(try n["absent"].stringArray(), [])
     }
 
+    func testOptionalNumberKeepsTheLiteralAndReadsNumericStrings() throws {
+        let n = JSONNode(try JSONParser.parse(#"{"a":4.50,"b":"12","c":"x","d":null}"#))
+        let a = try XCTUnwrap(try n["a"].optionalNumber())
+        XCTAssertEqual(a.value, 4.5)
+        XCTAssertEqual(a.json, .number(JSONNumber(text: "4.50")), "the API's literal is kept")
+        XCTAssertEqual(try n["b"].optionalNumber()?.json, .int(12))
+        XCTAssertNil(try n["d"].optionalNumber())
+        XCTAssertThrowsError(try n["c"].optionalNumber())
+    }
+
     func testNullReadsAsMissingForOptionals() throws {
         let n = JSONNode(try JSONParser.parse(#"{"a":null}"#))
         XCTAssertNil(try n["a"].optionalString())

@@ -89,6 +89,14 @@ public struct JSONNode: Sendable {
         }
     }
 
+    /// A number field both as a value and as the JSON to keep in an item's `data`: a JSON number
+    /// exactly as the API wrote it, a numeric string as the number it holds; nil when absent.
+    public func optionalNumber(allowString: Bool = true) throws(JSONAccessError) -> (value: Double, json: JSONValue)? {
+        guard let d = try optionalDouble(allowString: allowString) else { return nil }
+        if case .number(let n)? = value { return (d, .number(n)) }
+        return (d, .double(d))
+    }
+
     public func int(allowString: Bool = false) throws(JSONAccessError) -> Int64 {
         guard let i = try optionalInt(allowString: allowString) else { throw wrong("integer") }
         return i

@@ -154,19 +154,6 @@ public struct DianpingSource: FeedSource {
         return t
     }
 
-    /// Numbers as JSON numbers: whole values as integers, others as written.
-    /// A number field as its value and as the JSON to keep in `data`: a JSON number exactly as
-    /// the API wrote it, a numeric string as the number it holds.
-    static func numeric(_ node: JSONNode) throws -> (value: Double, json: JSONValue)? {
-        guard let d = try node.optionalDouble(allowString: true) else { return nil }
-        if case .number(let n)? = node.value { return (d, .number(n)) }
-        return (d, number(d))
-    }
-
-    static func number(_ d: Double) -> JSONValue {
-        d == d.rounded() && abs(d) < 1e15 ? .int(Int(d)) : .double(d)
-    }
-
     static func formatted(_ d: Double) -> String {
         d == d.rounded() && abs(d) < 1e15 ? String(Int(d)) : JSONNumber(d).text
     }
@@ -181,10 +168,10 @@ public struct DianpingSource: FeedSource {
         let address = HTMLText.singleLine(try b[key: "address"].optionalString(allowNumber: true))
         let telephone = HTMLText.singleLine(try b[key: "telephone"].optionalString(allowNumber: true))
         let city = HTMLText.singleLine(try b[key: "city"].optionalString(allowNumber: true))
-        let rating = try Self.numeric(b[key: "avg_rating"])
-        let avgPrice = try Self.numeric(b[key: "avg_price"])
+        let rating = try b[key: "avg_rating"].optionalNumber()
+        let avgPrice = try b[key: "avg_price"].optionalNumber()
         let reviewCount = try b[key: "review_count"].optionalInt(allowString: true)
-        let distance = try Self.numeric(b[key: "distance"])
+        let distance = try b[key: "distance"].optionalNumber()
         let dealCount = try b[key: "deal_count"].optionalInt(allowString: true)
         let hasCoupon = try b[key: "has_coupon"].optionalBool(lenient: true)
         let hasDeal = try b[key: "has_deal"].optionalBool(lenient: true)

@@ -153,18 +153,6 @@ public struct YelpSource: FeedSource {
         return head + fragment
     }
 
-    /// A number field as its value and as the JSON to keep in `data`: a JSON number exactly as
-    /// the API wrote it, a numeric string as the number it holds.
-    static func numeric(_ node: JSONNode) throws -> (value: Double, json: JSONValue)? {
-        guard let d = try node.optionalDouble(allowString: true) else { return nil }
-        if case .number(let n)? = node.value { return (d, .number(n)) }
-        return (d, number(d))
-    }
-
-    static func number(_ d: Double) -> JSONValue {
-        d == d.rounded() && abs(d) < 1e15 ? .int(Int(d)) : .double(d)
-    }
-
     func mapBusiness(_ b: JSONNode, context: FetchContext) throws -> Item {
         let idNode = b[key: "id"]
         guard let native = try idNode.optionalString(allowNumber: true)?.trimmingCharacters(in: .whitespaces), !native.isEmpty else {
@@ -177,10 +165,10 @@ public struct YelpSource: FeedSource {
         let displayPhone = HTMLText.singleLine(try b[key: "display_phone"].optionalString())
         let phone = HTMLText.singleLine(try b[key: "phone"].optionalString(allowNumber: true))
         let price = HTMLText.singleLine(try b[key: "price"].optionalString())
-        let rating = try Self.numeric(b[key: "rating"])
+        let rating = try b[key: "rating"].optionalNumber()
         let reviewCount = try b[key: "review_count"].optionalInt(allowString: true)
         let isClosed = try b[key: "is_closed"].optionalBool(lenient: true)
-        let distance = try Self.numeric(b[key: "distance"])
+        let distance = try b[key: "distance"].optionalNumber()
         var aliases: [String] = [], titles: [String] = []
         for c in try b[key: "categories"].optionalArray() ?? [] {
             if let a = HTMLText.singleLine(try c[key: "alias"].optionalString()) { aliases.append(a) }
