@@ -17,8 +17,12 @@ public struct BinaryRunner {
         return url.path
     }()
 
-    /// The tributary binary next to the test bundle, else in .build/debug.
+    /// The binary under test: `$TRIBUTARY_BIN` (what `make test` sets: the release build users
+    /// run), else the one next to the test bundle, else .build/debug.
     public static let binary: String = {
+        if let given = ProcessInfo.processInfo.environment["TRIBUTARY_BIN"], !given.isEmpty {
+            return given.hasPrefix("/") ? given : packageRoot + "/" + given
+        }
         let dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path
         for candidate in [dir + "/tributary", packageRoot + "/.build/debug/tributary"] where FileManager.default.isExecutableFile(atPath: candidate) {
             return candidate
@@ -28,42 +32,13 @@ public struct BinaryRunner {
 
     /// Runs `tributary args...` in `cwd` with extra environment; kills it after `timeout` s.
     public static func run(_ args: [String], cwd: String? = nil, env: [String: String] = [:], stdin: String? = nil, timeout: Double = 60) throws -> Result {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: binary)
-        p.arguments = args
-        if let cwd { p.currentDirectoryURL = URL(fileURLWithPath: cwd) }
-        var environment = ProcessInfo.processInfo.environment
         // Never touch the user's state: each run gets a fresh state folder unless the test
         // passes --state or its own XDG_STATE_HOME.
         let scratchState = NSTemporaryDirectory() + "tributary-state-" + UUID().uuidString
-        environment["XDG_STATE_HOME"] = scratchState
-        for (k, v) in env { environment[k] = v }
-        p.environment = environment
         defer { try? FileManager.default.removeItem(atPath: scratchState) }
-        let outPipe = Pipe(), errPipe = Pipe(), inPipe = Pipe()
-        p.standardOutput = outPipe
-        p.standardError = errPipe
-        p.standardInput = inPipe
-        try p.run()
-        if let stdin { inPipe.fileHandleForWriting.write(Data(stdin.utf8)) }
-        try? inPipe.fileHandleForWriting.close()
-        let collector = OutputCollector()
-        let group = DispatchGroup()
-        group.enter()
-        DispatchQueue.global().async { collector.setOut(outPipe.fileHandleForReading.readDataToEndOfFile()); group.leave() }
-        group.enter()
-        DispatchQueue.global().async { collector.setErr(errPipe.fileHandleForReading.readDataToEndOfFile()); group.leave() }
-        let deadline = Date().addingTimeInterval(timeout)
-        while p.isRunning && Date() < deadline { usleep(10_000) }
-        if p.isRunning {
-            kill(p.processIdentifier, SIGKILL)
-            p.waitUntilExit()
-            _ = group.wait(timeout: .now() + 5)
-            throw RunnerError(message: "tributary \(args.joined(separator: " ")) did not finish within \(timeout) s; stderr: \(collector.errText)")
-        }
-        p.waitUntilExit()
-        _ = group.wait(timeout: .now() + 10)
-        return Result(status: p.terminationStatus, stdout: collector.outText, stderr: collector.errText)
+        var environment = ["XDG_STATE_HOME": scratchState]
+        for (k, v) in env { environment[k] = v }
+        return try Shell.run([binary] + args, cwd: cwd, env: environment, stdin: stdin, timeout: timeout)
     }
 
     /// Starts the binary and returns the process (for signal tests); output goes to the given files.
@@ -89,16 +64,6 @@ public struct BinaryRunner {
 public struct RunnerError: Error, CustomStringConvertible {
     public let message: String
     public var description: String { message }
-}
-
-final class OutputCollector: @unchecked Sendable {
-    // Each field is written once by its reader thread, read after both finished (DispatchGroup).
-    private let lock = NSLock()
-    private var out = Data(), err = Data()
-    func setOut(_ d: Data) { lock.lock(); out = d; lock.unlock() }
-    func setErr(_ d: Data) { lock.lock(); err = d; lock.unlock() }
-    var outText: String { lock.lock(); defer { lock.unlock() }; return String(decoding: out, as: UTF8.self) }
-    var errText: String { lock.lock(); defer { lock.unlock() }; return String(decoding: err, as: UTF8.self) }
 }
 
 /// A scratch folder per test, removed by `remove()`.

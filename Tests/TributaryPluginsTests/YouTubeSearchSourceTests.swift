@@ -45,7 +45,8 @@ final class YouTubeSearchSourceTests: XCTestCase {
         let warnings = WarningBox()
         let context = FetchContext(settings: c.settings, http: HTTPClient(transport: transport, retries: retries, backoffBase: 0.05), fetched: Timestamp(seconds: 1_800_000_000)) { warnings.add($0) }
         do {
-            return Outcome(items: try await c.source.fetch(context), error: nil, warnings: warnings.all)
+            let items = try await c.source.fetch(context)
+            return Outcome(items: items, error: nil, warnings: warnings.all)
         } catch {
             return Outcome(items: [], error: error, warnings: warnings.all)
         }

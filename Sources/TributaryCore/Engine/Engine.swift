@@ -134,12 +134,11 @@ public struct Engine: Sendable {
                 group.addTask {
                     let start = DispatchTime.now().uptimeNanoseconds
                     let result: Result<[Item], SourceError>
-                    do {
-                        result = .success(try await configured.source.fetch(context))
-                    } catch let error as SourceError {
-                        result = .failure(Task.isCancelled ? SourceError.interrupted(partial: error.partial) : error)
+                    do throws(SourceError) {
+                        let items = try await configured.source.fetch(context)
+                        result = .success(items)
                     } catch {
-                        result = .failure(SourceError("\(error)"))
+                        result = .failure(Task.isCancelled ? SourceError.interrupted(partial: error.partial) : error)
                     }
                     return (index, result, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9, ledger)
                 }

@@ -125,7 +125,8 @@ public struct ChannelsSource: FeedSource {
 
     /// Adds each channel's streams from iptv-org `streams.json` (a second request).
     private func joinStreams(_ streamsURL: String, into channels: inout [Channel], _ context: FetchContext) async throws(SourceError) {
-        let document = try Self.parseJSON(try await context.get(streamsURL, allowFile: streamsURL.hasPrefix("file:")), context)
+        let response = try await context.get(streamsURL, allowFile: streamsURL.hasPrefix("file:"))
+        let document = try Self.parseJSON(response, context)
         let streams = try Self.mapped("GET \(Redactor.redactURL(streamsURL))") { () throws(JSONAccessError) in try IPTVOrgFormat.streams(in: document) }
         for i in channels.indices {
             for s in streams[channels[i].id] ?? [] { channels[i].addStream(s) }

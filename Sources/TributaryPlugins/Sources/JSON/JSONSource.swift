@@ -128,7 +128,15 @@ public struct JSONSource: FeedSource {
         let results = await withTaskGroup(of: (Int, Result<[Item], SourceError>).self) { group in
             for (i, u) in urls.enumerated() {
                 group.addTask {
-                    do { return (i, .success(try await fetchPages(u, context))) } catch let e as SourceError { return (i, .failure(e)) } catch { return (i, .failure(SourceError("\(error)"))) }
+                    // No `try await` inside the returned tuple: Tests/CompilerBugs/tuple-await-dse.
+                    let result: Result<[Item], SourceError>
+                    do throws(SourceError) {
+                        let items = try await fetchPages(u, context)
+                        result = .success(items)
+                    } catch {
+                        result = .failure(error)
+                    }
+                    return (i, result)
                 }
             }
             var out = [Result<[Item], SourceError>?](repeating: nil, count: urls.count)

@@ -11,11 +11,16 @@ enum PlaceFanOut {
         let results = await withTaskGroup(of: (Int, Result<Item, SourceError>).self) { group in
             for (index, place) in places.enumerated() {
                 group.addTask {
+                    // The awaited value is bound to a `let` before the tuple is built: see
+                    // Tests/CompilerBugs/tuple-await-dse (Swift 6.3.1 -O drops `index` otherwise).
+                    let result: Result<Item, SourceError>
                     do throws(SourceError) {
-                        return (index, .success(try await fetchOne(place)))
+                        let item = try await fetchOne(place)
+                        result = .success(item)
                     } catch {
-                        return (index, .failure(error))
+                        result = .failure(error)
                     }
+                    return (index, result)
                 }
             }
             var ordered = [Result<Item, SourceError>?](repeating: nil, count: places.count)
