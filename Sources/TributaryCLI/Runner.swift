@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 import TributaryCore
 import TributaryPlugins
 #if canImport(Glibc)
@@ -37,6 +36,10 @@ struct Runner {
 
     /// The network (curl, optionally recording) or the recordings (replay).
     func makeTransport() -> (any HTTPTransport, CurlTransport?)? {
+        if let problem = FileDescriptorLimit.ensure(transfers: config.http.concurrency) {
+            err.log("tributary: \(problem)\n")
+            return nil
+        }
         do {
             // An explicit --record means the network, even when the config replays.
             if let dir = args.replay ?? (args.record == nil ? config.replayDirectory : nil) {
@@ -134,7 +137,7 @@ struct Runner {
 
 /// Counts signals received during a run.
 final class SignalCounter: Sendable {
-    private let n = Mutex(0)
+    private let n = Locked(0)
     func increment() -> Int { n.withLock { $0 += 1; return $0 } }
 }
 
@@ -142,7 +145,7 @@ final class SignalCounter: Sendable {
 final class ProgressLine: Sendable {
     let enabled: Bool
     let output: FDOutput
-    private let state = Mutex<(shown: Bool, last: String)>((false, ""))
+    private let state = Locked<(shown: Bool, last: String)>((false, ""))
     private let start = DispatchTime.now().uptimeNanoseconds
 
     init(enabled: Bool, output: FDOutput) {

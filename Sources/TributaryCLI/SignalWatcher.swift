@@ -1,5 +1,5 @@
 import Dispatch
-import Synchronization
+import TributaryCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -9,7 +9,7 @@ import Glibc
 /// Threading rule: `sources` is written once in init and only kept alive afterwards.
 final class SignalWatcher: @unchecked Sendable {
     private let sources: [any DispatchSourceSignal]
-    private let state = Mutex<(received: Int32?, handler: (@Sendable (Int32) -> Void)?)>((nil, nil))
+    private let state = Locked<(received: Int32?, handler: (@Sendable (Int32) -> Void)?)>((nil, nil))
 
     init() {
         var list: [any DispatchSourceSignal] = []

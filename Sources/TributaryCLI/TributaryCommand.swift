@@ -52,6 +52,10 @@ public enum TributaryCommand {
         }
         guard let config = loadConfig(args) else { return 2 }
         if args.command == "check" {
+            if let problem = FileDescriptorLimit.ensure(transfers: config.http.concurrency) {
+                err.log("\(config.file): \(problem)\n")
+                return 2
+            }
             let enabled = config.sources.filter(\.settings.enabled).count
             err.log("\(config.file): ok: \(config.sources.count) source\(config.sources.count == 1 ? "" : "s") (\(enabled) enabled), \(config.sinks.count) sink\(config.sinks.count == 1 ? "" : "s")\n")
             return 0

@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Synchronization
 import TributaryCore
 import TributaryPlugins
 #if canImport(Glibc)
@@ -127,7 +126,7 @@ struct Watcher {
 
 /// The watch loop's shared flags: which sources are running, and whether to stop.
 final class WatchControl: Sendable {
-    private let state = Mutex<(stopping: Bool, active: Set<String>)>((false, []))
+    private let state = Locked<(stopping: Bool, active: Set<String>)>((false, []))
 
     var stopping: Bool { state.withLock { $0.stopping } }
     func stop() { state.withLock { $0.stopping = true } }

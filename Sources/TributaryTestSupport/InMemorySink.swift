@@ -1,9 +1,8 @@
-import Synchronization
 import TributaryCore
 
 /// A sink that keeps what it receives, for engine tests; can be told to fail.
 public final class InMemorySink: Sink, Sendable {
-    private let state = Mutex<(items: [Item], batches: Int, closed: Bool)>(([], 0, false))
+    private let state = Locked<(items: [Item], batches: Int, closed: Bool)>(([], 0, false))
     private let failure: SinkError?
 
     public init(failWith failure: SinkError? = nil) { self.failure = failure }

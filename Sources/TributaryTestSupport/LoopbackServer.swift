@@ -1,4 +1,5 @@
 import Foundation
+import TributaryCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -235,23 +236,6 @@ private func reasonPhrase(_ status: Int) -> String {
     case 504: "Gateway Timeout"
     case 505: "HTTP Version Not Supported"
     default: "Status \(status)"
-    }
-}
-
-/// A value guarded by an `NSLock`. `@unchecked Sendable` under one rule: `value`
-/// is only ever touched inside `withLock`. (Not `Synchronization.Mutex`: on Linux
-/// that is a bare futex ThreadSanitizer cannot see, so `swift test
-/// --sanitize=thread` would report false races in every test using the server.)
-private final class Locked<Value: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-
-    init(_ value: Value) { self.value = value }
-
-    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
     }
 }
 

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import TributaryCore
 
 /// Runs any program (the tributary binary, swiftc, python3, psql...) with a hard time limit,
 /// capturing stdout, stderr and the exit status, so a hung child fails its test instead of CI.
@@ -58,7 +58,7 @@ public enum Shell {
 /// What a child printed; each field is written once by its reader thread and read after both
 /// finished (a DispatchGroup), the lock makes that visible across threads.
 final class OutputCollector: Sendable {
-    private let state = Mutex<(out: Data, err: Data)>((Data(), Data()))
+    private let state = Locked<(out: Data, err: Data)>((Data(), Data()))
     func setOut(_ d: Data) { state.withLock { $0.out = d } }
     func setErr(_ d: Data) { state.withLock { $0.err = d } }
     var outText: String { state.withLock { String(decoding: $0.out, as: UTF8.self) } }

@@ -154,10 +154,18 @@ final class StateEndToEndTests: XCTestCase {
         defer { dir.remove() }
         let sources = (0..<8).map { #"{"name":"s\#($0)","type":"json","url":"\#(server.baseURL)/p\#($0)","items":"items","fields":{"id":"id","title":"title"}}"# }
         let cfg = dir.write("tributary.json", #"{"state":{"path":"state.sqlite"},"sources":[\#(sources.joined(separator: ","))],"sinks":[{"type":"jsonl","path":"out/items.jsonl"},{"type":"rss","path":"out/feed.xml"}]}"#)
+        // Kill points spread over the time a whole run takes with this binary (a sanitizer build
+        // is several times slower than the release build), timed on a scratch copy of the config.
+        let probe = TempDir()
+        defer { probe.remove() }
+        let probeConfig = probe.write("tributary.json", try String(contentsOfFile: cfg, encoding: .utf8))
+        let started = Date()
+        XCTAssertEqual(try BinaryRunner.run(["run", "-c", probeConfig, "--all", "--quiet"]).status, 0)
+        let full = max(0.05, Date().timeIntervalSince(started))
         var generator = SystemRandomNumberGenerator()
         for round in 0..<20 {
             let p = try BinaryRunner.start(["run", "-c", cfg, "--all"], stdoutPath: dir.path + "/o\(round)", stderrPath: dir.path + "/e\(round)")
-            usleep(UInt32.random(in: 5_000...120_000, using: &generator))
+            usleep(UInt32(Double.random(in: 0.1...1.0, using: &generator) * full * 1e6))
             kill(p.processIdentifier, SIGKILL)
             p.waitUntilExit()
         }

@@ -101,9 +101,19 @@ final class ConfigTests: XCTestCase {
         XCTAssertTrue(errors(#"{"sources":[1]}"#).contains("tributary.json: (top level).sources[0]: expected an object, found 1"))
         XCTAssertTrue(errors(#"{"sources":[],"http":{"concurrency":0}}"#).contains("tributary.json: (top level).http.concurrency: expected an integer >= 1, found 0"))
         XCTAssertTrue(errors(#"{"sources":[],"http":{"max_body":"big"}}"#).first!.contains("expected a size"))
+        XCTAssertEqual(errors(#"{"sources":[],"http":{"concurrency":5000}}"#), ["tributary.json: (top level).http.concurrency: expected an integer <= 4096, found 5000"])
+        XCTAssertEqual(errors(#"{"sources":[],"http":{"concurrency":32,"per_host":64}}"#), ["tributary.json: (top level).http.per_host: must not exceed http.concurrency (32), found 64"])
         XCTAssertTrue(errors(#"{"sources":[],"state":{"retention":"12h"}}"#).first!.contains("state.retention: must be at least 1d"))
         XCTAssertTrue(errors(#"{"sources":[\#(okSource.dropLast()),"first_run":"some"}]}"#).first!.contains(#"first_run: expected "all", "none" or an integer >= 1, found "some""#))
         XCTAssertTrue(errors(#"{"sources":[\#(okSource.dropLast()),"quota":{"requests":0}}]}"#).joined().contains("quota: missing required key \"per\""))
+    }
+
+    func testLimitsFitOneGatewayInFrontOfManySources() throws {
+        let c = try load(#"{"sources":[],"http":{"concurrency":1024,"per_host":1024}}"#)
+        XCTAssertEqual(c.http.concurrency, 1024)
+        XCTAssertEqual(c.http.perHost, 1024)
+        // Unset per_host keeps its default, capped by a smaller concurrency.
+        XCTAssertEqual(try load(#"{"sources":[],"http":{"concurrency":4}}"#).http.perHost, 4)
     }
 
     func testIntegerIdsAreAcceptedInStringLists() throws {

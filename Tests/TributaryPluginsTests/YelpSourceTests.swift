@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import XCTest
 @testable import TributaryCore
 @testable import TributaryPlugins
@@ -19,7 +18,7 @@ final class YelpSourceTests: XCTestCase {
     final class CannedTransport: HTTPTransport {
         let status: Int
         let body: [UInt8]
-        let seen = Mutex<[HTTPRequest]>([])
+        let seen = Locked<[HTTPRequest]>([])
         init(status: Int, body: String) {
             self.status = status
             self.body = Array(body.utf8)

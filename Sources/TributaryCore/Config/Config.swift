@@ -122,6 +122,10 @@ public enum ConfigLoader {
         var http = HTTPSettings()
         if let v = httpR?.int("concurrency") { http.concurrency = v }
         if let v = httpR?.int("per_host") { http.perHost = v }
+        if http.perHost > http.concurrency, httpR?.has("per_host") == true {
+            httpR?.error("per_host", "must not exceed http.concurrency (\(http.concurrency)), found \(http.perHost)")
+        }
+        http.perHost = min(http.perHost, http.concurrency)
         if let v = httpR?.string("user_agent") { http.userAgent = v }
         if let v = httpR?.size("max_body") { http.maxBody = v }
         let replay = httpR?.string("replay").map { ConfigPaths.resolve($0, relativeTo: directory) }

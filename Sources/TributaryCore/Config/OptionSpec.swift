@@ -100,8 +100,8 @@ public enum CommonOptions {
     ]
 
     public static let http: [OptionSpec] = [
-        OptionSpec("concurrency", .integer(min: 1, max: 512), default: "32", "transfers in flight at once, all hosts"),
-        OptionSpec("per_host", .integer(min: 1, max: 128), default: "6", "transfers in flight at once per host"),
+        OptionSpec("concurrency", .integer(min: 1, max: HTTPSettings.maxConcurrency), default: "32", "transfers in flight at once, all hosts"),
+        OptionSpec("per_host", .integer(min: 1, max: HTTPSettings.maxConcurrency), default: "6", "transfers in flight at once per host (at most `concurrency`)"),
         OptionSpec("user_agent", .string, default: "tributary/<version>", "User-Agent header"),
         OptionSpec("max_body", .size, default: "16MiB", "largest response body accepted (after decompression)"),
         OptionSpec("replay", .string, "answer every request from recordings in this folder (relative to the config file)"),

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// How one source did in a run.
 public struct SourceReport: Sendable {
@@ -223,7 +222,7 @@ public struct Engine: Sendable {
 
 /// A one-way "stop was requested" flag shared between the signal handler and the engine.
 public final class StopFlag: Sendable {
-    private let value = Mutex(false)
+    private let value = Locked(false)
     public init() {}
     public var isSet: Bool { value.withLock { $0 } }
     public func set() { value.withLock { $0 = true } }

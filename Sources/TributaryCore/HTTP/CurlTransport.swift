@@ -1,6 +1,5 @@
 import CCurl
 import Foundation
-import Synchronization
 
 /// Settings shared by every request of one run (config `http` section).
 public struct HTTPSettings: Sendable, Equatable {
@@ -10,6 +9,11 @@ public struct HTTPSettings: Sendable, Equatable {
     public var maxBody: Int = 16 * 1024 * 1024
     public var maxRedirects: Int = 5
     public init() {}
+
+    /// The largest `http.concurrency`: one API gateway in front of a thousand sources at 200 or
+    /// more in flight is normal. Each transfer holds a socket, so the process needs about this
+    /// many file descriptors (`FileDescriptors.ensure`).
+    public static let maxConcurrency = 4096
 }
 
 /// The network transport: one dedicated thread owns a curl multi handle and drives every
@@ -18,7 +22,7 @@ public struct HTTPSettings: Sendable, Equatable {
 /// ever count time on the wire.
 ///
 /// Threading rule: `multi`, `active` and the easy handles are touched only by the curl thread;
-/// `waiting`, `cancelled` and `stopping` live in `shared` (a Mutex) and are how other threads talk
+/// `waiting`, `cancelled` and `stopping` live in `shared` (a `Locked`) and are how other threads talk
 /// to it, followed by `curl_multi_wakeup`.
 public final class CurlTransport: HTTPTransport, @unchecked Sendable {
     private struct Shared {
@@ -30,7 +34,7 @@ public final class CurlTransport: HTTPTransport, @unchecked Sendable {
 
     private let settings: HTTPSettings
     private let multi: UnsafeMutableRawPointer
-    private let shared = Mutex(Shared())
+    private let shared = Locked(Shared())
     private var active: [Transfer] = []      // curl thread only
     private var perHost: [String: Int] = [:]  // curl thread only
     private var thread: Thread?
@@ -228,8 +232,8 @@ final class Transfer: @unchecked Sendable {
     var tooLarge = false
     var headerList: UnsafeMutablePointer<curl_slist>?
     let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
-    private let done = Mutex(false)
-    private let cancelFlag = Mutex(false)
+    private let done = Locked(false)
+    private let cancelFlag = Locked(false)
 
     /// Set by the cancellation handler, possibly before the transfer was queued.
     var isCancelled: Bool { cancelFlag.withLock { $0 } }

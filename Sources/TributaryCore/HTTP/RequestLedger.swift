@@ -1,4 +1,3 @@
-import Synchronization
 
 /// Where conditional-GET validators come from (the state store).
 public protocol ValidatorLookup: Sendable {
@@ -15,7 +14,7 @@ public final class RequestLedger: Sendable {
     /// Whose responses these are (the source name): sources asking the same URL with different
     /// credentials (a header, a masked key) never share a stored response.
     public let scope: String
-    private let state = Mutex<(requests: Int, notModified: Int, fresh: Int, pending: [(key: String, response: CachedResponse)])>((0, 0, 0, []))
+    private let state = Locked<(requests: Int, notModified: Int, fresh: Int, pending: [(key: String, response: CachedResponse)])>((0, 0, 0, []))
 
     public init(lookup: (any ValidatorLookup)?, scope: String = "") {
         self.lookup = lookup

@@ -1,13 +1,12 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Synchronization
 
 /// Writes bytes to a file descriptor with a `write(2)` loop. EPIPE (the reader left) becomes
 /// `SinkError.outputClosed` instead of a crash; SIGPIPE is ignored by the program at start.
 public final class FDOutput: Sendable {
     public let fd: Int32
-    private let lock = Mutex(false)  // true once the reader has gone
+    private let lock = Locked(false)  // true once the reader has gone
 
     public init(fd: Int32) { self.fd = fd }
 

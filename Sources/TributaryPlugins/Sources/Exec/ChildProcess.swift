@@ -1,5 +1,5 @@
 import Dispatch
-import Synchronization
+import TributaryCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -117,8 +117,8 @@ struct ChildProcess: Sendable {
         }
         pidBox.set(pid)
 
-        let timedOut = Mutex(false)
-        let finished = Mutex(false)
+        let timedOut = Locked(false)
+        let finished = Locked(false)
         let timer = DispatchSource.makeTimerSource(queue: .global())
         timer.schedule(deadline: .now() + timeout)
         timer.setEventHandler {
@@ -177,7 +177,7 @@ struct ChildProcess: Sendable {
 
 /// The running child's pid, shared with the cancellation handler.
 final class PidBox: Sendable {
-    private let value = Mutex<pid_t>(0)
+    private let value = Locked<pid_t>(0)
     func set(_ p: pid_t) { value.withLock { $0 = p } }
     func get() -> pid_t { value.withLock { $0 } }
 }

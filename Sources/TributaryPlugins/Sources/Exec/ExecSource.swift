@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import TributaryCore
 
 /// The `exec` source: the out-of-process plugin protocol (Docs/sources/exec.md). A program,
@@ -149,7 +148,7 @@ public struct ExecSource: FeedSource {
 
 /// The last stderr line, for the failure message.
 final class LastLine: Sendable {
-    private let value = Mutex<String?>(nil)
+    private let value = Locked<String?>(nil)
     func set(_ s: String) { value.withLock { $0 = s } }
     func get() -> String? { value.withLock { $0 } }
 }
