@@ -116,3 +116,24 @@ final class ValuesTests: XCTestCase {
         XCTAssertEqual(Environment.interpolate("${HOME}${HOME}", lookup: look).text, "/home/a/home/a")
     }
 }
+
+/// Config numbers that do not fit are errors, never traps (a probe crashed `check` and `run`).
+final class ConfigValueRangeTests: XCTestCase {
+    func testSizesBeyondOneTebibyteAreNotSizes() {
+        XCTAssertEqual(ByteSizes.parse("1024GiB"), 1 << 40)
+        XCTAssertEqual(ByteSizes.parse(.number(JSONNumber(text: "1099511627776"))), 1 << 40)
+        for bad in ["1e30 GiB", "1e30GiB", "99999999999999999999999", "99999999999999999999999B", "1025GiB", "inf MiB", "nan KiB", "-1KiB", "1099511627777"] {
+            XCTAssertNil(ByteSizes.parse(bad), bad)
+        }
+        XCTAssertNil(ByteSizes.parse(.number(JSONNumber(text: "1e30"))))
+    }
+
+    func testDurationsBeyondTenYearsAreNotDurations() {
+        XCTAssertEqual(Durations.parse("3650d"), 3650 * 86400)
+        for bad in ["1e300", "3651d", "99999999999999999999999w", "inf", "nan", "-1s", "1e300s"] {
+            XCTAssertNil(Durations.parse(bad), bad)
+        }
+        XCTAssertNil(Durations.parse(.number(JSONNumber(text: "1e300"))))
+        XCTAssertEqual(Durations.format(Durations.max), "3650d")
+    }
+}

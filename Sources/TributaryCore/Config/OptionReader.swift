@@ -77,9 +77,9 @@ public final class OptionReader {
         case .bool:
             if value.boolValue == nil { bad("true or false") }
         case .duration:
-            if Durations.parse(value) == nil { bad("a duration (seconds, or a string like \"250ms\", \"20s\", \"15m\", \"2h\", \"1d\")") }
+            if Durations.parse(value) == nil { bad("a duration up to 3650d (seconds, or a string like \"250ms\", \"20s\", \"15m\", \"2h\", \"1d\")") }
         case .size:
-            if ByteSizes.parse(value) == nil { bad("a size (bytes, or a string like \"512KiB\", \"16MiB\")") }
+            if ByteSizes.parse(value) == nil { bad("a size up to 1TiB (bytes, or a string like \"512KiB\", \"16MiB\")") }
         case .keyPath:
             guard let s = value.stringValue else { bad("a key path string"); return }
             do { _ = try KeyPath(parsing: s) } catch { self.error(spec.name, "\(error)") }

@@ -6,20 +6,27 @@ public enum Tributary {
 }
 
 /// Durations in config: a number of seconds or `"250ms"`, `"20s"`, `"15m"`, `"2h"`, `"1d"`
-/// (units may be combined: `"1h30m"`).
+/// (units may be combined: `"1h30m"`), from 0 up to `max` (ten years): every duration ends up
+/// in arithmetic (timeouts in milliseconds, backoff, retention), and nothing longer means
+/// anything, so a larger value is a config error instead of an overflow later.
 public enum Durations {
+    /// 3650 days.
+    public static let max = 3650.0 * 86400
+
     public static func parse(_ value: JSONValue) -> Double? {
         switch value {
-        case .number(let n): let d = n.double; return d.isFinite && d >= 0 ? d : nil
+        case .number(let n): return checked(n.double)
         case .string(let s): return parse(s)
         default: return nil
         }
     }
 
+    static func checked(_ d: Double) -> Double? { d.isFinite && d >= 0 && d <= max ? d : nil }
+
     public static func parse(_ text: String) -> Double? {
         let s = text.trimmingSpaces
         guard !s.isEmpty else { return nil }
-        if let d = Double(s), d >= 0, d.isFinite { return d }
+        if let d = Double(s) { return checked(d) }
         var total = 0.0
         var i = s.startIndex
         var sawUnit = false
@@ -43,7 +50,7 @@ public enum Durations {
             sawUnit = true
             i = unitEnd
         }
-        return sawUnit ? total : nil
+        return sawUnit ? checked(total) : nil
     }
 
     /// `0.25` -> `250ms`, `20` -> `20s`, `900` -> `15m`, `5400` -> `1h30m`.
@@ -60,11 +67,16 @@ public enum Durations {
     }
 }
 
-/// Sizes in config: a number of bytes or `"512KiB"`, `"16MiB"`, `"1GiB"` (also `KB`/`MB`/`GB` as powers of 1000).
+/// Sizes in config: a number of bytes or `"512KiB"`, `"16MiB"`, `"1GiB"` (also `KB`/`MB`/`GB`
+/// as powers of 1000), from 0 up to `max` (1 TiB); anything larger is a config error, never an
+/// overflow.
 public enum ByteSizes {
+    /// 1 TiB.
+    public static let max = 1 << 40
+
     public static func parse(_ value: JSONValue) -> Int? {
         switch value {
-        case .number(let n): return n.int64.flatMap { $0 >= 0 ? Int($0) : nil }
+        case .number(let n): return n.int64.flatMap { $0 >= 0 && $0 <= Int64(max) ? Int($0) : nil }
         case .string(let s): return parse(s)
         default: return nil
         }
@@ -72,11 +84,13 @@ public enum ByteSizes {
 
     public static func parse(_ text: String) -> Int? {
         let s = text.trimmingSpaces
-        if let n = Int(s), n >= 0 { return n }
+        if let n = Int(s) { return n >= 0 && n <= max ? n : nil }
         let units: [(String, Double)] = [("KiB", 1024), ("MiB", 1_048_576), ("GiB", 1_073_741_824), ("KB", 1000), ("MB", 1e6), ("GB", 1e9), ("B", 1)]
         for (u, f) in units where s.hasSuffix(u) {
-            guard let v = Double(String(s.dropLast(u.count)).trimmingSpaces), v >= 0 else { return nil }
-            return Int(v * f)
+            guard let v = Double(String(s.dropLast(u.count)).trimmingSpaces), v.isFinite, v >= 0 else { return nil }
+            let bytes = (v * f).rounded(.down)
+            guard bytes <= Double(max) else { return nil }
+            return Int(bytes)
         }
         return nil
     }

@@ -4,11 +4,28 @@ import Glibc
 
 /// A point in time as seconds since 1970-01-01T00:00:00Z, with the parsers and formatters for
 /// the date forms feeds and APIs use (RFC 3339, RFC 822/1123, unix seconds). No locale, no
-/// DateFormatter: the same bytes on every machine.
+/// DateFormatter, no libc time zone: the same bytes on every machine.
+///
+/// The range is years 0000 to 9999 (`earliest` ... `latest`), what RFC 3339 can write. Parsers
+/// return nil outside it and `init?(checked:)` turns untrusted numbers into a timestamp or nil;
+/// the formatters clamp to the range, so they never trap and never write an invalid date,
+/// whatever a value holds.
 public struct Timestamp: Sendable, Equatable, Hashable, Comparable, CustomStringConvertible {
     public var seconds: Double
 
     public init(seconds: Double) { self.seconds = seconds }
+
+    /// 0000-01-01T00:00:00Z.
+    public static let earliest = -62_167_219_200.0
+    /// 9999-12-31T23:59:59Z.
+    public static let latest = 253_402_300_799.0
+
+    /// A timestamp from an untrusted number of seconds: nil when it is not finite or falls
+    /// outside years 0000-9999.
+    public init?(checked seconds: Double) {
+        guard seconds.isFinite, seconds >= Self.earliest, seconds < Self.latest + 1 else { return nil }
+        self.seconds = seconds
+    }
 
     public static func now() -> Timestamp {
         var ts = timespec()
@@ -19,26 +36,34 @@ public struct Timestamp: Sendable, Equatable, Hashable, Comparable, CustomString
     public static func < (a: Timestamp, b: Timestamp) -> Bool { a.seconds < b.seconds }
     public var description: String { rfc3339 }
 
-    private var brokenDown: tm {
-        var t = time_t(seconds.rounded(.down))
-        var out = tm()
-        gmtime_r(&t, &out)
-        return out
+    /// The civil date and time in UTC, whole seconds, clamped to the range.
+    struct Civil {
+        var year, month, day, hour, minute, second, weekday: Int
+    }
+
+    var civil: Civil {
+        let clamped = seconds.isNaN ? 0 : min(max(seconds, Self.earliest), Self.latest)
+        let whole = Int(clamped.rounded(.down))
+        let days = whole >= 0 ? whole / 86400 : (whole - 86399) / 86400
+        let rest = whole - days * 86400
+        let (y, m, d) = Self.civilFromDays(days)
+        // 1970-01-01 was a Thursday (4).
+        let weekday = ((days % 7) + 11) % 7
+        return Civil(year: y, month: m, day: d, hour: rest / 3600, minute: rest % 3600 / 60, second: rest % 60, weekday: weekday)
     }
 
     /// `2026-11-29T10:00:00Z` (whole seconds; fractions are dropped).
     public var rfc3339: String {
-        let t = brokenDown
-        return pad(Int(t.tm_year) + 1900, 4) + "-" + pad(Int(t.tm_mon) + 1, 2) + "-" + pad(Int(t.tm_mday), 2)
-            + "T" + pad(Int(t.tm_hour), 2) + ":" + pad(Int(t.tm_min), 2) + ":" + pad(Int(t.tm_sec), 2) + "Z"
+        let t = civil
+        return pad(t.year, 4) + "-" + pad(t.month, 2) + "-" + pad(t.day, 2)
+            + "T" + pad(t.hour, 2) + ":" + pad(t.minute, 2) + ":" + pad(t.second, 2) + "Z"
     }
 
     /// `Sun, 29 Nov 2026 10:00:00 GMT` (RFC 822 with a four-digit year, as RSS readers expect).
     public var rfc822: String {
-        let t = brokenDown
-        return Self.days[Int(t.tm_wday)] + ", " + pad(Int(t.tm_mday), 2) + " " + Self.months[Int(t.tm_mon)] + " "
-            + pad(Int(t.tm_year) + 1900, 4) + " " + pad(Int(t.tm_hour), 2) + ":" + pad(Int(t.tm_min), 2) + ":"
-            + pad(Int(t.tm_sec), 2) + " GMT"
+        let t = civil
+        return Self.days[t.weekday] + ", " + pad(t.day, 2) + " " + Self.months[t.month - 1] + " "
+            + pad(t.year, 4) + " " + pad(t.hour, 2) + ":" + pad(t.minute, 2) + ":" + pad(t.second, 2) + " GMT"
     }
 
     static let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
@@ -49,7 +74,8 @@ public struct Timestamp: Sendable, Equatable, Hashable, Comparable, CustomString
         return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
     }
 
-    /// Days from 1970-01-01 to the civil date (proleptic Gregorian), no libc time zone involved.
+    /// Days from 1970-01-01 to the civil date (proleptic Gregorian, H. Hinnant's algorithm).
+    /// Callers keep `y0` within 0...9999, so nothing overflows.
     static func daysFromCivil(_ y0: Int, _ m: Int, _ d: Int) -> Int {
         let y = m <= 2 ? y0 - 1 : y0
         let era = (y >= 0 ? y : y - 399) / 400
@@ -60,11 +86,39 @@ public struct Timestamp: Sendable, Equatable, Hashable, Comparable, CustomString
         return era * 146097 + doe - 719468
     }
 
+    /// The inverse of `daysFromCivil`.
+    static func civilFromDays(_ z0: Int) -> (year: Int, month: Int, day: Int) {
+        let z = z0 + 719468
+        let era = (z >= 0 ? z : z - 146096) / 146097
+        let doe = z - era * 146097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
+    }
+
+    static func isLeapYear(_ y: Int) -> Bool { y % 4 == 0 && (y % 100 != 0 || y % 400 == 0) }
+
+    static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: return isLeapYear(year) ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    /// A validated civil date and time (a real calendar day: no 31 February), or nil. A leap
+    /// second (`:60`) reads as `:59`. `offsetSeconds` is the zone's offset east of UTC.
     static func make(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, fraction: Double = 0, offsetSeconds: Int = 0) -> Timestamp? {
-        guard (1...12).contains(month), (1...31).contains(day), (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second) else { return nil }
+        guard (0...9999).contains(year), (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year),
+              (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second),
+              abs(offsetSeconds) < 86400, fraction >= 0 else { return nil }
         let days = daysFromCivil(year, month, day)
         let secs = days * 86400 + hour * 3600 + minute * 60 + min(second, 59) - offsetSeconds
-        return Timestamp(seconds: Double(secs) + fraction)
+        // Many fraction digits can round up to 1.0; a fraction never carries into the next second.
+        return Timestamp(checked: Double(secs) + min(fraction, 0.999_999))
     }
 }
 
@@ -128,8 +182,22 @@ extension Timestamp {
         return make(year: y, month: mo, day: d, hour: h, minute: mi, second: s, fraction: frac, offsetSeconds: offset)
     }
 
+    /// Zone names feeds write after the time, as minutes east of UTC: RFC 822's own (UT, GMT,
+    /// Z and the North American ones) and the common European, Asian and Pacific abbreviations
+    /// that feeds use in practice. Ambiguous names (IST: India, Ireland or Israel) are not here:
+    /// a date with one is rejected rather than guessed.
+    static let zoneOffsets: [String: Int] = [
+        "UT": 0, "UTC": 0, "GMT": 0, "Z": 0,
+        "EST": -300, "EDT": -240, "CST": -360, "CDT": -300, "MST": -420, "MDT": -360, "PST": -480, "PDT": -420,
+        "AKST": -540, "AKDT": -480, "HST": -600, "AST": -240, "ADT": -180, "NST": -210, "NDT": -150,
+        "WET": 0, "WEST": 60, "BST": 60, "CET": 60, "CEST": 120, "MET": 60, "MEST": 120, "EET": 120, "EEST": 180, "MSK": 180,
+        "JST": 540, "KST": 540, "HKT": 480, "SGT": 480, "AWST": 480, "ACST": 570, "ACDT": 630, "AEST": 600, "AEDT": 660,
+        "NZST": 720, "NZDT": 780,
+    ]
+
     /// RFC 822 / 1123 / 2822 as used by RSS and HTTP: `Sun, 29 Nov 2026 10:00:00 GMT`,
-    /// `29 Nov 26 10:00 +0200`, zone names UT/GMT/Z/EST/EDT/CST/CDT/MST/MDT/PST/PDT.
+    /// `29 Nov 26 10:00 +0200`, zone names from `zoneOffsets`. The date must exist (no
+    /// `31 Feb`); a weekday that disagrees with the date is ignored, as mail readers do.
     public static func parseRFC822(_ text: String) -> Timestamp? {
         var parts = text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }).map(String.init)
         guard !parts.isEmpty else { return nil }
@@ -140,20 +208,19 @@ extension Timestamp {
         guard let day = Int(parts[0]) else { return nil }
         let monName = parts[1].prefix(3).lowercased()
         guard let monIndex = months.firstIndex(where: { $0.lowercased() == monName }) else { return nil }
-        guard var year = Int(parts[2]) else { return nil }
-        if parts[2].count == 2 { year += year < 50 ? 2000 : 1900 }
+        guard parts[2].count <= 4, var year = Int(parts[2]) else { return nil }
+        if parts[2].count == 2 { year += year < 50 ? 2000 : 1900 } else if parts[2].count == 3 { year += 1900 }
         let hms = parts[3].split(separator: ":").map { Int($0) }
         guard hms.count >= 2, hms.allSatisfy({ $0 != nil }) else { return nil }
         let h = hms[0]!, mi = hms[1]!, s = hms.count > 2 ? hms[2]! : 0
         var offset = 0
         if parts.count > 4 {
             let z = parts[4]
-            if let first = z.first, first == "+" || first == "-", z.count == 5, let v = Int(z.dropFirst()) {
+            if let first = z.first, first == "+" || first == "-", z.count == 5, z.dropFirst().allSatisfy({ $0.isASCII && $0.isNumber }), let v = Int(z.dropFirst()) {
                 offset = ((v / 100) * 3600 + (v % 100) * 60) * (first == "-" ? -1 : 1)
             } else {
-                let zones: [String: Int] = ["UT": 0, "UTC": 0, "GMT": 0, "Z": 0, "EST": -5, "EDT": -4, "CST": -6, "CDT": -5, "MST": -7, "MDT": -6, "PST": -8, "PDT": -7]
-                guard let hours = zones[z.uppercased()] else { return nil }
-                offset = hours * 3600
+                guard let minutes = zoneOffsets[z.uppercased()] else { return nil }
+                offset = minutes * 60
             }
         }
         return make(year: year, month: monIndex + 1, day: day, hour: h, minute: mi, second: s, offsetSeconds: offset)
@@ -162,8 +229,9 @@ extension Timestamp {
     /// Any of the forms above, or unix seconds (`"1456536694"`, also milliseconds when 13 digits).
     public static func parseAny(_ text: String) -> Timestamp? {
         let t = text.trimmingSpaces
-        if !t.isEmpty, t.allSatisfy({ $0.isASCII && $0.isNumber }), let v = Double(t) {
-            return Timestamp(seconds: t.count >= 13 ? v / 1000 : v)
+        if !t.isEmpty, t.allSatisfy({ $0.isASCII && $0.isNumber }) {
+            guard let v = Double(t) else { return nil }
+            return Timestamp(checked: t.count >= 13 ? v / 1000 : v)
         }
         return parseRFC3339(t) ?? parseRFC822(t)
     }

@@ -77,7 +77,7 @@ public final class StdoutSink: Sink, @unchecked Sendable {
             let t: Timestamp?
             switch data[key] {
             case .string(let text)?: t = Timestamp.parseRFC3339(text)
-            case .number(let n)? where n.double.isFinite && n.double > 0: t = Timestamp(seconds: n.double)
+            case .number(let n)? where n.double > 0: t = Timestamp(checked: n.double)
             default: t = nil
             }
             if let t { s += ", \(key) " + clock(t) }

@@ -236,7 +236,7 @@ public struct JSONSource: FeedSource {
         item.image = try text(el, fields.image).flatMap { Self.resolve($0, against: base) }.flatMap(Self.httpOnly)
         item.author = try text(el, fields.author)
         if let p = fields.published, let d = el[p].value, d != .null {
-            item.published = try parseDate(d, node: el[p])
+            item.published = try parseDate(d, node: el[p], context: context)
         }
         if let p = fields.tags {
             let t = el[p]
@@ -252,23 +252,40 @@ public struct JSONSource: FeedSource {
         return item
     }
 
-    func parseDate(_ v: JSONValue, node: JSONNode) throws -> Timestamp {
+    /// The item's date. A value of the wrong shape is a mapping error; a number of seconds
+    /// outside years 0000-9999 (`1e20`, a 23-digit string) is data noise: the item is emitted
+    /// without `published` and a warning names the key path and the value.
+    func parseDate(_ v: JSONValue, node: JSONNode, context: FetchContext) throws -> Timestamp? {
         let expected = "a date (\(fields.publishedFormat.rawValue))"
+        let shown: String = {
+            let text = String(decoding: JSONWriter.serialize(v), as: UTF8.self)
+            return text.count > 40 ? String(text.prefix(40)) + "..." : text
+        }()
+        var seconds: Double?
         var result: Timestamp?
+        let numeric: String? = {
+            guard case .string(let s) = v, !s.isEmpty, s.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }) else { return nil }
+            return s
+        }()
         switch (fields.publishedFormat, v) {
-        case (.unix, .number(let n)), (.auto, .number(let n)): result = Timestamp(seconds: n.double)
-        case (.unix_ms, .number(let n)): result = Timestamp(seconds: n.double / 1000)
-        case (.unix, .string(let s)): result = Double(s).map { Timestamp(seconds: $0) }
-        case (.unix_ms, .string(let s)): result = Double(s).map { Timestamp(seconds: $0 / 1000) }
+        case (.unix, .number(let n)), (.auto, .number(let n)): seconds = n.double
+        case (.unix_ms, .number(let n)): seconds = n.double / 1000
+        case (.unix, .string(let s)): seconds = Double(s)
+        case (.unix_ms, .string(let s)): seconds = Double(s).map { $0 / 1000 }
+        case (.auto, .string) where numeric != nil: seconds = Double(numeric!).map { numeric!.count >= 13 ? $0 / 1000 : $0 }
         case (.rfc3339, .string(let s)): result = Timestamp.parseRFC3339(s)
         case (.rfc822, .string(let s)): result = Timestamp.parseRFC822(s)
         case (.auto, .string(let s)): result = Timestamp.parseAny(s)
         default: break
         }
-        guard let result else {
-            let shown = String(decoding: JSONWriter.serialize(v), as: UTF8.self)
-            throw JSONAccessError(path: node.path, expected: expected, found: shown.count > 40 ? String(shown.prefix(40)) + "..." : shown)
+        if let seconds {
+            guard let t = Timestamp(checked: seconds) else {
+                context.warn("\(node.path): \(shown) is not a time within years 0000-9999; the item is emitted without a published time")
+                return nil
+            }
+            return t
         }
+        guard let result else { throw JSONAccessError(path: node.path, expected: expected, found: shown) }
         return result
     }
 

@@ -102,7 +102,11 @@ public struct OpenMeteoSource: FeedSource {
         guard let parsed = Timestamp.parseRFC3339(text) else {
             throw JSONAccessError(path: node.path, expected: "an ISO 8601 local time such as \"2026-11-29T07:00\"", found: "\"\(text)\"")
         }
-        return hasOffset ? parsed : Timestamp(seconds: parsed.seconds - Double(offset))
+        if hasOffset { return parsed }
+        guard let utc = Timestamp(checked: parsed.seconds - Double(offset)) else {
+            throw JSONAccessError(path: node.path, expected: "a local time that utc_offset_seconds (\(offset)) keeps within years 0000-9999", found: "\"\(text)\"")
+        }
+        return utc
     }
 
     func item(_ root: JSONNode, place: PlaceCoordinate, context: FetchContext) throws(JSONAccessError) -> Item {
@@ -110,6 +114,9 @@ public struct OpenMeteoSource: FeedSource {
         func num(_ v: Double) -> String { WeatherText.number(v) }
 
         let offset = try root["utc_offset_seconds"].int(allowString: true)
+        guard abs(offset) < 86400 else {
+            throw JSONAccessError(path: root["utc_offset_seconds"].path, expected: "a UTC offset under a day, in seconds", found: String(offset))
+        }
         let current = root["current"]
         _ = try current.object()
         let time = try Self.observationTime(current["time"], offset: offset)

@@ -194,7 +194,10 @@ public struct OpenWeatherMapSource: FeedSource {
         var title = "\(placeName): \(num(temp.value)) \(units.temperatureSymbol)"
         if !descriptions.isEmpty { title += ", " + descriptions.joined(separator: ", ") }
         var item = context.item(id: "owm:\(native):\(dt)", kind: "weather", title: title)
-        item.published = Timestamp(seconds: Double(dt))
+        guard let observed = Timestamp(checked: Double(dt)) else {
+            throw JSONAccessError(path: root["dt"].path, expected: "a unix time within years 0000-9999", found: String(dt))
+        }
+        item.published = observed
         if cityID != 0 { item.url = "https://openweathermap.org/city/\(cityID)" }
         item.image = icon?.imageURL
         if let lat, let lon {
@@ -219,8 +222,8 @@ public struct OpenWeatherMapSource: FeedSource {
         let snow1h = try Self.number(root["snow.1h"])
         let snow3h = try Self.number(root["snow.3h"])
         let country = WeatherText.clean(try root["sys.country"].optionalString() ?? "")
-        let sunrise = try root["sys.sunrise"].optionalInt(allowString: true).flatMap { $0 == 0 ? nil : Timestamp(seconds: Double($0)) }
-        let sunset = try root["sys.sunset"].optionalInt(allowString: true).flatMap { $0 == 0 ? nil : Timestamp(seconds: Double($0)) }
+        let sunrise = try root["sys.sunrise"].optionalInt(allowString: true).flatMap { $0 == 0 ? nil : Timestamp(checked: Double($0)) }
+        let sunset = try root["sys.sunset"].optionalInt(allowString: true).flatMap { $0 == 0 ? nil : Timestamp(checked: Double($0)) }
         let timezone = try root["timezone"].optionalInt(allowString: true)
 
         var parts: [String] = []

@@ -9,6 +9,9 @@ enum WeatherText {
     /// `24.87` -> `"24.9"`, `20.0` -> `"20"`, `-0.04` -> `"0"`; `separator` replaces the point.
     static func number(_ value: Double, decimals: Int = 1, separator: String = ".") -> String {
         guard value.isFinite else { return "?" }
+        // Beyond what any measurement holds (`"temp": 1e+300`): written as the number it is,
+        // never squeezed through Int64 (which traps).
+        guard abs(value) < 1e15 else { return JSONNumber(value).text.replacingOccurrences(of: ".", with: separator) }
         var scale = 1.0
         for _ in 0..<max(0, decimals) { scale *= 10 }
         let scaled = (abs(value) * scale).rounded()
@@ -32,6 +35,7 @@ enum WeatherText {
     /// The eight-point compass direction the wind comes from: 0 -> N, 320 -> NW.
     static func compass(_ degrees: Double) -> String {
         let points = ["N", "NE", "E", "SE", "S", "SW", "W", "NW"]
+        guard degrees.isFinite else { return "?" }
         let d = degrees.truncatingRemainder(dividingBy: 360)
         let i = Int(((d < 0 ? d + 360 : d) / 45).rounded()) % 8
         return points[i]
