@@ -58,7 +58,8 @@ struct Runner {
         if args.noState || args.command == "test" { return (true, nil) }
         let path = args.statePath ?? config.statePath ?? StateStore.defaultPath()
         do {
-            let store = try StateStore(path: path, lockTimeout: config.lockTimeout)
+            let signals = self.signals
+            let store = try StateStore(path: path, lockTimeout: config.lockTimeout, stopRequested: { signals.received != nil })
             let now = Timestamp.now().seconds
             try store.touchConfigured(config.sources.map(\.settings.name), now: now)
             try store.prune(retention: config.retention, now: now)
@@ -73,7 +74,7 @@ struct Runner {
         let isTest = args.command == "test"
         guard let selected = selectSources() else { return 2 }
         let opened = openState()
-        guard opened.ok else { return 2 }
+        guard opened.ok else { return notStarted() }
         guard let (transport, curl) = makeTransport() else { return 2 }
         let sinks: [any Sink] = isTest || args.jsonl ? [JSONLSink(path: "-")] : config.sinks.map(\.sink)
         let progress = ProgressLine(enabled: !args.quiet && !isTest && err.isTerminal, output: err)
@@ -109,6 +110,13 @@ struct Runner {
     }
 
     static func name(_ sig: Int32) -> String { sig == SIGINT ? "SIGINT" : "SIGTERM" }
+
+    /// The exit code when the run could not start: 130/143 when a signal stopped it (waiting for
+    /// the state lock), else 2.
+    func notStarted() -> Int32 {
+        guard let sig = signals.received else { return 2 }
+        return sig == SIGINT ? 130 : 143
+    }
 
     static func observer(progress: ProgressLine, verbose: Bool) -> @Sendable (EngineEvent) -> Void {
         { event in

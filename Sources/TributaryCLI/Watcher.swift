@@ -24,15 +24,15 @@ struct Watcher {
             return 2
         }
         let opened = runner.openState()
-        guard opened.ok, let state = opened.store else { return 2 }
+        guard opened.ok, let state = opened.store else { return runner.notStarted() }
         guard let (transport, curl) = runner.makeTransport() else { return 2 }
         let delivery = Delivery(sinks: runner.config.sinks.map(\.sink), state: state, emitAll: false, dedupeAcrossBatches: false)
-        do throws(SinkError) { try delivery.open() } catch {
+        let out = err
+        do throws(SinkError) { try delivery.open(warn: { out.log(Self.stamp() + " warning: sink: \($0)\n") }) } catch {
             err.log("tributary: sink failed: \(error.message)\n")
             return 3
         }
         let quiet = args.quiet
-        let out = err
         let observer: @Sendable (EngineEvent) -> Void = { event in
             switch event {
             case .finished(let r, _, _, _, _):

@@ -209,6 +209,31 @@ final class StateEndToEndTests: XCTestCase {
         XCTAssertEqual(third.status, 0, "the lock is free again: \(third.stderr)")
     }
 
+    /// A run waiting for the lock ends at once on SIGTERM/SIGINT (130/143), not when the holder
+    /// finishes: systemd gives a stopping unit only TimeoutStopSec before SIGKILL.
+    func testASignalEndsTheWaitForTheLock() throws {
+        let server = try LoopbackServer { _ in LoopbackResponse(status: 200, headers: [("Content-Type", "application/json")], body: Array(#"{"items":[{"id":1,"title":"t"}]}"#.utf8), delay: 8) }
+        defer { server.stop() }
+        let dir = TempDir()
+        defer { dir.remove() }
+        let cfg = dir.write("tributary.json", #"{"state":{"path":"state.sqlite","lock_timeout":"60s"},"sources":[{"name":"a","type":"json","url":"\#(server.baseURL)/x","items":"items","fields":{"id":"id","title":"title"}}]}"#)
+        let holder = try BinaryRunner.start(["run", "-c", cfg], stdoutPath: dir.path + "/o1", stderrPath: dir.path + "/e1")
+        defer { kill(holder.processIdentifier, SIGKILL); holder.waitUntilExit() }
+        var waited = 0
+        while server.requestCount == 0 && waited < 200 { usleep(50_000); waited += 1 }
+        for (sig, code) in [(SIGTERM, Int32(143)), (SIGINT, Int32(130))] {
+            let waiter = try BinaryRunner.start(["run", "-c", cfg], stdoutPath: dir.path + "/o\(sig)", stderrPath: dir.path + "/e\(sig)")
+            usleep(500_000)  // it is now waiting for the lock
+            let sent = Date()
+            kill(waiter.processIdentifier, sig)
+            waiter.waitUntilExit()
+            XCTAssertEqual(waiter.terminationStatus, code, dir.read("e\(sig)") ?? "")
+            XCTAssertLessThan(Date().timeIntervalSince(sent), 3, "ended on the signal, not when the holder finished")
+            XCTAssertTrue((dir.read("e\(sig)") ?? "").contains("stopped while waiting for the state file"), dir.read("e\(sig)") ?? "")
+        }
+        XCTAssertEqual(server.requestCount, 1, "the waiting runs fetched nothing")
+    }
+
     func testBackoffRecoveryAndRespectSchedule() throws {
         let (server, api, dir, cfg) = try setUpRun(sourceExtra: #","interval":"1h""#)
         defer { server.stop(); dir.remove() }

@@ -30,9 +30,9 @@ public final class Delivery: @unchecked Sendable {
         public var failure: SinkError?
     }
 
-    /// Opens every sink (loading windows from state).
-    public func open() throws(SinkError) {
-        let context = SinkContext(window: state.map { SinkWindow(store: $0) })
+    /// Opens every sink (loading windows from state); `warn` carries what sinks have to say.
+    public func open(warn: @escaping @Sendable (String) -> Void = { _ in }) throws(SinkError) {
+        let context = SinkContext(window: state.map { SinkWindow(store: $0) }, warn: warn)
         for sink in sinks { try sink.open(context) }
     }
 

@@ -88,7 +88,7 @@ public struct Engine: Sendable {
     /// One run: opens the sinks, fetches, delivers, closes the sinks.
     public func run(observer: @escaping @Sendable (EngineEvent) -> Void = { _ in }) async -> RunReport {
         var report = RunReport()
-        do throws(SinkError) { try delivery.open() } catch {
+        do throws(SinkError) { try delivery.open(warn: { observer(.warning(source: "sink", message: $0)) }) } catch {
             report.sinkError = error
             return report
         }

@@ -19,10 +19,17 @@ extension Sink {
 }
 
 /// What a sink may use besides its own options: the state store's per-sink window of recent
-/// items (nil when running without state).
+/// items (nil when running without state), and a way to warn (a sink never prints).
 public struct SinkContext: Sendable {
     public let window: SinkWindow?
-    public init(window: SinkWindow?) { self.window = window }
+    private let warnHandler: @Sendable (String) -> Void
+    public init(window: SinkWindow?, warn: @escaping @Sendable (String) -> Void = { _ in }) {
+        self.window = window
+        self.warnHandler = warn
+    }
+
+    /// A warning on stderr about this sink's output (secrets redacted).
+    public func warn(_ message: String) { warnHandler(Redactor.redactText(message)) }
 }
 
 /// A sink's remembered items in the state store, keyed by the sink's own identity (e.g. its path).

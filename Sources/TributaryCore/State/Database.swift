@@ -3,7 +3,12 @@ import CSQLite
 /// A failed SQLite call, with the database's own message.
 public struct StateError: Error, CustomStringConvertible, Sendable {
     public let message: String
-    public init(_ message: String) { self.message = message }
+    /// A signal ended a wait (for the run lock): not a broken state file.
+    public let interrupted: Bool
+    public init(_ message: String, interrupted: Bool = false) {
+        self.message = message
+        self.interrupted = interrupted
+    }
     public var description: String { message }
 }
 

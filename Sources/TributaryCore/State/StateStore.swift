@@ -56,12 +56,14 @@ public final class StateStore: @unchecked Sendable {
 
     /// Opens (creating and migrating) the database, first taking the run lock: waits up to
     /// `lockTimeout` seconds for another run to finish, then fails naming the holder's pid.
-    public init(path: String, lockTimeout: Double) throws(StateError) {
+    /// `stopRequested` is asked while waiting: a SIGINT/SIGTERM ends the wait at once (the
+    /// error's `interrupted` is set) instead of after the timeout, which systemd would not wait for.
+    public init(path: String, lockTimeout: Double, stopRequested: @Sendable () -> Bool = { false }) throws(StateError) {
         self.path = path
         if let slash = path.lastIndex(of: "/"), slash != path.startIndex {
             do { try AtomicFile.makeDirectories(String(path[..<slash])) } catch { throw StateError(error.message) }
         }
-        lockFD = try Self.acquireLock(path + ".lock", timeout: lockTimeout)
+        lockFD = try Self.acquireLock(path + ".lock", timeout: lockTimeout, stopRequested: stopRequested)
         do {
             db = try Database(path: path)
             // WAL + NORMAL: a commit survives a killed process (kill -9); only an OS crash can lose
@@ -79,11 +81,15 @@ public final class StateStore: @unchecked Sendable {
         close(lockFD)
     }
 
-    private static func acquireLock(_ lockPath: String, timeout: Double) throws(StateError) -> Int32 {
+    private static func acquireLock(_ lockPath: String, timeout: Double, stopRequested: () -> Bool) throws(StateError) -> Int32 {
         let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw StateError("cannot open the state lock \(lockPath): \(String(cString: strerror(errno)))") }
         let deadline = Date().addingTimeInterval(timeout)
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            if stopRequested() {
+                close(fd)
+                throw StateError("stopped while waiting for the state file \(lockPath.dropLast(5)), which another tributary run holds", interrupted: true)
+            }
             if Date() >= deadline {
                 var buf = [UInt8](repeating: 0, count: 32)
                 let n = pread(fd, &buf, 31, 0)
