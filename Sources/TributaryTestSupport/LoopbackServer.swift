@@ -58,6 +58,9 @@ public struct LoopbackResponse: Sendable {
     /// closes, `stop()` is called or 10 s pass (for body-cap tests). The
     /// connection is then reset, never finished with a final chunk.
     public var endlessChunks: Int?
+    /// If set, send the head and this many body bytes, then nothing more (a stalled server),
+    /// until the client hangs up, `stop()` is called or 30 s pass.
+    public var stallAfter: Int?
 
     public init(
         status: Int = 200,
@@ -65,7 +68,8 @@ public struct LoopbackResponse: Sendable {
         body: [UInt8] = [],
         delay: Double = 0,
         chunked: Bool = false,
-        endlessChunks: Int? = nil
+        endlessChunks: Int? = nil,
+        stallAfter: Int? = nil
     ) {
         self.status = status
         self.headers = headers
@@ -73,6 +77,7 @@ public struct LoopbackResponse: Sendable {
         self.delay = delay
         self.chunked = chunked
         self.endlessChunks = endlessChunks
+        self.stallAfter = stallAfter
     }
 
     /// A response whose body is `s` in UTF-8, with a `Content-Type` header.
@@ -720,6 +725,13 @@ private struct LoopbackConnection {
             } else {
                 out += response.body
             }
+        }
+
+        if let stall = response.stallAfter, sendsBody, !chunked {
+            let keep = out.count - response.body.count + min(stall, response.body.count)
+            guard write(out[..<keep], deadline: monotonicSeconds() + 5) else { return .abort }
+            _ = waitDelay(30)
+            return .abort
         }
 
         guard let chunkSize = endless, sendsBody else {

@@ -42,6 +42,7 @@ public final class OptionReader {
 
     private func validate() {
         for (key, value) in object.entries {
+            if let spec = spec(key), spec.secret, let s = value.stringValue { Secrets.register(s) }
             guard let spec = spec(key) else {
                 var msg = "unknown key \"\(key)\""
                 if let s = Suggest.closest(to: key, in: specs.map(\.name)) { msg += " (did you mean \"\(s)\"?)" }

@@ -36,12 +36,17 @@ public struct OptionSpec: Sendable {
     /// The default as shown to people (nil: none).
     public let defaultText: String?
     public let help: String
+    /// A secret (an API key, an app secret): its value is registered with `Secrets` when the
+    /// config is loaded, so it is scrubbed from every message, log line, state row and
+    /// recording, whatever carries it.
+    public let secret: Bool
 
-    public init(_ name: String, _ kind: Kind, required: Bool = false, default defaultText: String? = nil, _ help: String) {
+    public init(_ name: String, _ kind: Kind, required: Bool = false, default defaultText: String? = nil, secret: Bool = false, _ help: String) {
         self.name = name
         self.kind = kind
         self.required = required
         self.defaultText = defaultText
+        self.secret = secret
         self.help = help
     }
 

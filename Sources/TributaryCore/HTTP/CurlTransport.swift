@@ -170,6 +170,7 @@ public final class CurlTransport: HTTPTransport, @unchecked Sendable {
                 continue
             }
             perHost[t.host, default: 0] += 1
+            t.started = DispatchTime.now().uptimeNanoseconds
             active.append(t)
             curl_multi_add_handle(multi, easy)
         }
@@ -231,6 +232,8 @@ final class Transfer: @unchecked Sendable {
     var headers: [(name: String, value: String)] = []
     var tooLarge = false
     var headerList: UnsafeMutablePointer<curl_slist>?
+    /// When curl got the handle (uptime ns), to tell the stall rule from the timeout.
+    var started: UInt64 = 0
     let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
     private let done = Locked(false)
     private let cancelFlag = Locked(false)
@@ -273,7 +276,7 @@ final class Transfer: @unchecked Sendable {
         tributary_easy_setopt_long(h, CURLOPT_TIMEOUT_MS, timeoutMs)
         tributary_easy_setopt_long(h, CURLOPT_CONNECTTIMEOUT_MS, min(timeoutMs, 10_000))
         tributary_easy_setopt_long(h, CURLOPT_LOW_SPEED_LIMIT, 1)
-        tributary_easy_setopt_long(h, CURLOPT_LOW_SPEED_TIME, max(1, min(Int(timeoutSeconds), 15)))
+        tributary_easy_setopt_long(h, CURLOPT_LOW_SPEED_TIME, Self.stallSeconds(timeoutSeconds))
         tributary_easy_setopt_long(h, CURLOPT_FOLLOWLOCATION, 1)
         tributary_easy_setopt_long(h, CURLOPT_MAXREDIRS, settings.maxRedirects)
         tributary_easy_setopt_string(h, CURLOPT_PROTOCOLS_STR, request.allowFile ? "http,https,file" : "http,https")
@@ -347,7 +350,15 @@ final class Transfer: @unchecked Sendable {
         case CURLE_WRITE_ERROR where tooLarge, CURLE_FILESIZE_EXCEEDED:
             return .failure(error(.bodyTooLarge, "response body larger than \(ByteSizes.format(maxBody)) (http.max_body)"))
         case CURLE_OPERATION_TIMEDOUT:
-            return .failure(error(.timeout, "timed out after \(Durations.format(request.timeout ?? 20)): \(text)"))
+            let timeout = request.timeout ?? 20
+            let elapsed = Double(DispatchTime.now().uptimeNanoseconds &- started) / 1e9
+            let stall = Self.stallSeconds(timeout)
+            // The stall rule (less than 1 byte/s for `stall` seconds) ends a transfer before its
+            // timeout; say which limit it was.
+            if elapsed < timeout - 0.5 && Double(stall) < timeout {
+                return .failure(error(.timeout, "stalled: less than 1 byte/s for \(stall)s, after \(Durations.format(elapsed.rounded())) (the timeout is \(Durations.format(timeout)))"))
+            }
+            return .failure(error(.timeout, "timed out after \(Durations.format(timeout)): \(text)"))
         case CURLE_COULDNT_CONNECT, CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY, CURLE_RECV_ERROR,
              CURLE_SEND_ERROR, CURLE_GOT_NOTHING, CURLE_PARTIAL_FILE, CURLE_SSL_CONNECT_ERROR:
             return .failure(error(.connection, text))
@@ -361,6 +372,10 @@ final class Transfer: @unchecked Sendable {
             return .failure(error(.other, "curl error \(code.rawValue): \(text)"))
         }
     }
+
+    /// How long a transfer may move less than 1 byte/s before it is ended (at most 15 s, and
+    /// never longer than its timeout).
+    static func stallSeconds(_ timeout: Double) -> Int { max(1, min(Int(timeout), 15)) }
 
     func cleanup() {
         if let h = easy { curl_easy_cleanup(h) }

@@ -28,12 +28,16 @@ public struct Recording: Sendable {
         obj["method"] = .string(method)
         obj["url"] = .string(Redactor.redactURL(url))
         obj["status"] = .int(status)
+        // Header values are redacted like any text (a server that echoes the request URL in
+        // `Link` or `Content-Location` would otherwise put the API key in the recording), and the
+        // body loses every registered secret (an error body that echoes the key).
         obj["headers"] = .array(headers.filter { !Redactor.isSecretHeader($0.name) && $0.name.lowercased() != "set-cookie" }
-            .map { .array([.string($0.name), .string($0.value)]) })
-        if let text = String(validating: body, as: UTF8.self) {
+            .map { .array([.string($0.name), .string(Redactor.redactText($0.value))]) })
+        let kept = Secrets.scrub(body)
+        if let text = String(validating: kept, as: UTF8.self) {
             obj["body"] = .string(text)
         } else {
-            obj["body_base64"] = .string(Data(body).base64EncodedString())
+            obj["body_base64"] = .string(Data(kept).base64EncodedString())
         }
         var out = JSONWriter.serialize(.object(obj))
         out.append(0x0A)
@@ -42,7 +46,8 @@ public struct Recording: Sendable {
 
     public static func decode(_ bytes: [UInt8], file: String) throws -> Recording {
         let doc: JSONValue
-        do { doc = try JSONParser.parse(bytes) } catch { throw RecordingError(message: "\(file):\(error.line):\(error.column): \(error.message)") }
+        // The position only: a replay folder may hold anything, and its bytes are not ours to show.
+        do { doc = try JSONParser.parse(bytes) } catch { throw RecordingError(message: "\(file):\(error.line):\(error.column): not a recording (invalid JSON)") }
         let n = JSONNode(doc)
         do {
             var headers: [(name: String, value: String)] = []
@@ -78,6 +83,9 @@ public struct RecordingError: Error, CustomStringConvertible, Sendable {
 public final class ReplayTransport: HTTPTransport, Sendable {
     private let table: [String: Recording]
 
+    /// Reads every `*.json` recording in `directory`. Only regular files are read: a symbolic
+    /// link (which could point at /etc/passwd), a FIFO (which would block) or a device in the
+    /// folder is an error naming the entry, and nothing is read through it.
     public init(directory: String) throws {
         var table: [String: Recording] = [:]
         let fm = FileManager.default
@@ -86,7 +94,17 @@ public final class ReplayTransport: HTTPTransport, Sendable {
         }
         for name in names.sorted() where name.hasSuffix(".json") {
             let path = directory + "/" + name
-            guard let data = fm.contents(atPath: path) else { continue }
+            var st = stat()
+            guard lstat(path, &st) == 0 else { continue }
+            let type = st.st_mode & S_IFMT
+            if type == S_IFDIR { continue }
+            guard type == S_IFREG else {
+                let what = type == S_IFLNK ? "a symbolic link" : "not a regular file"
+                throw RecordingError(message: "replay folder \(directory): \(name) is \(what); recordings are read only from regular files in the folder")
+            }
+            let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+            guard fd >= 0 else { throw RecordingError(message: "replay folder \(directory): cannot read \(name): \(String(cString: strerror(errno)))") }
+            let data = FileHandle(fileDescriptor: fd, closeOnDealloc: true).readDataToEndOfFile()
             let rec = try Recording.decode(Array(data), file: path)
             table[Recording.key(method: rec.method, url: rec.url)] = rec
         }

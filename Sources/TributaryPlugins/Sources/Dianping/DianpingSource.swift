@@ -12,8 +12,8 @@ public struct DianpingSource: FeedSource {
     static let path = "v1/business/find_businesses"
 
     public static let options: [OptionSpec] = [
-        OptionSpec("app_key", .string, required: true, "app key, sent as appkey (shown as *** in logs, errors and recordings)"),
-        OptionSpec("app_secret", .string, required: true, "app secret: only signs requests, never sent or shown"),
+        OptionSpec("app_key", .string, required: true, secret: true, "app key, sent as appkey (shown as *** in logs, errors and recordings)"),
+        OptionSpec("app_secret", .string, required: true, secret: true, "app secret: only signs requests, never sent or shown"),
         OptionSpec("params", .stringMap, required: true, "request parameters (strings or numbers): city or latitude+longitude, region, category, keyword, radius, sort, limit, page, platform, has_coupon, has_deal, format ..."),
         OptionSpec("base_url", .url, default: defaultBaseURL, "API root; \(path) is appended"),
     ]

@@ -26,6 +26,9 @@ public struct ExecSource: FeedSource {
         self.command = command
         self.directory = reader.configDirectory
         self.env = reader.stringMap("env") ?? []
+        for (name, value) in env where Redactor.isSecretHeader(name) || Redactor.isSecretParameter(name) || name.uppercased().hasSuffix("_KEY") || name.uppercased().contains("PASSWORD") {
+            Secrets.register(value)
+        }
         self.kind = reader.string("kind") ?? "entry"
         if !JSONSource.isSnake(kind) { reader.error("kind", "\"\(kind)\" must match [a-z][a-z0-9_]*") }
         self.timeout = settings.timeout

@@ -27,6 +27,7 @@ public struct JSONSource: FeedSource {
         OptionSpec("next_token", .keyPath, "key path of the next page token in each response"),
         OptionSpec("token_param", .string, "query parameter that carries the token (with next_token)"),
         OptionSpec("max_pages", .integer(min: 1, max: 1000), default: "10", "page cap per URL"),
+        OptionSpec("trusted_hosts", .stringList, "other hosts (host or host:port) a next page may be fetched from with the configured headers; any other host gets none of them"),
     ]
 
     public static let options: [OptionSpec] = [
@@ -63,6 +64,8 @@ public struct JSONSource: FeedSource {
     let nextToken: KeyPath?
     let tokenParam: String?
     let maxPages: Int
+    /// Hosts besides the first URL's that may receive `headers` (credentials) on a next page.
+    let trustedHosts: Set<String>
 
     init?(settings: SourceSettings, reader: OptionReader) {
         let listed = reader.stringList("urls") ?? []
@@ -76,6 +79,12 @@ public struct JSONSource: FeedSource {
         self.urls = urls.map { URLEncoding.appendQuery($0, query) }
         self.method = reader.string("method") ?? "GET"
         self.headers = (reader.stringMap("headers") ?? []).map { (name: $0.0, value: $0.1) }
+        // Credentials in headers and query parameters are secrets: scrubbed from every output.
+        for (name, value) in query where Redactor.isSecretParameter(name) { Secrets.register(value) }
+        for h in headers where Redactor.isSecretHeader(h.name) {
+            Secrets.register(h.value)
+            if let space = h.value.firstIndex(of: " ") { Secrets.register(String(h.value[h.value.index(after: space)...])) }  // `Bearer <token>`
+        }
         self.body = reader.string("body").map { Array($0.utf8) }
         if body != nil && method != "POST" { reader.error("body", "a request body needs \"method\": \"POST\"") }
         self.itemsPath = reader.keyPath("items") ?? .root
@@ -111,6 +120,7 @@ public struct JSONSource: FeedSource {
         self.nextToken = pr?.keyPath("next_token")
         self.tokenParam = pr?.string("token_param")
         self.maxPages = pr?.int("max_pages") ?? (pr == nil ? 1 : 10)
+        self.trustedHosts = Set((pr?.stringList("trusted_hosts") ?? []).map { $0.lowercased() })
         if let pr {
             if nextURL != nil && nextToken != nil { pr.error(nil, "use either \"next_url\" or \"next_token\", not both") }
             if nextURL == nil && nextToken == nil { pr.error(nil, "needs \"next_url\" or \"next_token\"") }
@@ -162,10 +172,16 @@ public struct JSONSource: FeedSource {
         var items: [Item] = []
         var url = first
         var seen: Set<String> = [first]
+        let home = URLEncoding.hostKey(first)
         for page in 1...maxPages {
+            // The configured headers carry credentials: a next page on another host (which the
+            // server named, not the config) gets none of them unless the host is trusted, as curl
+            // and python-requests drop Authorization and Cookie on a redirect to another host.
+            let host = URLEncoding.hostKey(url)
+            let sent = host == home || trustedHosts.contains(host) ? headers : []
             let response: HTTPResponse
             do {
-                response = try await context.get(url, headers: headers, method: method, body: body, allowFile: url == first && first.hasPrefix("file:"))
+                response = try await context.get(url, headers: sent, method: method, body: body, allowFile: url == first && first.hasPrefix("file:"))
             } catch {
                 throw SourceError(error.message, partial: items)
             }

@@ -19,7 +19,7 @@ public struct OpenWeatherMapSource: FeedSource {
     ]
 
     public static let options: [OptionSpec] = [
-        OptionSpec("api_key", .string, required: true, "OpenWeatherMap API key (sent as APPID; never shown), e.g. \"${OWM_API_KEY}\""),
+        OptionSpec("api_key", .string, required: true, secret: true, "OpenWeatherMap API key (sent as APPID; never shown), e.g. \"${OWM_API_KEY}\""),
         OptionSpec("cities", .stringList, "city names, optionally with a country code: \"Belo Horizonte,BR\""),
         OptionSpec("city_ids", .stringList, "OpenWeatherMap city ids, e.g. [3470127, \"2950159\"]"),
         OptionSpec("coordinates", .objectList(coordinateOptions), "places by coordinates: [{\"lat\": -19.92, \"lon\": -43.94}]"),

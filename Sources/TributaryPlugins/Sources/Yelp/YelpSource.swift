@@ -14,7 +14,7 @@ public struct YelpSource: FeedSource {
     static let sortOrders = ["best_match", "rating", "review_count", "distance"]
 
     public static let options: [OptionSpec] = [
-        OptionSpec("api_key", .string, required: true, "Yelp Fusion API key, sent as \"Authorization: Bearer <key>\" (never logged or recorded)"),
+        OptionSpec("api_key", .string, required: true, secret: true, "Yelp Fusion API key, sent as \"Authorization: Bearer <key>\" (never logged or recorded)"),
         OptionSpec("term", .string, "search term, e.g. \"coffee\" or a business name"),
         OptionSpec("location", .string, "where to search: an address, city or postcode (or give latitude + longitude)"),
         OptionSpec("latitude", .number, "latitude of the search centre, -90 to 90 (with longitude, instead of location)"),
@@ -92,14 +92,14 @@ public struct YelpSource: FeedSource {
             response = try await context.http.fetch(HTTPRequest(url: url, headers: [(name: "Authorization", value: "Bearer \(apiKey)"), (name: "Accept", value: "application/json")], timeout: context.settings.timeout))
         } catch {
             if error.kind == .status, let reason = Self.apiError(error.body) {
-                throw SourceError(scrub("\(shown): HTTP \(error.status ?? 0): \(reason)"))
+                throw SourceError("\(shown): HTTP \(error.status ?? 0): \(reason)")
             }
-            throw SourceError(scrub(error.description))
+            throw SourceError(error.description)
         }
         let doc = try context.parseJSON(response)
         do {
             let root = JSONNode(doc)
-            if let reason = try Self.apiError(root) { throw SourceError(scrub("\(shown): \(reason)")) }
+            if let reason = try Self.apiError(root) { throw SourceError("\(shown): \(reason)") }
             let businesses = try root[key: "businesses"].optionalArray() ?? []
             var items: [Item] = []
             items.reserveCapacity(businesses.count)
@@ -108,14 +108,10 @@ public struct YelpSource: FeedSource {
         } catch let e as SourceError {
             throw e
         } catch {
-            throw SourceError(scrub("\(shown): \(error)"))
+            throw SourceError("\(shown): \(error)")
         }
     }
 
-    /// A server that echoes the key back must not get it printed.
-    func scrub(_ s: String) -> String {
-        apiKey.count >= 4 ? s.replacingOccurrences(of: apiKey, with: "***") : s
-    }
 
     /// `{"error":{"code":"TOKEN_INVALID","description":"Invalid access token or authorization header."}}`
     static func apiError(_ body: [UInt8]) -> String? {

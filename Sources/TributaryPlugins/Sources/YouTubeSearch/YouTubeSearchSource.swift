@@ -15,7 +15,7 @@ public struct YouTubeSearchSource: FeedSource {
 
     public static let options: [OptionSpec] = [
         OptionSpec("query", .string, required: true, "search terms (q), sent percent-encoded (RFC 3986, UTF-8)"),
-        OptionSpec("api_key", .string, required: true, "API key (key); never printed, logged or recorded"),
+        OptionSpec("api_key", .string, required: true, secret: true, "API key (key); never printed, logged or recorded"),
         OptionSpec("order", .enumeration(orders), default: "date", "result order"),
         OptionSpec("max_results", .integer(min: 1, max: 50), default: "25", "results per page (maxResults), 1 to 50"),
         OptionSpec("pages", .integer(min: 1, max: maxPages), default: "1", "pages to read, 1 to 10, following nextPageToken (each page costs 100 quota units)"),
@@ -137,16 +137,16 @@ public struct YouTubeSearchSource: FeedSource {
             do {
                 response = try await context.http.fetch(HTTPRequest(url: url, headers: [("Accept", "application/json")], timeout: context.settings.timeout))
             } catch {
-                throw SourceError(scrub(YouTubeAPIError.describe(error)), partial: items)
+                throw SourceError(YouTubeAPIError.describe(error), partial: items)
             }
             let doc: JSONValue
-            do { doc = try context.parseJSON(response) } catch { throw SourceError(scrub(error.message), partial: items) }
+            do { doc = try context.parseJSON(response) } catch { throw SourceError(error.message, partial: items) }
             let root = JSONNode(doc)
             let pageItems: [Item]
             do {
                 pageItems = try mapPage(root, shown: shown, context: context)
             } catch {
-                throw SourceError(scrub("\(shown): \(error)"), partial: items)
+                throw SourceError("\(shown): \(error)", partial: items)
             }
             for item in pageItems where seenIDs.insert(item.id).inserted { items.append(item) }
             guard page < pages else { break }
@@ -178,9 +178,4 @@ public struct YouTubeSearchSource: FeedSource {
         return out
     }
 
-    /// The key is redacted from URLs already; this also hides it where an API message echoes it.
-    func scrub(_ message: String) -> String {
-        guard apiKey.count >= 4 else { return message }
-        return message.replacingOccurrences(of: apiKey, with: "***")
-    }
 }

@@ -1,0 +1,49 @@
+import Foundation
+
+/// The secret values this process was given (API keys, app secrets, tokens in headers), so that
+/// every text it prints or keeps can be scrubbed of them by value, wherever they appear: in an
+/// error body that echoes the key, in a URL path, in a recorded header, in a program's stderr.
+///
+/// The registry is process-wide on purpose: secrets are facts about the whole run, and the
+/// texts to scrub come from everywhere (errors, logs, state rows, recordings). It is filled
+/// while the config is loaded, before anything is fetched, and only grows.
+public enum Secrets {
+    /// Shorter values are not registered: scrubbing "abc" would mangle ordinary text, and a
+    /// secret that short protects nothing.
+    public static let minimumLength = 4
+
+    private static let registry = Locked<[String]>([])
+
+    /// Registers a secret value, and the forms it takes in a URL (percent-encoded).
+    public static func register(_ value: String) {
+        let trimmed = value.trimmingSpaces
+        guard trimmed.utf8.count >= minimumLength else { return }
+        let forms = Set([trimmed, URLEncoding.encode(trimmed)])
+        registry.withLock { list in
+            for f in forms where !list.contains(f) { list.append(f) }
+            // Longest first, so a secret that contains another is masked whole.
+            list.sort { $0.utf8.count > $1.utf8.count }
+        }
+    }
+
+    /// `text` with every registered secret replaced by `***`.
+    public static func scrub(_ text: String) -> String {
+        let list = registry.withLock { $0 }
+        guard !list.isEmpty else { return text }
+        var out = text
+        for secret in list where out.contains(secret) {
+            out = out.replacingOccurrences(of: secret, with: "***")
+        }
+        return out
+    }
+
+    /// Scrubs bytes (a recorded body) when they are UTF-8 text holding a secret.
+    public static func scrub(_ bytes: [UInt8]) -> [UInt8] {
+        guard registry.withLock({ !$0.isEmpty }), let text = String(validating: bytes, as: UTF8.self) else { return bytes }
+        let scrubbed = scrub(text)
+        return scrubbed == text ? bytes : Array(scrubbed.utf8)
+    }
+
+    /// For tests: forgets every registered secret.
+    public static func removeAll() { registry.withLock { $0.removeAll() } }
+}

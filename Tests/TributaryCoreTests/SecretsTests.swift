@@ -1,0 +1,58 @@
+import XCTest
+@testable import TributaryCore
+
+/// Declared secrets are scrubbed by value from any text; undeclared ones are caught by the
+/// shapes that carry them (`token=`, `"api_key": "..."`, `Bearer ...`).
+final class SecretsTests: XCTestCase {
+    override func setUp() { Secrets.removeAll() }
+    override func tearDown() { Secrets.removeAll() }
+
+    func testRegisteredValuesAreScrubbedWhereverTheyAppear() {
+        Secrets.register("S3CRET-key/with+plus")
+        XCTAssertEqual(Redactor.redactText("the API said: invalid key S3CRET-key/with+plus (check it)"), "the API said: invalid key *** (check it)")
+        XCTAssertEqual(Redactor.redactText("GET http://h/v1/S3CRET-key%2Fwith%2Bplus/items"), "GET http://h/v1/***/items", "percent-encoded, in a path")
+        XCTAssertEqual(Secrets.scrub(Array(#"{"echo":"S3CRET-key/with+plus"}"#.utf8)), Array(#"{"echo":"***"}"#.utf8))
+    }
+
+    func testShortValuesAreNotRegistered() {
+        Secrets.register("abc")
+        XCTAssertEqual(Redactor.redactText("abc abc"), "abc abc")
+    }
+
+    func testALongerSecretContainingAShorterOneIsMaskedWhole() {
+        Secrets.register("token")
+        Secrets.register("token-and-more")
+        XCTAssertEqual(Secrets.scrub("x token-and-more y token"), "x *** y ***")
+    }
+
+    func testSecretShapesInFreeText() {
+        XCTAssertEqual(Redactor.redactText("stderr: token=abc123 retrying"), "stderr: token=*** retrying")
+        XCTAssertEqual(Redactor.redactText("api_key=XYZ&q=1"), "api_key=***&q=1")
+        XCTAssertEqual(Redactor.redactText(#"{"error":{"message":"bad","api_key":"XYZ-123"}}"#), #"{"error":{"message":"bad","api_key":"***"}}"#)
+        XCTAssertEqual(Redactor.redactText(#"{"token": "a\"b"}"#), #"{"token": "***"}"#)
+        XCTAssertEqual(Redactor.redactText("Authorization: Bearer eyJhbGciOi.payload"), "Authorization: Bearer ***")
+        XCTAssertEqual(Redactor.redactText("basic dXNlcjpwYXNz"), "basic ***")
+        XCTAssertEqual(Redactor.redactText("key=***"), "key=***", "already masked stays as it is")
+    }
+
+    func testProseIsLeftAlone() {
+        for text in [
+            "sources[0].fields.key: expected a key path",
+            "items[3].key: expected string, found number",
+            #"unknown key "citys" (did you mean "cities"?)"#,
+            "the token is missing",
+            "monkey=1 passkey=2 keyboard=3",
+            "Bearer",
+        ] {
+            XCTAssertEqual(Redactor.redactText(text), text)
+        }
+    }
+}
+
+final class SecretsInURLTextTests: XCTestCase {
+    func testPunctuationAfterAURLOrAValueIsKept() {
+        XCTAssertEqual(Redactor.redactText("GET http://h/p?sign=ABC: API error"), "GET http://h/p?sign=***: API error")
+        XCTAssertEqual(Redactor.redactText("failed: token=abc: retrying"), "failed: token=***: retrying")
+        XCTAssertEqual(Redactor.redactText("see http://h/?key=1, then key=2."), "see http://h/?key=***, then key=***.")
+    }
+}
