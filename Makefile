@@ -5,12 +5,13 @@
 
 SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-# The binary `make release` builds; install takes another one with RELEASE_BIN=.
+# The binary `make release` builds; install and package-deb take another one with RELEASE_BIN=.
 RELEASE_BIN ?= .build/release/tributary
+VERSION := $(shell sed -n 's/^ *public static let version = "\(.*\)"$$/\1/p' Sources/TributaryCore/Config/Values.swift 2>/dev/null)
 # C libraries the build links: libcurl (OpenSSL flavour), libcrypto and SQLite, found through pkg-config.
 APT_PACKAGES := libcurl4-openssl-dev libssl-dev libsqlite3-dev pkg-config
-# Tools the tests run: readelf (binutils), systemd-analyze (systemd).
-TOOL_PACKAGES := binutils systemd
+# Tools the tests run: readelf (binutils), systemd-analyze (systemd), dpkg-shlibdeps (dpkg-dev).
+TOOL_PACKAGES := binutils systemd dpkg-dev
 
 # Written by commit-header, git-ignored, read by Sources/CBuildInfo/build_info.c.
 COMMIT_HEADER := Sources/CBuildInfo/generated/commit.h
@@ -27,7 +28,16 @@ UNITDIR = $(PREFIX)/lib/systemd/system
 MANPAGE ?= Docs/tributary.1
 UNITS := tributary.service tributary.timer tributary-watch.service
 
-.PHONY: deps test-tools commit-header build release demo test bench install uninstall clean
+# make deb
+ARCH := $(shell dpkg --print-architecture 2>/dev/null || echo amd64)
+DEB := tributary_$(VERSION)_$(ARCH).deb
+DEB_DIR ?= .
+DEB_BUILD ?= .build/deb
+DEB_COMPRESSION ?= xz
+DEB_MAINTAINER ?= Tributary maintainers <maintainers@users.noreply.a-seed-56b6c804.example>
+DEB_ROOT = $(DEB_BUILD)/debian/tributary
+
+.PHONY: deps test-tools commit-header build release demo test bench install uninstall deb package-deb clean
 
 # apt_ensure PACKAGES: install the packages with apt-get unless all of them are installed.
 define apt_ensure
@@ -42,7 +52,7 @@ endef
 deps:
 	$(call apt_ensure,$(APT_PACKAGES))
 
-## test-tools: install the tools the tests run if missing
+## test-tools: install the tools the tests and `make deb` run if missing
 test-tools:
 	$(call apt_ensure,$(TOOL_PACKAGES))
 
@@ -65,7 +75,7 @@ commit-header:
 build: deps commit-header
 	$(SWIFT) build --product tributary
 
-## release: .build/release/tributary, the binary users run, the tests test and install installs
+## release: .build/release/tributary, the binary users run, tests test and packages install
 release: deps commit-header
 	$(SWIFT) build -c release --product tributary --static-swift-stdlib
 
@@ -124,5 +134,54 @@ uninstall:
 	for u in $(UNITS); do rm -f "$(DESTDIR)$(UNITDIR)/$$u"; done
 	rm -rf "$(DESTDIR)$(DOCDIR)"
 
+## deb: tributary_$(VERSION)_$(ARCH).deb of the release binary (Depends from its NEEDED libraries)
+deb: deps test-tools release
+	@$(MAKE) --no-print-directory package-deb
+
+## package-deb: package $(RELEASE_BIN) as it is (make deb builds it first)
+package-deb: $(RELEASE_BIN)
+	rm -rf "$(DEB_BUILD)"
+	install -d "$(DEB_ROOT)/DEBIAN"
+	install -D -m 755 $(RELEASE_BIN) "$(DEB_ROOT)/usr/bin/tributary"
+	install -D -m 644 README.md "$(DEB_ROOT)/usr/share/doc/tributary/README.md"
+	@set -e; for f in $$(find Docs -type f | sort); do install -D -m 644 "$$f" "$(DEB_ROOT)/usr/share/doc/tributary/$$f"; done
+	$(call install_examples,$(DEB_ROOT)/usr/share/doc/tributary/examples)
+	@set -e; license=$$(dirname "$$(dirname "$$(readlink -f "$$(command -v $(SWIFT))")")")/share/swift/LICENSE.txt; \
+		{ cat Sources-config/debian/copyright; \
+		  if [ -f "$$license" ]; then echo "The Swift toolchain's LICENSE.txt:"; echo; cat "$$license"; \
+		  else echo "(The Swift toolchain's LICENSE.txt was not found.)"; fi; } \
+		> "$(DEB_ROOT)/usr/share/doc/tributary/copyright"
+	@if [ -f "$(MANPAGE)" ]; then install -d "$(DEB_ROOT)/usr/share/man/man1" && gzip -9n < "$(MANPAGE)" > "$(DEB_ROOT)/usr/share/man/man1/tributary.1.gz"; fi
+	$(call install_units,$(DEB_ROOT)/lib/systemd/system,/usr/bin)
+	@printf 'Source: tributary\n\nPackage: tributary\nArchitecture: any\n' > "$(DEB_BUILD)/debian/control"
+	@set -e; cd "$(DEB_BUILD)"; \
+		depends=$$(dpkg-shlibdeps -O debian/tributary/usr/bin/tributary | sed -n 's/^shlibs:Depends=//p'); \
+		[ -n "$$depends" ] || { echo "dpkg-shlibdeps found no dependencies" >&2; exit 1; }; \
+		size=$$(du -sk --exclude=DEBIAN debian/tributary | cut -f1); \
+		{ echo "Package: tributary"; \
+		  echo "Version: $(VERSION)"; \
+		  echo "Architecture: $(ARCH)"; \
+		  echo "Maintainer: $(DEB_MAINTAINER)"; \
+		  echo "Installed-Size: $$size"; \
+		  echo "Depends: $$depends"; \
+		  echo "Suggests: python3"; \
+		  echo "Section: net"; \
+		  echo "Priority: optional"; \
+		  echo "Description: plugin-based, multi-source feed aggregator"; \
+		  echo " Tributary reads a JSON config, fetches every enabled source (JSON APIs, RSS,"; \
+		  echo " Atom and JSON Feed, YouTube, weather, TV channel lists, external programs)"; \
+		  echo " concurrently through libcurl, turns the responses into unified items and hands"; \
+		  echo " them to sinks: readable lines, JSON Lines, an RSS file. A state file remembers"; \
+		  echo " what was emitted, so each scheduled run emits only what is new, once."; \
+		  echo " The examples' exec plugin (also used by the demo) runs python3."; \
+		} > debian/tributary/DEBIAN/control; \
+		for script in postinst postrm; do \
+		  printf '#!/bin/sh\nset -e\n# let a running systemd see new or changed units\nif [ -d /run/systemd/system ]; then systemctl daemon-reload || true; fi\n' > debian/tributary/DEBIAN/$$script; \
+		  chmod 755 debian/tributary/DEBIAN/$$script; \
+		done; \
+		cd debian/tributary && find usr lib -type f | sort | xargs md5sum > DEBIAN/md5sums
+	@mkdir -p "$(DEB_DIR)"
+	dpkg-deb -Z$(DEB_COMPRESSION) --build --root-owner-group "$(DEB_ROOT)" "$(DEB_DIR)/$(DEB)"
+
 clean:
-	rm -rf .build out $(dir $(COMMIT_HEADER))
+	rm -rf .build out tributary_*.deb $(dir $(COMMIT_HEADER))
