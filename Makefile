@@ -58,8 +58,9 @@ test-tools:
 
 ## commit-header: write the commit (`git rev-parse --short HEAD`, `-dirty` with uncommitted
 ## changes) into $(COMMIT_HEADER) when it differs from what is there, so an unchanged commit
-## rebuilds nothing and a new one recompiles one C file and relinks. Touching build_info.c
-## also covers the header's first appearance, which the compiler's dependency file cannot know.
+## rebuilds nothing and a new one recompiles build_info.c and the small TributaryCLI module and
+## relinks (seconds). Touching build_info.c also covers the header's first appearance, which
+## the compiler's dependency file cannot know.
 commit-header:
 	@commit=unknown; \
 	if [ "$$(git rev-parse --show-toplevel 2>/dev/null)" = "$(CURDIR)" ]; then \
