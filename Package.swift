@@ -32,12 +32,14 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        // The git commit the binary was built from (Makefile-generated header; "unknown" without it).
+        .target(name: "CBuildInfo"),
         // Engine: JSON layer, model, HTTP, config, engine, plugin protocols.
         .target(name: "TributaryCore", dependencies: ["CCurl", "CCrypto", "CSQLite"], swiftSettings: strict),
         // Built-in sources and sinks, one folder each, plus the registry.
         .target(name: "TributaryPlugins", dependencies: ["TributaryCore"], swiftSettings: strict),
         // Command-line front end (argument parsing, signals, summary); no business logic.
-        .target(name: "TributaryCLI", dependencies: ["TributaryCore", "TributaryPlugins"], swiftSettings: strict),
+        .target(name: "TributaryCLI", dependencies: ["TributaryCore", "TributaryPlugins", "CBuildInfo"], swiftSettings: strict),
         .executableTarget(name: "tributary", dependencies: ["TributaryCLI"], swiftSettings: strict),
         // Benchmark of the state store's cost per run (bench/README.md).
         .executableTarget(name: "tributary-state-bench", dependencies: ["TributaryCore"], path: "bench/StateBench", swiftSettings: strict),

@@ -1,3 +1,4 @@
+import CBuildInfo
 import Dispatch
 import TributaryCore
 import TributaryPlugins
@@ -31,7 +32,12 @@ public enum TributaryCommand {
         }
         switch args.command {
         case "version":
-            out.log("tributary \(Tributary.version) (libcurl \(CurlTransport.curlVersion))\n")
+            out.log("""
+                tributary \(Tributary.version) (commit \(String(cString: tributary_build_commit())))
+                libcurl \(CurlTransport.curlVersion)
+                SQLite \(StateStore.sqliteVersion)
+
+                """)
             return 0
         case "help":
             if let c = args.positional.first {

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TributaryCore
 import TributaryTestSupport
 
 /// The real binary's command-line contract: help, version, usage errors, config errors.
@@ -11,10 +12,36 @@ final class CLITests: XCTestCase {
             XCTAssertTrue(r.stdout.contains("tributary"), "\(args)")
             XCTAssertEqual(r.stderr, "", "\(args)")
         }
+        for args in [["--version"], ["-V"]] {
+            let v = try BinaryRunner.run(args)
+            XCTAssertEqual(v.status, 0, "\(args)")
+            XCTAssertTrue(v.stdout.hasPrefix("tributary \(Tributary.version) "), v.stdout)
+            XCTAssertEqual(v.stderr, "", "\(args)")
+        }
+    }
+
+    /// `--version`: the program's version and commit, then the versions of the libcurl and
+    /// SQLite it runs with, which are the system's (what their pkg-config files say).
+    func testVersionNamesTheCommitAndTheLibraries() throws {
         let v = try BinaryRunner.run(["--version"])
-        XCTAssertEqual(v.status, 0)
-        XCTAssertTrue(v.stdout.hasPrefix("tributary 0."), v.stdout)
-        XCTAssertTrue(v.stdout.contains("libcurl 7."), v.stdout)
+        XCTAssertEqual(v.status, 0, v.stderr)
+        let lines = v.stdoutLines
+        XCTAssertEqual(lines.count, 3, v.stdout)
+        guard lines.count == 3 else { return }
+        let first = try XCTUnwrap(lines[0].wholeMatch(of: /tributary (\S+) \(commit (\S+)\)/), lines[0])
+        XCTAssertEqual(String(first.1), Tributary.version)
+        let commit = String(first.2)
+        if let expected = ProcessInfo.processInfo.environment["TRIBUTARY_EXPECT_COMMIT"], !expected.isEmpty {
+            // make test: the commit make wrote into the build (HEAD, -dirty with changes).
+            XCTAssertEqual(commit, expected)
+        } else {
+            XCTAssertNotNil(commit.wholeMatch(of: /unknown|[0-9a-f]{7,40}(-dirty)?/), commit)
+        }
+        for (line, name, module) in [(lines[1], "libcurl", "libcurl"), (lines[2], "SQLite", "sqlite3")] {
+            let system = try Shell.run(["pkg-config", "--modversion", module])
+            XCTAssertEqual(system.status, 0, system.stderr)
+            XCTAssertEqual(line, "\(name) \(system.stdout.trimmingCharacters(in: .whitespacesAndNewlines))")
+        }
     }
 
     func testUsageErrorsExit2OnStderr() throws {

@@ -2,7 +2,7 @@ import Foundation
 
 /// The program's version, shown by `--version` and sent in the User-Agent.
 public enum Tributary {
-    public static let version = "0.1.0"
+    public static let version = "0.2.0"
 }
 
 /// Durations in config: a number of seconds or `"250ms"`, `"20s"`, `"15m"`, `"2h"`, `"1d"`

@@ -48,6 +48,10 @@ public final class StateStore: @unchecked Sendable {
 
     public static let schemaVersion = 1
 
+    /// The version of the SQLite library the process runs with (`sqlite3_libversion()`),
+    /// e.g. `3.40.1`.
+    public static var sqliteVersion: String { String(cString: sqlite3_libversion()) }
+
     /// `$XDG_STATE_HOME/tributary/state.sqlite`, else `~/.local/state/tributary/state.sqlite`.
     public static func defaultPath() -> String {
         if let x = Environment.get("XDG_STATE_HOME"), !x.isEmpty { return x + "/tributary/state.sqlite" }
