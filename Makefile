@@ -37,7 +37,7 @@ DEB_COMPRESSION ?= xz
 DEB_MAINTAINER ?= Tributary maintainers <maintainers@users.noreply.a-seed-56b6c804.example>
 DEB_ROOT = $(DEB_BUILD)/debian/tributary
 
-.PHONY: deps test-tools commit-header build release demo test bench install uninstall deb package-deb clean
+.PHONY: deps test-tools commit-header build release demo test stress sanitize sanitize-thread sanitize-address sanitize-ci bench install uninstall deb package-deb clean
 
 # apt_ensure PACKAGES: install the packages with apt-get unless all of them are installed.
 define apt_ensure
@@ -94,6 +94,39 @@ test: deps test-tools release
 	TRIBUTARY_BIN=$(RELEASE_BIN) \
 	TRIBUTARY_EXPECT_COMMIT="$$(sed -n 's/^#define TRIBUTARY_COMMIT "\(.*\)"$$/\1/p' $(COMMIT_HEADER))" \
 	$(SWIFT) test --skip-build --disable-swift-testing
+
+## stress: the stress tests (every source type and the demo, run again and again with the
+## release binary, exact items every time) with many more runs than make test's 200
+STRESS_RUNS ?= 2000
+stress: deps release
+	$(SWIFT) build --build-tests
+	TRIBUTARY_BIN=$(RELEASE_BIN) STRESS_RUNS=$(STRESS_RUNS) $(SWIFT) test --skip-build --disable-swift-testing --filter StressTests
+
+# sanitizer_pass KIND SCRATCH FILTER: build the tests and the binary with -sanitize=KIND in
+# their own build folder and run FILTER (empty: everything) with that binary under test. Every
+# report fails the pass: TSan and ASan write them to $(SCRATCH)/reports, and the pass fails
+# when that folder holds any. Suppressions: none.
+define sanitizer_pass
+	$(SWIFT) build --build-tests --sanitize=$(1) --scratch-path $(2)
+	@rm -rf $(2)/reports && mkdir -p $(2)/reports
+	TSAN_OPTIONS="log_path=$(CURDIR)/$(2)/reports/tsan halt_on_error=0" 	ASAN_OPTIONS="log_path=$(CURDIR)/$(2)/reports/asan detect_leaks=0" 	TRIBUTARY_BIN=$(2)/debug/tributary STRESS_RUNS=$(SANITIZE_STRESS_RUNS) 	$(SWIFT) test --skip-build --disable-swift-testing --scratch-path $(2) $(3) 		--skip SelfContainedBinaryTests --skip DebPackageTests --skip InstallTests
+	@if [ -n "$$(ls -A $(2)/reports)" ]; then echo "sanitizer reports in $(2)/reports:" >&2; 		grep -h SUMMARY $(2)/reports/* | sort | uniq -c >&2; exit 1; fi
+	@echo "$(1) sanitizer: 0 reports" >&2
+endef
+SANITIZE_STRESS_RUNS ?= 20
+
+## sanitize: the whole suite under ThreadSanitizer, then under AddressSanitizer, 0 reports
+sanitize: sanitize-thread sanitize-address
+
+sanitize-thread: deps test-tools
+	$(call sanitizer_pass,thread,.build/tsan,)
+
+sanitize-address: deps test-tools
+	$(call sanitizer_pass,address,.build/asan,)
+
+## sanitize-ci: the ThreadSanitizer pass over the core and end-to-end tests (what CI runs)
+sanitize-ci: deps test-tools
+	$(call sanitizer_pass,thread,.build/tsan,--filter 'TributaryCoreTests|EndToEndTests')
 
 ## bench: Tributary (the release binary) beside jq and orjson (see bench/README.md)
 bench: release
