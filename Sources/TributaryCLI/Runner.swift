@@ -53,13 +53,13 @@ struct Runner {
         }
     }
 
-    /// The state store, unless `--no-state` or `test`; pruned of what retention says to forget.
-    func openState() -> (ok: Bool, store: StateStore?) {
+    /// The state, unless `--no-state` or `test`; pruned of what retention says to forget.
+    func openState() -> (ok: Bool, store: SQLiteState?) {
         if args.noState || args.command == "test" { return (true, nil) }
-        let path = args.statePath ?? config.statePath ?? StateStore.defaultPath()
+        let path = args.statePath ?? config.statePath ?? SQLiteState.defaultPath()
         do {
             let signals = self.signals
-            let store = try StateStore(path: path, lockTimeout: config.lockTimeout, stopRequested: { signals.received != nil })
+            let store = try SQLiteState(path: path, lockTimeout: config.lockTimeout, stopRequested: { signals.received != nil })
             let now = Timestamp.now().seconds
             try store.touchConfigured(config.sources.map(\.settings.name), now: now)
             try store.prune(retention: config.retention, now: now)
@@ -79,8 +79,10 @@ struct Runner {
         let sinks: [any Sink] = isTest || args.jsonl ? [JSONLSink(path: "-")] : config.sinks.map(\.sink)
         let progress = ProgressLine(enabled: !args.quiet && !isTest && err.isTerminal, output: err)
         let stopping = StopFlag()
-        let engine = Engine(sources: selected, sinks: sinks, transport: transport, state: opened.store,
-                            options: Engine.Options(emitAll: args.all, respectSchedule: args.respectSchedule), stopping: stopping)
+        let delivery = Delivery(sinks: sinks, state: opened.store, options: Delivery.Options(emitAll: args.all))
+        let engine = Engine(sources: selected, delivery: delivery, transport: transport,
+                            options: Engine.Options(respectSchedule: args.respectSchedule, concurrency: config.http.concurrency, grace: Runner.gracePeriod),
+                            stopping: stopping)
         let observer = Self.observer(progress: progress, verbose: args.verbose)
         let task = Task { await engine.run(observer: observer) }
         let start = DispatchTime.now().uptimeNanoseconds
@@ -90,12 +92,12 @@ struct Runner {
                 task.cancel()  // a second signal: stop now, without the grace period
                 return
             }
-            stopping.set()
             curl?.refuseNewRequests()
             progress.log("tributary: \(Self.name(sig)) received: finishing transfers in flight (up to \(Int(Runner.gracePeriod)) s), then stopping\n")
-            DispatchQueue.global().asyncAfter(deadline: .now() + Runner.gracePeriod) { task.cancel() }
+            stopping.set()  // the engine's shutdown policy: no new source, cancel after the grace period
         }
         let report = await task.value
+        await delivery.shutdown()
         curl?.shutdown()
         progress.clear()
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9

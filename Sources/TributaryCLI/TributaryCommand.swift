@@ -35,7 +35,7 @@ public enum TributaryCommand {
             out.log("""
                 tributary \(Tributary.version) (commit \(String(cString: tributary_build_commit())))
                 libcurl \(CurlTransport.curlVersion)
-                SQLite \(StateStore.sqliteVersion)
+                SQLite \(SQLiteState.sqliteVersion)
 
                 """)
             return 0

@@ -244,8 +244,8 @@ final class StateEndToEndTests: XCTestCase {
         XCTAssertTrue(failing.stderr.contains("warning: api: started failing; next try at "), failing.stderr)
         do {
             // Opened and closed here: the store holds the run lock while it lives.
-            let store = try StateStore(path: dir.path + "/state.sqlite", lockTimeout: 1)
-            let afterOne = try XCTUnwrap(try store.sourceState("api"))
+            let store = try SQLiteState(path: dir.path + "/state.sqlite", lockTimeout: 1)
+            let afterOne = try XCTUnwrap(try store.sourceStates(["api"])["api"])
             XCTAssertEqual(afterOne.failures, 1)
             let delay = (afterOne.nextDue ?? 0) - (afterOne.lastRun ?? 0)
             XCTAssertTrue(delay > 2 * 3600 - 400 && delay < 2 * 3600 + 400, "1h x 2^1 with 10% jitter: \(delay)")
@@ -272,8 +272,8 @@ final class StateEndToEndTests: XCTestCase {
         XCTAssertTrue(third.stderr.contains("json  skipped: quota of 2 requests per 1d used up until "), third.stderr)
         XCTAssertEqual(server.requestCount, 2)
         // The skip moves the source's next due time to the window's end, so `watch` waits for it.
-        let store = try StateStore(path: dir.path + "/state.sqlite", lockTimeout: 1)
-        let due = try XCTUnwrap(try store.sourceState("api")?.nextDue)
+        let store = try SQLiteState(path: dir.path + "/state.sqlite", lockTimeout: 1)
+        let due = try XCTUnwrap(try store.sourceStates(["api"])["api"]?.nextDue)
         XCTAssertEqual(due, Timestamp.now().seconds + 86400, accuracy: 120)
     }
 
@@ -316,17 +316,19 @@ final class StateEndToEndTests: XCTestCase {
         let path = dir.path + "/state.sqlite"
         let now = Timestamp.now().seconds
         do {
-            let store = try StateStore(path: path, lockTimeout: 1)
-            try store.bulkRemember([EmittedID(id: "a:old", source: "gone", hash: "h")], lastSeen: now - 40 * 86400)
-            try store.bulkRemember([EmittedID(id: "a:new", source: "kept", hash: "h")], lastSeen: now - 86400)
-            try store.recordRun(source: "gone", type: "json", success: true, error: nil, nextDue: now, now: now - 40 * 86400)
-            try store.recordRun(source: "kept", type: "json", success: true, error: nil, nextDue: now, now: now - 40 * 86400)
+            let store = try SQLiteState(path: path, lockTimeout: 1)
+            let tx = try store.begin()
+            _ = try tx.claim([EmittedID(id: "a:old", source: "gone", hash: "h")], now: now - 40 * 86400)
+            _ = try tx.claim([EmittedID(id: "a:new", source: "kept", hash: "h")], now: now - 86400)
+            try tx.recordRun(RunRecord(source: "gone", type: "json", success: true, error: nil, nextDue: now, now: now - 40 * 86400))
+            try tx.recordRun(RunRecord(source: "kept", type: "json", success: true, error: nil, nextDue: now, now: now - 40 * 86400))
+            try tx.commit()
             try store.touchConfigured(["kept"], now: now)
             XCTAssertEqual(try store.prune(retention: 30 * 86400, now: now), 2)
-            XCTAssertEqual(store.emittedCount, 1)
-            XCTAssertNil(try store.sourceState("gone"))
-            XCTAssertNotNil(try store.sourceState("kept"))
-            XCTAssertEqual(try store.knownHashes(["a:old", "a:new"]), ["a:new": "h"])
+            XCTAssertEqual(try store.sourceStates(["gone", "kept"]).keys.sorted(), ["kept"])
+            let check = try store.begin()
+            XCTAssertEqual(try check.claim([EmittedID(id: "a:old", source: "x", hash: "h"), EmittedID(id: "a:new", source: "x", hash: "h")], now: now), [nil, KnownID(source: "kept", hash: "h")])
+            check.rollback()
         }
     }
 

@@ -7,65 +7,9 @@ import TributaryTestSupport
 /// The `channels` source in process: its three formats from the fixtures in
 /// Tests/Fixtures/channels, answered by the replay transport.
 final class ChannelsSourceTests: XCTestCase {
-    struct Fetch {
-        var items: [Item] = []
-        var error: String?
-        var warnings: [String] = []
-    }
-
-    final class Box: @unchecked Sendable {
-        // Written by one task before it signals the semaphore the reader waits on.
-        var fetch = Fetch()
-        let lock = NSLock()
-    }
-
     static func fixture(_ name: String) -> String {
         let path = packageRoot + "/Tests/Fixtures/channels/" + name
         return String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self)
-    }
-
-    /// Builds the one source of `source` (a config object) and fetches it once from `responses`.
-    func fetch(_ source: String, _ responses: [(url: String, status: Int, body: String)]) throws -> Fetch {
-        let dir = TempDir()
-        defer { dir.remove() }
-        for (i, r) in responses.enumerated() {
-            let rec = Recording(method: "GET", url: r.url, status: r.status, headers: [("Content-Type", "application/json")], body: Array(r.body.utf8))
-            _ = dir.write("r\(i).json", String(decoding: rec.encoded(), as: UTF8.self))
-        }
-        let config = try ConfigLoader.load(bytes: Array(#"{"sources":[\#(source)]}"#.utf8), file: "t.json", directory: dir.path, registry: BuiltinRegistry.standard, environment: { _ in nil })
-        let configured = try XCTUnwrap(config.sources.first)
-        let transport = try ReplayTransport(directory: dir.path)
-        let box = Box()
-        let context = FetchContext(settings: configured.settings, http: HTTPClient(transport: transport, retries: 0), fetched: Timestamp(seconds: 1_764_000_000)) { message in
-            box.lock.withLock { box.fetch.warnings.append(message) }
-        }
-        let sem = DispatchSemaphore(value: 0)
-        Task {
-            do {
-                let items = try await configured.source.fetch(context)
-                box.lock.withLock { box.fetch.items = items }
-            } catch let error as SourceError {
-                box.lock.withLock {
-                    box.fetch.error = error.message
-                    box.fetch.items = error.partial
-                }
-            } catch {
-                box.lock.withLock { box.fetch.error = "unexpected \(error)" }
-            }
-            sem.signal()
-        }
-        sem.wait()
-        return box.lock.withLock { box.fetch }
-    }
-
-    func configErrors(_ source: String) -> [String] {
-        do {
-            _ = try ConfigLoader.load(bytes: Array(#"{"sources":[\#(source)]}"#.utf8), file: "t.json", directory: "/cfg", registry: BuiltinRegistry.standard, environment: { _ in nil })
-            XCTFail("expected config errors for \(source)")
-            return []
-        } catch {
-            return error.messages
-        }
     }
 
     let listURL = "https://tv.example.ru/api/channels.json"
@@ -74,8 +18,8 @@ final class ChannelsSourceTests: XCTestCase {
 
     // MARK: the {"channel":[...]} list
 
-    func testListFormatMapsTheOriginalAppsFieldsSortedByPriority() throws {
-        let r = try fetch(#"{"name":"tv","type":"channels","url":"\#(listURL)"}"#, [(listURL, 200, Self.fixture("list.json"))])
+    func testListFormatMapsTheOriginalAppsFieldsSortedByPriority() async throws {
+        let r = try await plugins.fetch(#"{"name":"tv","type":"channels","url":"\#(listURL)"}"#, [(listURL, 200, Self.fixture("list.json"))])
         XCTAssertNil(r.error)
         // Priority descending; Муз-ТВ and RU.TV tie and keep document order; the locked one stays.
         XCTAssertEqual(r.items.map(\.id), ["channel:77777", "channel:1410", "channel:101", "channel:24", "channel:3021"])
@@ -105,22 +49,22 @@ final class ChannelsSourceTests: XCTestCase {
         for item in r.items { XCTAssertEqual(schema.validate(item.jsonValue()), [], item.id) }
     }
 
-    func testSkipLockedCategoriesAndSortOptions() throws {
+    func testSkipLockedCategoriesAndSortOptions() async throws {
         let body = Self.fixture("list.json")
-        let locked = try fetch(#"{"name":"tv","type":"channels","url":"\#(listURL)","skip_locked":true}"#, [(listURL, 200, body)])
+        let locked = try await plugins.fetch(#"{"name":"tv","type":"channels","url":"\#(listURL)","skip_locked":true}"#, [(listURL, 200, body)])
         XCTAssertEqual(locked.items.map(\.id), ["channel:77777", "channel:1410", "channel:101", "channel:24"])
-        let music = try fetch(##"{"name":"tv","type":"channels","url":"\##(listURL)","categories":["#МУЗЫКАЛЬНЫЙ"]}"##, [(listURL, 200, body)])
+        let music = try await plugins.fetch(##"{"name":"tv","type":"channels","url":"\##(listURL)","categories":["#МУЗЫКАЛЬНЫЙ"]}"##, [(listURL, 200, body)])
         XCTAssertEqual(music.items.map(\.id), ["channel:77777", "channel:1410"], "hashtags match with or without #, in any case")
-        let news = try fetch(#"{"name":"tv","type":"channels","url":"\#(listURL)","categories":["новости","кино"],"sort":"source"}"#, [(listURL, 200, body)])
+        let news = try await plugins.fetch(#"{"name":"tv","type":"channels","url":"\#(listURL)","categories":["новости","кино"],"sort":"source"}"#, [(listURL, 200, body)])
         XCTAssertEqual(news.items.map(\.id), ["channel:24", "channel:3021"])
-        let byName = try fetch(#"{"name":"tv","type":"channels","url":"\#(listURL)","sort":"name"}"#, [(listURL, 200, body)])
+        let byName = try await plugins.fetch(#"{"name":"tv","type":"channels","url":"\#(listURL)","sort":"name"}"#, [(listURL, 200, body)])
         XCTAssertEqual(byName.items.map(\.title), ["RU.TV", "Кинохит HD", "Муз-ТВ", "Первый канал", "Россия 24"])
-        let noCountry = try fetch(#"{"name":"tv","type":"channels","url":"\#(listURL)","countries":["RU"]}"#, [(listURL, 200, body)])
+        let noCountry = try await plugins.fetch(#"{"name":"tv","type":"channels","url":"\#(listURL)","countries":["RU"]}"#, [(listURL, 200, body)])
         XCTAssertEqual(noCountry.items.count, 0, "the list has no countries, so a country filter keeps nothing")
         XCTAssertNil(noCountry.error)
     }
 
-    func testListWithoutPriorityAndDuplicateKeys() throws {
+    func testListWithoutPriorityAndDuplicateKeys() async throws {
         let body = #"""
         {"channel":[
           {"key":1,"name":"A","videoUrl":"https://e.ru/a1.m3u8"},
@@ -129,7 +73,7 @@ final class ChannelsSourceTests: XCTestCase {
           {"key":3,"name":"C\n  line two","priority":7}
         ]}
         """#
-        let r = try fetch(#"{"name":"tv","type":"channels","url":"\#(listURL)"}"#, [(listURL, 200, body)])
+        let r = try await plugins.fetch(#"{"name":"tv","type":"channels","url":"\#(listURL)"}"#, [(listURL, 200, body)])
         XCTAssertNil(r.error)
         XCTAssertEqual(r.items.map(\.id), ["channel:3", "channel:2", "channel:1"], "no priority sorts last; a numeric string priority counts")
         XCTAssertEqual(r.items[0].title, "C line two", "embedded newlines collapse to one line")
@@ -140,7 +84,7 @@ final class ChannelsSourceTests: XCTestCase {
         XCTAssertNil(r.items[0].data["stream_urls"])
     }
 
-    func testListWrongTypesNameTheKeyPath() throws {
+    func testListWrongTypesNameTheKeyPath() async throws {
         let cases: [(String, String)] = [
             (#"{"channel":{"key":1}}"#, "channel: expected array, found object"),
             (#"{"channels":[]}"#, "channel: missing, expected array"),
@@ -156,11 +100,11 @@ final class ChannelsSourceTests: XCTestCase {
             (#"{"channel":["just a name"]}"#, "channel[0]: expected object, found string"),
         ]
         for (body, expected) in cases {
-            let r = try fetch(#"{"name":"tv","type":"channels","url":"\#(listURL)","format":"list"}"#, [(listURL, 200, body)])
+            let r = try await plugins.fetch(#"{"name":"tv","type":"channels","url":"\#(listURL)","format":"list"}"#, [(listURL, 200, body)])
             XCTAssertEqual(r.error, "GET \(listURL): \(expected)", body)
             XCTAssertEqual(r.items.count, 0)
         }
-        let array = try fetch(#"{"name":"tv","type":"channels","url":"\#(listURL)","format":"list"}"#, [(listURL, 200, "[]")])
+        let array = try await plugins.fetch(#"{"name":"tv","type":"channels","url":"\#(listURL)","format":"list"}"#, [(listURL, 200, "[]")])
         XCTAssertEqual(array.error, "GET \(listURL): (document): expected object, found array")
     }
 
@@ -169,8 +113,8 @@ final class ChannelsSourceTests: XCTestCase {
     let channelsURL = "https://iptv-org.github.io/api/channels.json"
     let streamsURL = "https://iptv-org.github.io/api/streams.json"
 
-    func testIPTVOrgChannelsJoinedWithStreams() throws {
-        let r = try fetch(#"{"name":"org","type":"channels","url":"\#(channelsURL)","streams_url":"\#(streamsURL)"}"#,
+    func testIPTVOrgChannelsJoinedWithStreams() async throws {
+        let r = try await plugins.fetch(#"{"name":"org","type":"channels","url":"\#(channelsURL)","streams_url":"\#(streamsURL)"}"#,
                           [(channelsURL, 200, Self.fixture("iptv-org-channels.json")), (streamsURL, 200, Self.fixture("iptv-org-streams.json"))])
         XCTAssertNil(r.error)
         XCTAssertEqual(r.items.map(\.id), ["channel:1HDMusicTelevision.ru", "channel:2x2.ru", "channel:360deg.ru", "channel:AnhuiTV.cn", "channel:13thStreet.au", "channel:100AutoMotoTV.bg"], "document order")
@@ -207,16 +151,16 @@ final class ChannelsSourceTests: XCTestCase {
         XCTAssertNil(moto.data["languages"])
     }
 
-    func testIPTVOrgFiltersAndOlderStreamsShape() throws {
+    func testIPTVOrgFiltersAndOlderStreamsShape() async throws {
         let streams = #"[{"channel":"2x2.ru","url":"https://e.ru/2x2.m3u8","http_referrer":"https://old.example/","user_agent":null,"status":"online","width":1280,"height":720}]"#
-        let r = try fetch(#"{"name":"org","type":"channels","url":"\#(channelsURL)","streams_url":"\#(streamsURL)","countries":["ru","cn"],"categories":["Music","ANIMATION","general"],"sort":"name"}"#,
+        let r = try await plugins.fetch(#"{"name":"org","type":"channels","url":"\#(channelsURL)","streams_url":"\#(streamsURL)","countries":["ru","cn"],"categories":["Music","ANIMATION","general"],"sort":"name"}"#,
                           [(channelsURL, 200, Self.fixture("iptv-org-channels.json")), (streamsURL, 200, streams)])
         XCTAssertNil(r.error)
         XCTAssertEqual(r.items.map(\.title), ["1HD Music Television", "2x2", "360°", "Anhui TV"])
         XCTAssertEqual(r.items[1].data["referrer"], .string("https://old.example/"), "http_referrer of the older streams.json")
     }
 
-    func testIPTVOrgWrongTypesAndStreamErrors() throws {
+    func testIPTVOrgWrongTypesAndStreamErrors() async throws {
         let src = #"{"name":"org","type":"channels","url":"\#(channelsURL)","streams_url":"\#(streamsURL)","format":"iptv-org"}"#
         let cases: [(String, String, String)] = [
             (#"[{"id":"A.ru","name":12}]"#, "[]", "GET \(channelsURL): [0].name: expected string, found number"),
@@ -227,13 +171,13 @@ final class ChannelsSourceTests: XCTestCase {
             (#"[{"id":"A.ru","name":"A"}]"#, #"{"streams":[]}"#, "GET \(streamsURL): (document): expected array, found object"),
         ]
         for (channels, streams, expected) in cases {
-            let r = try fetch(src, [(channelsURL, 200, channels), (streamsURL, 200, streams)])
+            let r = try await plugins.fetch(src, [(channelsURL, 200, channels), (streamsURL, 200, streams)])
             XCTAssertEqual(r.error, expected)
         }
-        let down = try fetch(src, [(channelsURL, 200, #"[{"id":"A.ru","name":"A"}]"#), (streamsURL, 503, "<html><body>Service Unavailable</body></html>")])
+        let down = try await plugins.fetch(src, [(channelsURL, 200, #"[{"id":"A.ru","name":"A"}]"#), (streamsURL, 503, "<html><body>Service Unavailable</body></html>")])
         XCTAssertEqual(down.error, "GET \(streamsURL): HTTP 503 Service Unavailable", "a failed join fails the source")
         XCTAssertEqual(down.items.count, 0)
-        let missing = try fetch(src, [(channelsURL, 404, "Not Found")])
+        let missing = try await plugins.fetch(src, [(channelsURL, 404, "Not Found")])
         XCTAssertEqual(missing.error, "GET \(channelsURL): HTTP 404 Not Found: Not Found")
     }
 
@@ -241,8 +185,8 @@ final class ChannelsSourceTests: XCTestCase {
 
     let playlistURL = "https://tv.example.ru/playlist.m3u8"
 
-    func testM3UPlaylistWithCRLFVLCOptionsPipeHeadersAndQuotedCommas() throws {
-        let r = try fetch(#"{"name":"pl","type":"channels","url":"\#(playlistURL)"}"#, [(playlistURL, 200, Self.fixture("playlist.m3u"))])
+    func testM3UPlaylistWithCRLFVLCOptionsPipeHeadersAndQuotedCommas() async throws {
+        let r = try await plugins.fetch(#"{"name":"pl","type":"channels","url":"\#(playlistURL)"}"#, [(playlistURL, 200, Self.fixture("playlist.m3u"))])
         XCTAssertNil(r.error)
         XCTAssertEqual(r.items.map(\.id), ["channel:Perviykanal.ru@SD", "channel:MuzTV.ru", "channel:m3u-8b885e0e48be43a5", "channel:m3u-e578c6f764f0cb6d", "channel:2x2.ru"])
         let perviy = r.items[0]
@@ -270,12 +214,12 @@ final class ChannelsSourceTests: XCTestCase {
         XCTAssertEqual(twoByTwo.url, "http://ott.tv.example.ru/2x2/index.m3u8")
         XCTAssertEqual(twoByTwo.data["country"], .string("RU"))
         XCTAssertEqual(strings(twoByTwo.data["languages"]), ["Russian"])
-        let again = try fetch(#"{"name":"pl","type":"channels","url":"\#(playlistURL)"}"#, [(playlistURL, 200, Self.fixture("playlist.m3u"))])
+        let again = try await plugins.fetch(#"{"name":"pl","type":"channels","url":"\#(playlistURL)"}"#, [(playlistURL, 200, Self.fixture("playlist.m3u"))])
         XCTAssertEqual(again.items.map(\.id), r.items.map(\.id), "ids are stable across runs")
     }
 
-    func testMalformedPlaylistLinesAreReportedWithLineNumbers() throws {
-        let r = try fetch(#"{"name":"pl","type":"channels","url":"\#(playlistURL)"}"#, [(playlistURL, 200, Self.fixture("playlist-malformed.m3u"))])
+    func testMalformedPlaylistLinesAreReportedWithLineNumbers() async throws {
+        let r = try await plugins.fetch(#"{"name":"pl","type":"channels","url":"\#(playlistURL)"}"#, [(playlistURL, 200, Self.fixture("playlist-malformed.m3u"))])
         XCTAssertEqual(r.error, "GET \(playlistURL): 5 malformed playlist lines: "
             + "line 4: #EXTINF has no comma before the channel name; "
             + "line 6: #EXTINF attribute tvg-name has an unterminated quote; "
@@ -286,7 +230,7 @@ final class ChannelsSourceTests: XCTestCase {
         XCTAssertEqual(r.items[1].title, "https://example.ru/bare-stream.m3u8", "a URL line without #EXTINF is a channel of its own")
     }
 
-    func testM3UParserPieces() {
+    func testM3UParserPieces() async {
         guard case .success(let (attrs, title)) = M3UPlaylist.parseInfo(Array(#"-1 tvg-id=Abc.ru tvg-name="A, B" tvg-chno=5 group-title="" catchup="append",Name, with comma"#.utf8)[...]) else { return XCTFail("should parse") }
         XCTAssertEqual(attrs, ["tvg-id": "Abc.ru", "tvg-name": "A, B", "tvg-chno": "5", "catchup": "append"], "unquoted values; empty values left out")
         XCTAssertEqual(title, "Name, with comma")
@@ -311,25 +255,25 @@ final class ChannelsSourceTests: XCTestCase {
         XCTAssertFalse(M3UPlaylist.looksLikePlaylist([]))
     }
 
-    func testM3URelativeURLsAndPlaylistWithoutHeader() throws {
+    func testM3URelativeURLsAndPlaylistWithoutHeader() async throws {
         let body = "#EXTINF:-1 tvg-id=\"A.de\" tvg-logo=\"/logos/a.png\",A\nstreams/a.m3u8\n"
-        let r = try fetch(#"{"name":"pl","type":"channels","url":"https://e.de/lists/tv.m3u","format":"m3u"}"#, [("https://e.de/lists/tv.m3u", 200, body)])
+        let r = try await plugins.fetch(#"{"name":"pl","type":"channels","url":"https://e.de/lists/tv.m3u","format":"m3u"}"#, [("https://e.de/lists/tv.m3u", 200, body)])
         XCTAssertNil(r.error)
         XCTAssertEqual(r.items.first?.url, "https://e.de/lists/streams/a.m3u8", "relative stream URLs resolve against the playlist")
         XCTAssertEqual(r.items.first?.image, "https://e.de/logos/a.png")
-        let auto = try fetch(#"{"name":"pl","type":"channels","url":"https://e.de/lists/tv.m3u"}"#, [("https://e.de/lists/tv.m3u", 200, body)])
+        let auto = try await plugins.fetch(#"{"name":"pl","type":"channels","url":"https://e.de/lists/tv.m3u"}"#, [("https://e.de/lists/tv.m3u", 200, body)])
         XCTAssertEqual(auto.error, ##"GET https://e.de/lists/tv.m3u: expected JSON or an #EXTM3U playlist, found text starting "#EXTINF:-1 tvg-id="A.de" tvg-logo="/logo...""##, "without a header, auto-detection cannot tell")
     }
 
     // MARK: detection and options
 
-    func testFormatDetectionAndUndetectableDocuments() throws {
+    func testFormatDetectionAndUndetectableDocuments() async throws {
         let src = #"{"name":"x","type":"channels","url":"https://e.ru/c"}"#
-        let list = try fetch(src, [("https://e.ru/c", 200, "\u{FEFF}" + #"{"channel":[{"key":5,"name":"Пять"}]}"#)])
+        let list = try await plugins.fetch(src, [("https://e.ru/c", 200, "\u{FEFF}" + #"{"channel":[{"key":5,"name":"Пять"}]}"#)])
         XCTAssertEqual(list.items.map(\.id), ["channel:5"], "a BOM before JSON is tolerated")
-        let org = try fetch(src, [("https://e.ru/c", 200, #"[{"id":"Five.ru","name":"Five"}]"#)])
+        let org = try await plugins.fetch(src, [("https://e.ru/c", 200, #"[{"id":"Five.ru","name":"Five"}]"#)])
         XCTAssertEqual(org.items.map(\.id), ["channel:Five.ru"])
-        let empty = try fetch(src, [("https://e.ru/c", 200, "[]")])
+        let empty = try await plugins.fetch(src, [("https://e.ru/c", 200, "[]")])
         XCTAssertNil(empty.error)
         XCTAssertEqual(empty.items.count, 0)
         let cases: [(String, String)] = [
@@ -339,26 +283,26 @@ final class ChannelsSourceTests: XCTestCase {
             ("42", "found a number"),
         ]
         for (body, found) in cases {
-            let r = try fetch(src, [("https://e.ru/c", 200, body)])
+            let r = try await plugins.fetch(src, [("https://e.ru/c", 200, body)])
             XCTAssertEqual(r.error, #"GET https://e.ru/c: cannot tell the channel list format: expected an object with a "channel" array, an iptv-org array of channels with "id" and "name", or an #EXTM3U playlist; "# + found + #" (set "format" to say which it is)"#)
         }
-        let html = try fetch(src, [("https://e.ru/c", 200, "<!DOCTYPE html><html><body>Login</body></html>")])
+        let html = try await plugins.fetch(src, [("https://e.ru/c", 200, "<!DOCTYPE html><html><body>Login</body></html>")])
         XCTAssertEqual(html.error?.hasPrefix("GET https://e.ru/c: got an HTML page, expected JSON"), true, html.error ?? "")
-        let truncated = try fetch(src, [("https://e.ru/c", 200, #"{"channel":[{"key":1"#)])
+        let truncated = try await plugins.fetch(src, [("https://e.ru/c", 200, #"{"channel":[{"key":1"#)])
         XCTAssertEqual(truncated.error?.hasPrefix("GET https://e.ru/c: invalid JSON at 1:21"), true, truncated.error ?? "")
     }
 
-    func testStreamsURLOnAnAutoDetectedListIsIgnoredWithAWarning() throws {
-        let r = try fetch(#"{"name":"x","type":"channels","url":"\#(listURL)","streams_url":"\#(streamsURL)"}"#, [(listURL, 200, #"{"channel":[{"key":1,"name":"A"}]}"#)])
+    func testStreamsURLOnAnAutoDetectedListIsIgnoredWithAWarning() async throws {
+        let r = try await plugins.fetch(#"{"name":"x","type":"channels","url":"\#(listURL)","streams_url":"\#(streamsURL)"}"#, [(listURL, 200, #"{"channel":[{"key":1,"name":"A"}]}"#)])
         XCTAssertNil(r.error)
         XCTAssertEqual(r.items.count, 1)
         XCTAssertEqual(r.warnings, ["streams_url ignored: GET \(listURL) is a list document, not iptv-org channels.json"])
     }
 
-    func testOptionValidation() {
-        func one(_ extra: String) -> String { configErrors(#"{"name":"x","type":"channels","url":"https://e.ru/c"\#(extra)}"#).joined(separator: "\n") }
-        XCTAssertEqual(configErrors(#"{"name":"x","type":"channels"}"#), [#"t.json: sources[0] ("x"): missing required key "url" (URL: the channel list (the whole URL; http, https, or file: for a local file))"#])
-        XCTAssertEqual(configErrors(#"{"name":"x","type":"channels","url":"ftp://e.ru/c"}"#), [#"t.json: sources[0] ("x").url: expected an http:// or https:// URL, found "ftp://e.ru/c""#])
+    func testOptionValidation() async {
+        func one(_ extra: String) -> String { plugins.configErrors(#"{"name":"x","type":"channels","url":"https://e.ru/c"\#(extra)}"#).joined(separator: "\n") }
+        XCTAssertEqual(plugins.configErrors(#"{"name":"x","type":"channels"}"#), [#"t.json: sources[0] ("x"): missing required key "url" (URL: the channel list (the whole URL; http, https, or file: for a local file))"#])
+        XCTAssertEqual(plugins.configErrors(#"{"name":"x","type":"channels","url":"ftp://e.ru/c"}"#), [#"t.json: sources[0] ("x").url: expected an http:// or https:// URL, found "ftp://e.ru/c""#])
         XCTAssertEqual(one(#","format":"m3u8""#), #"t.json: sources[0] ("x").format: expected one of "auto", "list", "iptv-org", "m3u", found "m3u8" (did you mean "m3u"?)"#)
         XCTAssertEqual(one(#","format":"m3u","streams_url":"https://e.ru/s""#), #"t.json: sources[0] ("x").streams_url: applies to format "iptv-org" only, and format is "m3u""#)
         XCTAssertEqual(one(#","format":"iptv-org","skip_locked":true"#), #"t.json: sources[0] ("x").skip_locked: applies to format "list" only (only it has isLocked), and format is "iptv-org""#)

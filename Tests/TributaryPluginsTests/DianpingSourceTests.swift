@@ -9,7 +9,7 @@ import TributaryTestSupport
 final class DianpingSourceTests: XCTestCase {
     // MARK: signing
 
-    func testSignatureMatchesPublishedSignedURLs() {
+    func testSignatureMatchesPublishedSignedURLs() async {
         // Published key pair and the signed URLs a public iOS app logged (see NOTES.md).
         let key = "4123794720", secret = "5a908d5484254cf4879bb47131bfd822"
         let businesses: [(String, String)] = [
@@ -24,7 +24,7 @@ final class DianpingSourceTests: XCTestCase {
         XCTAssertEqual(DianpingSignature.sign(appKey: key, appSecret: secret, params: []), "C1C7F4F1C1F08FDB0C9E8B09AD7D3F90F93E2F18")
     }
 
-    func testSignStringMatchesTheOfficialDocumentationExample() {
+    func testSignStringMatchesTheOfficialDocumentationExample() async {
         // developer.dianping.com/app/documentation/signature, Java example (placeholder credentials).
         let params: [(String, String)] = [
             ("format", "json"), ("city", "上海"), ("latitude", "31.21524"), ("longitude", "121.420033"), ("category", "美食"),
@@ -36,7 +36,7 @@ final class DianpingSourceTests: XCTestCase {
             "XXXXXXXXcategory美食city上海formatjsonhas_coupon1has_deal1keyword泰国菜latitude31.21524limit20longitude121.420033offset_type0radius2000region长宁区sort7XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX")
     }
 
-    func testHandVerifiedChineseKeywordWithAmpersandAndSpace() {
+    func testHandVerifiedChineseKeywordWithAmpersandAndSpace() async {
         // Computed with Python hashlib / urllib.parse.quote (NOTES.md).
         let params: [(String, String)] = [("city", "上海"), ("category", "美食"), ("keyword", "生煎 & 汤包"), ("sort", "2"), ("limit", "4"), ("format", "json")]
         XCTAssertEqual(DianpingSignature.signString(appKey: "demo_key", appSecret: "demo_secret_0123", params: params),
@@ -47,7 +47,7 @@ final class DianpingSourceTests: XCTestCase {
             "http://api.dianping.com/v1/business/find_businesses?appkey=demo_key&category=%E7%BE%8E%E9%A3%9F&city=%E4%B8%8A%E6%B5%B7&format=json&keyword=%E7%94%9F%E7%85%8E%20%26%20%E6%B1%A4%E5%8C%85&limit=4&sort=2&sign=8F95DE7B4D52CEEFF01BEB89EA6EA018310E99B7")
     }
 
-    func testKeysSortInByteOrder() {
+    func testKeysSortInByteOrder() async {
         let params: [(String, String)] = [("é", "4"), ("z", "5"), ("a", "3"), ("_", "2"), ("Z", "1")]
         XCTAssertEqual(DianpingSignature.sorted(params).map(\.0), ["Z", "_", "a", "z", "é"])
         XCTAssertEqual(DianpingSignature.signString(appKey: "k", appSecret: "s", params: params), "kZ1_2a3z5é4s")
@@ -75,11 +75,11 @@ final class DianpingSourceTests: XCTestCase {
         #"{"sources":[{"name":"dp","type":"dianping","app_key":"KEY12345","app_secret":"\#(Self.secret)","params":\#(params)\#(extra)}]}"#
     }
 
-    func run(_ config: String, status: Int = 200, body: String) throws -> Run {
+    func run(_ config: String, status: Int = 200, body: String) async throws -> Run {
         let dir = TempDir()
         defer { dir.remove() }
         EngineHarness.record(dir, [(url: Self.url, status: status, body: body)], contentType: "application/json;charset=UTF-8")
-        let outcome = try EngineHarness.run(config: config, registry: BuiltinRegistry.standard, transport: try ReplayTransport(directory: dir.path), directory: dir.path)
+        let outcome = try await EngineHarness.run(config: config, registry: BuiltinRegistry.standard, transport: try ReplayTransport(directory: dir.path), directory: dir.path)
         return Run(report: outcome.report, items: outcome.items)
     }
 
@@ -87,7 +87,7 @@ final class DianpingSourceTests: XCTestCase {
         try String(contentsOfFile: packageRoot + "/Tests/Fixtures/dianping/" + name, encoding: .utf8)
     }
 
-    func testRequestIsSignedAndSecretFree() throws {
+    func testRequestIsSignedAndSecretFree() async throws {
         let cfg = try ConfigLoader.load(bytes: Array(source().utf8), file: "t.json", directory: "", registry: BuiltinRegistry.standard, environment: { _ in nil })
         let dp = try XCTUnwrap(cfg.sources.first?.source as? DianpingSource)
         let expectedSign = DianpingSignature.sign(appKey: "KEY12345", appSecret: Self.secret, params: [("city", "上海"), ("category", "美食"), ("keyword", "生煎 & 汤包"), ("sort", "2"), ("limit", "4"), ("format", "json")])
@@ -96,8 +96,8 @@ final class DianpingSourceTests: XCTestCase {
         XCTAssertEqual(Redactor.redactURL(dp.requestURL), Self.url)
     }
 
-    func testSuccessMapsEveryField() throws {
-        let r = try run(source(), body: try fixture("find_businesses_ok.json"))
+    func testSuccessMapsEveryField() async throws {
+        let r = try await run(source(), body: try fixture("find_businesses_ok.json"))
         XCTAssertEqual(r.report.exitCode, 0, "\(r.report.sources)")
         XCTAssertEqual(r.items.map(\.id), ["dianping:6137363", "dianping:2190823", "dianping:500381", "dianping:93275564"])
         let a = r.items[0]
@@ -133,8 +133,8 @@ final class DianpingSourceTests: XCTestCase {
         for item in r.items { XCTAssertEqual(schema.validate(item.jsonValue()), [], item.id) }
     }
 
-    func testPublishedTestDataShape() throws {
-        let r = try run(source(), body: try fixture("find_businesses_test_data.json"))
+    func testPublishedTestDataShape() async throws {
+        let r = try await run(source(), body: try fixture("find_businesses_test_data.json"))
         XCTAssertEqual(r.report.exitCode, 0, "\(r.report.sources)")
         let a = try XCTUnwrap(r.items.first)
         XCTAssertEqual(a.id, "dianping:1916992")
@@ -145,9 +145,9 @@ final class DianpingSourceTests: XCTestCase {
         XCTAssertEqual(a.data["deal_count"], .int(18))
     }
 
-    func testSmallPhotoIsTheImageFallbackAndEntitiesAreDecoded() throws {
+    func testSmallPhotoIsTheImageFallbackAndEntitiesAreDecoded() async throws {
         let body = #"{"status":"OK","count":1,"businesses":[{"business_id":"77","name":" Tom &amp; Jerry\t西餐厅 ","branch_name":"\n","address":"","photo_url":"","s_photo_url":"http://i1.dpfile.com/s.jpg","latitude":0,"longitude":0,"has_coupon":"1","distance":"350"}]}"#
-        let r = try run(source(), body: body)
+        let r = try await run(source(), body: body)
         XCTAssertEqual(r.report.exitCode, 0, "\(r.report.sources)")
         let a = try XCTUnwrap(r.items.first)
         XCTAssertEqual(a.title, "Tom & Jerry 西餐厅")
@@ -158,40 +158,40 @@ final class DianpingSourceTests: XCTestCase {
         XCTAssertEqual(a.data["distance"], .int(350))
     }
 
-    func testEmptyResultAndFallbackTitle() throws {
-        var r = try run(source(), body: #"{"status":"OK","count":0,"total_count":0,"businesses":[]}"#)
+    func testEmptyResultAndFallbackTitle() async throws {
+        var r = try await run(source(), body: #"{"status":"OK","count":0,"total_count":0,"businesses":[]}"#)
         XCTAssertEqual(r.report.exitCode, 0)
         XCTAssertEqual(r.items.count, 0)
-        r = try run(source(), body: #"{"status":"OK","count":0}"#)
+        r = try await run(source(), body: #"{"status":"OK","count":0}"#)
         XCTAssertEqual(r.report.exitCode, 0, "an absent list is an empty result")
-        r = try run(source(), body: #"{"status":"OK","businesses":[{"business_id":5,"name":"","branch_name":""}]}"#)
+        r = try await run(source(), body: #"{"status":"OK","businesses":[{"business_id":5,"name":"","branch_name":""}]}"#)
         XCTAssertEqual(r.items.first?.title, "Dianping business 5")
     }
 
-    func testStatusErrorFailsWithCodeAndMessage() throws {
+    func testStatusErrorFailsWithCodeAndMessage() async throws {
         for (file, reason) in [
             ("error_invalid_sign.json", "API error 10005: Invalid sign. (sign签名参数值无效)"),
             ("error_invalid_appkey.json", "API error 10003: Invalid appkey. (appkey参数值无效)"),
             ("error_not_accessible.json", "API error 10006: This API is not accessible. (无当前API访问权限)"),
         ] {
-            let r = try run(source(), body: try fixture(file))
+            let r = try await run(source(), body: try fixture(file))
             XCTAssertEqual(r.report.exitCode, 1, file)
             XCTAssertEqual(r.reason, "GET \(Self.url): \(reason)")
             XCTAssertFalse(r.reason?.contains("KEY12345") ?? true)
             XCTAssertFalse(r.reason?.contains(Self.secret) ?? true)
         }
-        let r = try run(source(), body: #"{"status":"ERROR","error":{"errorCode":"10007"}}"#)
+        let r = try await run(source(), body: #"{"status":"ERROR","error":{"errorCode":"10007"}}"#)
         XCTAssertEqual(r.reason, "GET \(Self.url): API error 10007", "a code as a string, no message")
     }
 
-    func testHTTPErrorStatusWithAnAPIBodyAndWithout() throws {
-        var r = try run(source(extra: #","retries":0"#), status: 403, body: try fixture("error_invalid_sign.json"))
+    func testHTTPErrorStatusWithAnAPIBodyAndWithout() async throws {
+        var r = try await run(source(extra: #","retries":0"#), status: 403, body: try fixture("error_invalid_sign.json"))
         XCTAssertEqual(r.reason, "GET \(Self.url): HTTP 403: API error 10005: Invalid sign. (sign签名参数值无效)")
-        r = try run(source(extra: #","retries":0"#), status: 502, body: "<html><body>Bad Gateway</body></html>")
+        r = try await run(source(extra: #","retries":0"#), status: 502, body: "<html><body>Bad Gateway</body></html>")
         XCTAssertEqual(r.reason, "GET \(Self.url): HTTP 502 Bad Gateway")
     }
 
-    func testBadDataNamesTheKeyPath() throws {
+    func testBadDataNamesTheKeyPath() async throws {
         let cases: [(String, String)] = [
             (#"{"status":"OK","businesses":[{"business_id":1,"name":"a"},{"business_id":2,"name":{"zh":"b"}}]}"#, "businesses[1].name: expected string or number, found object"),
             (#"{"status":"OK","businesses":[{"name":"no id"}]}"#, "businesses[0].business_id: missing, expected business id (string or number)"),
@@ -204,26 +204,18 @@ final class DianpingSourceTests: XCTestCase {
             (#"{"status":"OK","businesses":[{"business_id":1,"has_deal":"maybe"}]}"#, "businesses[0].has_deal: expected bool (true/false, 1/0), found string"),
         ]
         for (body, expected) in cases {
-            let r = try run(source(), body: body)
+            let r = try await run(source(), body: body)
             XCTAssertEqual(r.reason, "GET \(Self.url): \(expected)", body)
             XCTAssertEqual(r.items.count, 0)
         }
-        let r = try run(source(), body: #"{"status":"OK","businesses":[{"business_id":1"#)
+        let r = try await run(source(), body: #"{"status":"OK","businesses":[{"business_id":1"#)
         XCTAssertEqual(r.reason?.hasPrefix("GET \(Self.url): invalid JSON at 1:"), true, r.reason ?? "")
     }
 
     // MARK: options
 
-    func configErrors(_ sourceJSON: String) -> [String] {
-        do {
-            _ = try ConfigLoader.load(bytes: Array(#"{"sources":[\#(sourceJSON)]}"#.utf8), file: "t.json", directory: "", registry: BuiltinRegistry.standard, environment: { _ in nil })
-            return []
-        } catch {
-            return error.messages
-        }
-    }
 
-    func testOptionValidation() {
+    func testOptionValidation() async {
         let cases: [(String, String)] = [
             (#"{"name":"d","type":"dianping","app_key":"k","params":{"city":"上海"}}"#, #"t.json: sources[0] ("d"): missing required key "app_secret""#),
             (#"{"name":"d","type":"dianping","app_key":"k","app_secret":"s"}"#, #"missing required key "params""#),
@@ -241,13 +233,13 @@ final class DianpingSourceTests: XCTestCase {
             (#"{"name":"d","type":"dianping","app_key":"k","app_secret":"s","parms":{"city":"上海"}}"#, #"unknown key "parms" (did you mean "params"?)"#),
         ]
         for (json, expected) in cases {
-            let errors = configErrors(json)
+            let errors = plugins.configErrors(json)
             XCTAssertTrue(errors.contains { $0.contains(expected) }, "\(json)\n  expected: \(expected)\n  got: \(errors)")
         }
-        XCTAssertEqual(configErrors(#"{"name":"d","type":"dianping","app_key":"k","app_secret":"s","params":{"latitude":"31.2","longitude":121.4,"radius":5000,"sort":7,"offset_type":0,"has_coupon":"1"}}"#), [])
+        XCTAssertEqual(plugins.configErrors(#"{"name":"d","type":"dianping","app_key":"k","app_secret":"s","params":{"latitude":"31.2","longitude":121.4,"radius":5000,"sort":7,"offset_type":0,"has_coupon":"1"}}"#), [])
     }
 
-    func testBaseURLWithOrWithoutSlash() throws {
+    func testBaseURLWithOrWithoutSlash() async throws {
         for base in ["http://127.0.0.1:9/", "http://127.0.0.1:9"] {
             let cfg = try ConfigLoader.load(bytes: Array(source(params: #"{"city":"上海"}"#, extra: #","base_url":"\#(base)""#).utf8), file: "t.json", directory: "", registry: BuiltinRegistry.standard, environment: { _ in nil })
             let dp = try XCTUnwrap(cfg.sources.first?.source as? DianpingSource)

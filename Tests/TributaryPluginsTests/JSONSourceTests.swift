@@ -11,11 +11,11 @@ final class JSONSourceTests: XCTestCase {
         let items: [Item]
     }
 
-    func run(_ config: String, recordings: [(String, Int, String)]) throws -> Run {
+    func run(_ config: String, recordings: [(String, Int, String)]) async throws -> Run {
         let dir = TempDir()
         defer { dir.remove() }
         EngineHarness.record(dir, recordings.map { (url: $0.0, status: $0.1, body: $0.2) })
-        let outcome = try EngineHarness.run(config: config, registry: BuiltinRegistry.standard, transport: try ReplayTransport(directory: dir.path), directory: dir.path)
+        let outcome = try await EngineHarness.run(config: config, registry: BuiltinRegistry.standard, transport: try ReplayTransport(directory: dir.path), directory: dir.path)
         return Run(report: outcome.report, items: outcome.items)
     }
 
@@ -29,8 +29,8 @@ final class JSONSourceTests: XCTestCase {
     ]}}
     """#
 
-    func testLegacyGdataShape() throws {
-        let r = try run(#"""
+    func testLegacyGdataShape() async throws {
+        let r = try await run(#"""
         {"sources":[{"name":"gd","type":"json","url":"https://gdata.youtube.com/feeds/api/videos?q=x","items":"feed.entry","kind":"video","id_prefix":"gdata",
           "fields":{"id":"id.$t","title":"title.$t","summary":"content.$t","url":"link[0].href","published":"published.$t","author":"author[0].name.$t"}}]}
         """#, recordings: [("https://gdata.youtube.com/feeds/api/videos?q=x", 200, gdata)])
@@ -47,9 +47,9 @@ final class JSONSourceTests: XCTestCase {
         XCTAssertEqual(r.items[1].title, "Музыка")
     }
 
-    func testTokenPaginationAndQueryEncoding() throws {
+    func testTokenPaginationAndQueryEncoding() async throws {
         let base = "https://api.example.org/search?q=Rock%20%26%20Roll&price=10%E2%82%AC"
-        let r = try run(#"""
+        let r = try await run(#"""
         {"sources":[{"name":"p","type":"json","url":"https://api.example.org/search","query":{"q":"Rock & Roll","price":"10€"},"items":"items",
           "fields":{"id":"id","title":"t"},"pagination":{"next_token":"next","token_param":"page","max_pages":5}}]}
         """#, recordings: [
@@ -61,8 +61,8 @@ final class JSONSourceTests: XCTestCase {
         XCTAssertEqual(r.items.map(\.id), ["p:1", "p:2", "p:3"])
     }
 
-    func testNextURLPaginationStopsAtThePageCap() throws {
-        let r = try run(#"""
+    func testNextURLPaginationStopsAtThePageCap() async throws {
+        let r = try await run(#"""
         {"sources":[{"name":"p","type":"json","url":"https://e.org/1","items":"data","fields":{"id":"id","title":"id"},"pagination":{"next_url":"links.next","max_pages":2}}]}
         """#, recordings: [
             ("https://e.org/1", 200, #"{"data":[{"id":"a"}],"links":{"next":"/2"}}"#),
@@ -72,8 +72,8 @@ final class JSONSourceTests: XCTestCase {
         XCTAssertEqual(r.items.map(\.id), ["p:a", "p:b"])
     }
 
-    func testWrongTypeNamesTheKeyPathAndKeepsEarlierItems() throws {
-        let r = try run(#"""
+    func testWrongTypeNamesTheKeyPathAndKeepsEarlierItems() async throws {
+        let r = try await run(#"""
         {"sources":[{"name":"v","type":"json","url":"https://e.org/s?key=SECRET","items":"items","fields":{"id":"id.videoId","title":"snippet.title"}}]}
         """#, recordings: [("https://e.org/s?key=SECRET", 200, #"{"items":[{"id":{"videoId":"a"},"snippet":{"title":"ok"}},{"id":{"videoId":"b"}},{"id":{"videoId":"c"}},{"id":{"videoId":"d"},"snippet":{"title":{"x":1}}}]}"#)])
         XCTAssertEqual(r.report.exitCode, 1)
@@ -83,7 +83,7 @@ final class JSONSourceTests: XCTestCase {
         XCTAssertEqual(r.items.map(\.id), [], "an item error fails the page; nothing half-mapped is delivered")
     }
 
-    func testBadBodiesAreReadableErrors() throws {
+    func testBadBodiesAreReadableErrors() async throws {
         let cases: [(String, Int, String, String)] = [
             ("https://e.org/html", 200, "<!DOCTYPE html><html><body>Login</body></html>", "got an HTML page, expected JSON"),
             ("https://e.org/empty", 200, "", "empty response body, expected JSON"),
@@ -93,15 +93,15 @@ final class JSONSourceTests: XCTestCase {
             ("https://e.org/403", 403, #"{"error":{"code":403,"message":"quota exceeded"}}"#, #"HTTP 403 Forbidden: {"error":{"code":403,"message":"quota exceeded"}}"#),
         ]
         for (url, status, body, expected) in cases {
-            let r = try run(#"{"sources":[{"name":"x","type":"json","url":"\#(url)","items":"items","fields":{"id":"id","title":"id"}}]}"#, recordings: [(url, status, body)])
+            let r = try await run(#"{"sources":[{"name":"x","type":"json","url":"\#(url)","items":"items","fields":{"id":"id","title":"id"}}]}"#, recordings: [(url, status, body)])
             guard case .failed(let reason)? = r.report.sources.first?.status else { XCTFail("\(url) should fail"); continue }
             XCTAssertTrue(reason.contains(expected), "\(url): \(reason)")
             XCTAssertTrue(reason.contains(url), "\(url): \(reason)")
         }
     }
 
-    func testOneFailingSourceDoesNotStopTheOthersAndDuplicatesAreDropped() throws {
-        let r = try run(#"""
+    func testOneFailingSourceDoesNotStopTheOthersAndDuplicatesAreDropped() async throws {
+        let r = try await run(#"""
         {"sources":[
           {"name":"a","type":"json","url":"https://e.org/a","fields":{"id":"id","title":"t"},"id_prefix":"same"},
           {"name":"b","type":"json","url":"https://e.org/b","fields":{"id":"id","title":"t"},"id_prefix":"same"},
@@ -121,9 +121,9 @@ final class JSONSourceTests: XCTestCase {
         XCTAssertEqual(r.report.sources.map(\.name), ["a", "b", "c", "d"], "summary in config order")
     }
 
-    func testManyFailedURLsAreSummarisedNotListedInFull() throws {
+    func testManyFailedURLsAreSummarisedNotListedInFull() async throws {
         let urls = (1...6).map { "\"https://e.org/u\($0)\"" }.joined(separator: ",")
-        let r = try run(#"{"sources":[{"name":"m","type":"json","urls":[\#(urls)],"fields":{"id":"id","title":"id"}}]}"#,
+        let r = try await run(#"{"sources":[{"name":"m","type":"json","urls":[\#(urls)],"fields":{"id":"id","title":"id"}}]}"#,
                         recordings: [("https://e.org/u1", 200, #"[{"id":"a"}]"#)])
         guard case .failed(let reason) = r.report.sources[0].status else { return XCTFail() }
         XCTAssertTrue(reason.hasPrefix("5 of 6 URLs failed: no recording for GET https://e.org/u2; "), reason)
@@ -131,8 +131,8 @@ final class JSONSourceTests: XCTestCase {
         XCTAssertEqual(r.items.map(\.id), ["m:a"], "the URL that worked is still delivered")
     }
 
-    func testFieldsFallbacksTagsGeoDataAndDates() throws {
-        let r = try run(#"""
+    func testFieldsFallbacksTagsGeoDataAndDates() async throws {
+        let r = try await run(#"""
         {"sources":[{"name":"f","type":"json","url":"https://e.org/f","items":"list","kind":"business",
           "fields":{"id":"key","title":"name","summary":"desc","url":"u","tags":"tags","lat":"pos.lat","lon":"pos.lon","published":"ts","published_format":"unix",
                     "data":{"rating":"r","locked":"isLocked","nested":"n"}}}]}
@@ -156,8 +156,8 @@ final class JSONSourceTests: XCTestCase {
         XCTAssertNil(b.published)
     }
 
-    func testBadDateIsAnErrorWithThePath() throws {
-        let r = try run(#"{"sources":[{"name":"d","type":"json","url":"https://e.org/d","fields":{"id":"id","title":"id","published":"when"}}]}"#,
+    func testBadDateIsAnErrorWithThePath() async throws {
+        let r = try await run(#"{"sources":[{"name":"d","type":"json","url":"https://e.org/d","fields":{"id":"id","title":"id","published":"when"}}]}"#,
                         recordings: [("https://e.org/d", 200, #"[{"id":"a","when":"yesterday"}]"#)])
         guard case .failed(let reason) = r.report.sources[0].status else { return XCTFail() }
         XCTAssertTrue(reason.hasSuffix(#"[0].when: expected a date (auto), found "yesterday""#), reason)

@@ -21,11 +21,11 @@ final class OpenMeteoSourceTests: XCTestCase {
         #"{"latitude":1,"longitude":2,"utc_offset_seconds":\#(offset),"timezone":"Etc/Test","current":{"time":"\#(time)","interval":900,"temperature_2m":21.3,"weather_code":\#(code),"is_day":\#(isDay)\#(extra)}}"#
     }
 
-    func testDocumentedResponseMapsEveryField() throws {
+    func testDocumentedResponseMapsEveryField() async throws {
         let berlin = WeatherHarness.fixture("open-meteo/current-berlin.json")
         let expected = url("52.52", "13.41")
         let t = CannedTransport { $0 == expected ? (200, berlin) : nil }
-        let r = try WeatherHarness.run(source(#"[{"lat":52.52,"lon":13.41,"name":"Berlin"}]"#), transport: t)
+        let r = try await WeatherHarness.run(source(#"[{"lat":52.52,"lon":13.41,"name":"Berlin"}]"#), transport: t)
         XCTAssertEqual(r.report.exitCode, 0, "\(r.report.sources)")
         let item = try XCTUnwrap(r.items.first)
         XCTAssertEqual(item.id, "open-meteo:52.52,13.41:1795956300")
@@ -40,7 +40,7 @@ final class OpenMeteoSourceTests: XCTestCase {
         XCTAssertEqual(try SchemaValidator.itemSchema().validate(item.jsonValue()), [])
     }
 
-    func testLocalTimeWithoutOffsetIsConvertedToUTC() throws {
+    func testLocalTimeWithoutOffsetIsConvertedToUTC() async throws {
         let cases: [(String, Int, String)] = [
             ("2026-11-29T09:45", -10800, "2026-11-29T12:45:00Z"),   // Belo Horizonte, UTC-3
             ("2026-11-30T02:00", 32400, "2026-11-29T17:00:00Z"),    // Tokyo: the local date is a day ahead
@@ -53,15 +53,15 @@ final class OpenMeteoSourceTests: XCTestCase {
         for (time, offset, expected) in cases {
             let b = body(time: time, offset: offset)
             let t = CannedTransport { _ in (200, b) }
-            let r = try WeatherHarness.run(source(#"[{"lat":1,"lon":2}]"#), transport: t)
+            let r = try await WeatherHarness.run(source(#"[{"lat":1,"lon":2}]"#), transport: t)
             XCTAssertEqual(r.items.first?.published?.rfc3339, expected, "\(time) at \(offset): \(r.report.sources)")
         }
     }
 
-    func testUnitsAndCoordinatesInTheRequest() throws {
+    func testUnitsAndCoordinatesInTheRequest() async throws {
         let b = body(time: "2026-11-29T07:45", offset: -18000)
         let t = CannedTransport(delay: 0.2) { _ in (200, b) }
-        let r = try WeatherHarness.run(source(#"[{"lat":40.7128,"lon":-74.006,"name":"New York"},{"lat":-0.5,"lon":0}]"#, extra: #","units":"imperial","base_url":"http://127.0.0.1:9/om/""#), transport: t)
+        let r = try await WeatherHarness.run(source(#"[{"lat":40.7128,"lon":-74.006,"name":"New York"},{"lat":-0.5,"lon":0}]"#, extra: #","units":"imperial","base_url":"http://127.0.0.1:9/om/""#), transport: t)
         XCTAssertEqual(Set(t.requested), [url("40.7128", "-74.006", imperial: true, base: "http://127.0.0.1:9/om"), url("-0.5", "0", imperial: true, base: "http://127.0.0.1:9/om")])
         XCTAssertEqual(t.maxInFlight, 2, "both places at once")
         XCTAssertEqual(r.items.map(\.title), ["New York: 21.3 °F, partly cloudy", "-0.5,0: 21.3 °F, partly cloudy"])
@@ -69,18 +69,18 @@ final class OpenMeteoSourceTests: XCTestCase {
         XCTAssertEqual(r.items[0].data["units"], .string("imperial"))
     }
 
-    func testOneBadPlaceFailsOnlyItselfWithTheAPIsReason() throws {
+    func testOneBadPlaceFailsOnlyItselfWithTheAPIsReason() async throws {
         let ok = WeatherHarness.fixture("open-meteo/current-berlin.json")
         let bad = WeatherHarness.fixture("open-meteo/error-400-latitude.json")
         let t = CannedTransport { $0.contains("latitude=52.52") ? (200, ok) : (400, bad) }
         // 89.999 passes our range check; the API still refuses some requests with 400.
-        let r = try WeatherHarness.run(source(#"[{"lat":89.999,"lon":0,"name":"Pole"},{"lat":52.52,"lon":13.41,"name":"Berlin"}]"#), transport: t)
+        let r = try await WeatherHarness.run(source(#"[{"lat":89.999,"lon":0,"name":"Pole"},{"lat":52.52,"lon":13.41,"name":"Berlin"}]"#), transport: t)
         XCTAssertEqual(r.report.exitCode, 1)
         XCTAssertEqual(r.items.map(\.title), ["Berlin: 3.9 °C, overcast"])
         XCTAssertEqual(r.reason, "1 of 2 places failed: GET \(url("89.999", "0")): HTTP 400: Latitude must be in range of -90 to 90°. Given: 100.0.")
     }
 
-    func testErrorBodiesWithAndWithout400() throws {
+    func testErrorBodiesWithAndWithout400() async throws {
         let unit = WeatherHarness.fixture("open-meteo/error-400-unit.json")
         for (status, text, expected) in [
             (400, unit, "HTTP 400: Cannot initialize TemperatureUnit from invalid String value asdfsfd for key temperature_unit"),
@@ -88,12 +88,12 @@ final class OpenMeteoSourceTests: XCTestCase {
             (502, "<html><body>Bad gateway</body></html>", "HTTP 502 Bad Gateway"),
         ] {
             let t = CannedTransport { _ in (status, text) }
-            let r = try WeatherHarness.run(source(#"[{"lat":1,"lon":2}]"#, extra: #","retries":0"#), transport: t)
+            let r = try await WeatherHarness.run(source(#"[{"lat":1,"lon":2}]"#, extra: #","retries":0"#), transport: t)
             XCTAssertEqual(r.reason, "GET \(url("1", "2")): " + expected)
         }
     }
 
-    func testMissingOrWrongFieldsNameTheKeyPath() throws {
+    func testMissingOrWrongFieldsNameTheKeyPath() async throws {
         let cases: [(String, String)] = [
             (#"{"utc_offset_seconds":0,"current":{"time":"2026-11-29T12:00"}}"#, "current.temperature_2m: missing, expected number"),
             (#"{"utc_offset_seconds":0,"current":{"time":"2026-11-29T12:00","temperature_2m":"hot"}}"#, "current.temperature_2m: expected number (or a string holding one), found string"),
@@ -106,15 +106,15 @@ final class OpenMeteoSourceTests: XCTestCase {
         ]
         for (text, expected) in cases {
             let t = CannedTransport { _ in (200, text) }
-            let r = try WeatherHarness.run(source(#"[{"lat":1,"lon":2}]"#), transport: t)
+            let r = try await WeatherHarness.run(source(#"[{"lat":1,"lon":2}]"#), transport: t)
             XCTAssertEqual(r.reason, "GET \(url("1", "2")): " + expected, text)
         }
     }
 
-    func testNullsAreAbsentAndNightUsesNightIcons() throws {
+    func testNullsAreAbsentAndNightUsesNightIcons() async throws {
         let b = body(time: "2026-11-29T21:45", offset: 32400, code: 61, isDay: 0, extra: #","relative_humidity_2m":null,"wind_speed_10m":2.1,"wind_direction_10m":null,"precipitation":0.4"#)
         let t = CannedTransport { _ in (200, b) }
-        let r = try WeatherHarness.run(source(#"[{"lat":35.6895,"lon":139.6917,"name":"  東京\n"}]"#), transport: t)
+        let r = try await WeatherHarness.run(source(#"[{"lat":35.6895,"lon":139.6917,"name":"  東京\n"}]"#), transport: t)
         let item = try XCTUnwrap(r.items.first, "\(r.report.sources)")
         XCTAssertEqual(item.title, "東京: 21.3 °C, rain")
         XCTAssertEqual(item.summary, "Wind 2.1 m/s, precipitation 0.4 mm")
@@ -125,7 +125,7 @@ final class OpenMeteoSourceTests: XCTestCase {
         XCTAssertEqual(item.data["timezone"], .int(32400))
     }
 
-    func testWMOCodesReadAsText() throws {
+    func testWMOCodesReadAsText() async throws {
         let table: [([Int], String)] = [
             ([0], "Clear sky"), ([1], "Mainly clear"), ([2], "Partly cloudy"), ([3], "Overcast"), ([45, 48], "Fog"),
             ([51, 53, 55], "Drizzle"), ([56, 57], "Freezing drizzle"), ([61, 63, 65], "Rain"), ([66, 67], "Freezing rain"),
@@ -144,14 +144,14 @@ final class OpenMeteoSourceTests: XCTestCase {
         // An unknown code is never a failure: it reads as its number, with a neutral icon and a warning.
         let b = body(time: "2026-11-29T12:00", offset: 0, code: 42)
         let t = CannedTransport { _ in (200, b) }
-        let r = try WeatherHarness.run(source(#"[{"lat":1,"lon":2}]"#), transport: t)
+        let r = try await WeatherHarness.run(source(#"[{"lat":1,"lon":2}]"#), transport: t)
         XCTAssertEqual(r.report.exitCode, 0)
         XCTAssertEqual(r.items.first?.title, "1,2: 21.3 °C, weather code 42")
         XCTAssertEqual(r.items.first?.data["icon"], .string("03d"))
         XCTAssertEqual(r.warnings, ["1,2: unknown WMO weather code 42"])
     }
 
-    func testOptionValidation() {
+    func testOptionValidation() async {
         func errs(_ body: String) -> String { WeatherHarness.errors(#"{"sources":[{"name":"om","type":"open-meteo"\#(body)}]}"#).joined(separator: "\n") }
         let ctx = #"t.json: sources[0] ("om")"#
         XCTAssertTrue(errs("").contains(#"\#(ctx): missing required key "coordinates""#))

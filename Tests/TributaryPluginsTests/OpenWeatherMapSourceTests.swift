@@ -6,38 +6,6 @@ import TributaryTestSupport
 
 /// Answers requests from a function of the URL, remembers every URL asked for and how many
 /// requests were in flight at once (the weather sources ask for all places concurrently).
-final class CannedTransport: HTTPTransport, @unchecked Sendable {
-    // Mutable state only under `lock`.
-    private let lock = NSLock()
-    private var urls: [String] = []
-    private var inFlight = 0
-    private var peak = 0
-    private let delay: Double
-    private let answer: @Sendable (String) -> (status: Int, body: String)?
-
-    init(delay: Double = 0, _ answer: @escaping @Sendable (String) -> (status: Int, body: String)?) {
-        self.delay = delay
-        self.answer = answer
-    }
-
-    var requested: [String] { lock.withLock { urls } }
-    var maxInFlight: Int { lock.withLock { peak } }
-
-    func send(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
-        lock.withLock {
-            urls.append(request.url)
-            inFlight += 1
-            peak = max(peak, inFlight)
-        }
-        if delay > 0 { try? await Task.sleep(nanoseconds: UInt64(delay * 1e9)) }
-        lock.withLock { inFlight -= 1 }
-        guard let (status, body) = answer(request.url) else {
-            throw HTTPError(kind: .noRecording, method: request.method, url: request.url, message: "no recording")
-        }
-        return HTTPResponse(status: status, headers: [("Content-Type", "application/json; charset=utf-8")], body: Array(body.utf8), url: request.url)
-    }
-}
-
 /// Runs a config through the engine in process against a `CannedTransport`.
 enum WeatherHarness {
     struct Run {
@@ -54,8 +22,8 @@ enum WeatherHarness {
         try ConfigLoader.load(bytes: Array(text.utf8), file: "t.json", directory: "/tmp", registry: BuiltinRegistry.standard, environment: { _ in nil })
     }
 
-    static func run(_ configText: String, transport: CannedTransport) throws -> Run {
-        let outcome = try EngineHarness.run(config: configText, registry: BuiltinRegistry.standard, transport: transport, directory: "/tmp")
+    static func run(_ configText: String, transport: CannedTransport) async throws -> Run {
+        let outcome = try await EngineHarness.run(config: configText, registry: BuiltinRegistry.standard, transport: transport, directory: "/tmp")
         return Run(report: outcome.report, items: outcome.items, warnings: outcome.warnings)
     }
 
@@ -92,11 +60,11 @@ final class OpenWeatherMapSourceTests: XCTestCase {
         #"{"sources":[{"name":"w","type":"openweathermap","api_key":"SECRET42",\#(places)\#(extra)}]}"#
     }
 
-    func testDocumentedResponseMapsEveryField() throws {
+    func testDocumentedResponseMapsEveryField() async throws {
         let zocca = WeatherHarness.fixture("openweathermap/current-zocca.json")
         let url = base + "&q=Zocca%2CIT&units=standard"
         let t = CannedTransport { $0 == url ? (200, zocca) : nil }
-        let r = try WeatherHarness.run(source(#""cities":["Zocca,IT"]"#, extra: #","units":"standard""#), transport: t)
+        let r = try await WeatherHarness.run(source(#""cities":["Zocca,IT"]"#, extra: #","units":"standard""#), transport: t)
         XCTAssertEqual(r.report.exitCode, 0, "\(r.report.sources)")
         let item = try XCTUnwrap(r.items.first)
         XCTAssertEqual(item.id, "owm:3163858:1661870592")
@@ -112,7 +80,7 @@ final class OpenWeatherMapSourceTests: XCTestCase {
         XCTAssertEqual(problems, [])
     }
 
-    func testRequestsOnePerPlaceConcurrentlyInConfigOrderWithEncodedQueries() throws {
+    func testRequestsOnePerPlaceConcurrentlyInConfigOrderWithEncodedQueries() async throws {
         // Each answer names the query it answers; later places answer sooner than earlier ones.
         let names: [(fragment: String, name: String)] = [
             ("q=S%C3%A3o", "São Paulo"), ("q=%D0%9C", "Москва"), ("id=524901", "Moscow"), ("lat=-19.92", "BH"), ("lat=0.00001", ""),
@@ -121,7 +89,7 @@ final class OpenWeatherMapSourceTests: XCTestCase {
             guard let i = names.firstIndex(where: { url.contains($0.fragment) }) else { return nil }
             return (200, #"{"id":\#(i + 1),"name":"\#(names[i].name)","dt":1795956000,"main":{"temp":1},"cod":200}"#)
         }
-        let r = try WeatherHarness.run(source(#""cities":["São Paulo,BR","Москва, RU"],"city_ids":["524901"],"coordinates":[{"lat":-19.92,"lon":-43.94},{"lat":0.00001,"lon":180}]"#,
+        let r = try await WeatherHarness.run(source(#""cities":["São Paulo,BR","Москва, RU"],"city_ids":["524901"],"coordinates":[{"lat":-19.92,"lon":-43.94},{"lat":0.00001,"lon":180}]"#,
                                               extra: #","lang":"zh_cn","units":"imperial""#), transport: t)
         XCTAssertEqual(r.report.exitCode, 0, "\(r.report.sources)")
         XCTAssertEqual(Set(t.requested), [
@@ -136,25 +104,25 @@ final class OpenWeatherMapSourceTests: XCTestCase {
         XCTAssertEqual(r.items.map(\.id), (1...5).map { "owm:\($0):1795956000" })
     }
 
-    func testOneUnknownCityFailsOnlyThatPlace() throws {
+    func testOneUnknownCityFailsOnlyThatPlace() async throws {
         let berlin = #"{"coord":{"lon":13.4105,"lat":52.5244},"weather":[{"id":804,"main":"Clouds","description":"overcast clouds","icon":"04d"}],"main":{"temp":3.52,"humidity":87},"wind":{"speed":4.12,"deg":250},"dt":1795956000,"sys":{"country":"DE","sunrise":1795935070,"sunset":1795964102},"timezone":3600,"id":2950159,"name":"Berlin","cod":200}"#
         let notFound = WeatherHarness.fixture("openweathermap/error-404.json")
         let t = CannedTransport { url in url.contains("Atlantis") ? (404, notFound) : (200, berlin) }
-        let r = try WeatherHarness.run(source(#""cities":["Atlantis,XX","Berlin,DE"]"#), transport: t)
+        let r = try await WeatherHarness.run(source(#""cities":["Atlantis,XX","Berlin,DE"]"#), transport: t)
         XCTAssertEqual(r.report.exitCode, 1)
         XCTAssertEqual(r.items.map(\.id), ["owm:2950159:1795956000"], "the other place is still delivered")
         XCTAssertEqual(r.reason, "1 of 2 places failed: GET https://api.openweathermap.org/data/2.5/weather?APPID=***&q=Atlantis%2CXX&units=metric: HTTP 404: city not found")
         XCTAssertEqual(r.report.sources[0].fetched, 1)
     }
 
-    func testInvalidKeyAndQuotaBodiesGiveTheAPIsReasonWithoutTheKey() throws {
+    func testInvalidKeyAndQuotaBodiesGiveTheAPIsReasonWithoutTheKey() async throws {
         for (fixture, status, expected) in [
             ("error-401.json", 401, "HTTP 401: Invalid API key. Please see https://openweathermap.org/faq#error401 for more info."),
             ("error-429.json", 429, "HTTP 429: Your account is temporary blocked due to exceeding of requests limitation"),
         ] {
             let body = WeatherHarness.fixture("openweathermap/" + fixture)
             let t = CannedTransport { _ in (status, body) }
-            let r = try WeatherHarness.run(source(#""city_ids":["3470127"]"#, extra: #","retries":0"#), transport: t)
+            let r = try await WeatherHarness.run(source(#""city_ids":["3470127"]"#, extra: #","retries":0"#), transport: t)
             let reason = try XCTUnwrap(r.reason, fixture)
             XCTAssertTrue(reason.hasPrefix("GET https://api.openweathermap.org/data/2.5/weather?APPID=***&id=3470127&units=metric: " + expected), reason)
             XCTAssertFalse(reason.contains("SECRET42"), reason)
@@ -162,17 +130,17 @@ final class OpenWeatherMapSourceTests: XCTestCase {
         }
     }
 
-    func testErrorInsideA200BodyWithCodAsStringOrNumber() throws {
+    func testErrorInsideA200BodyWithCodAsStringOrNumber() async throws {
         for body in [#"{"cod":"404","message":"city not found"}"#, #"{"cod":401,"message":"Invalid API key"}"#, #"{"cod":"500"}"#] {
             let t = CannedTransport { _ in (200, body) }
-            let r = try WeatherHarness.run(source(#""cities":["Nowhere"]"#), transport: t)
+            let r = try await WeatherHarness.run(source(#""cities":["Nowhere"]"#), transport: t)
             let reason = try XCTUnwrap(r.reason, body)
             XCTAssertTrue(reason.hasPrefix("GET https://api.openweathermap.org/data/2.5/weather?APPID=***&q=Nowhere&units=metric: "), reason)
             XCTAssertTrue(reason.hasSuffix(body.contains("city") ? "404: city not found" : body.contains("401") ? "401: Invalid API key" : "500: error code 500"), reason)
         }
     }
 
-    func testMissingOrWrongRequiredFieldsNameTheKeyPath() throws {
+    func testMissingOrWrongRequiredFieldsNameTheKeyPath() async throws {
         let cases: [(String, String)] = [
             (#"{"id":1,"dt":1795956000,"main":{"humidity":50},"name":"X","cod":200}"#, "main.temp: missing, expected number"),
             (#"{"id":1,"dt":1795956000,"main":{"temp":"warm"},"name":"X","cod":200}"#, "main.temp: expected number (or a string holding one), found string"),
@@ -185,15 +153,15 @@ final class OpenWeatherMapSourceTests: XCTestCase {
         ]
         for (body, expected) in cases {
             let t = CannedTransport { _ in (200, body) }
-            let r = try WeatherHarness.run(source(#""city_ids":["1"]"#), transport: t)
+            let r = try await WeatherHarness.run(source(#""city_ids":["1"]"#), transport: t)
             XCTAssertEqual(r.reason, "GET https://api.openweathermap.org/data/2.5/weather?APPID=***&id=1&units=metric: " + expected, body)
         }
     }
 
-    func testOptionalFieldsAreSimplyAbsentAndNumbersMayBeStrings() throws {
+    func testOptionalFieldsAreSimplyAbsentAndNumbersMayBeStrings() async throws {
         let body = #"{"id":"3470127","dt":"1795956600","main":{"temp":"19.8","humidity":null},"weather":[],"name":"  Belo\nHorizonte ","cod":"200"}"#
         let t = CannedTransport { _ in (200, body) }
-        let r = try WeatherHarness.run(source(#""city_ids":["3470127"]"#), transport: t)
+        let r = try await WeatherHarness.run(source(#""city_ids":["3470127"]"#), transport: t)
         XCTAssertEqual(r.report.exitCode, 0, "\(r.report.sources)")
         let item = try XCTUnwrap(r.items.first)
         XCTAssertEqual(item.id, "owm:3470127:1795956600")
@@ -204,10 +172,10 @@ final class OpenWeatherMapSourceTests: XCTestCase {
         XCTAssertEqual(WeatherHarness.dataJSON(item), #"{"temperature":19.8,"units":"metric","city_id":3470127}"#)
     }
 
-    func testCyrillicEntitiesSeveralConditionsSnowAndDecimalComma() throws {
+    func testCyrillicEntitiesSeveralConditionsSnowAndDecimalComma() async throws {
         let body = #"{"coord":{"lon":37.6156,"lat":55.7522},"weather":[{"id":600,"main":"Snow","description":"небольшой снег","icon":"13d"},{"id":701,"main":"Mist","description":"мгла &amp; дымка","icon":"50d"},{"id":600,"main":"Snow","description":"небольшой снег","icon":"13d"}],"main":{"temp":-3.41,"feels_like":-8.93,"pressure":1008,"humidity":93},"wind":{"speed":5,"deg":200},"snow":{"1h":0.27,"3h":0.8},"dt":1795955400,"sys":{"country":"RU","sunrise":1795930857,"sunset":1795957243},"timezone":10800,"id":524901,"name":"Москва","cod":200}"#
         let t = CannedTransport { _ in (200, body) }
-        let r = try WeatherHarness.run(source(#""city_ids":["524901"]"#, extra: #","lang":"ru""#), transport: t)
+        let r = try await WeatherHarness.run(source(#""city_ids":["524901"]"#, extra: #","lang":"ru""#), transport: t)
         let item = try XCTUnwrap(r.items.first, "\(r.report.sources)")
         XCTAssertEqual(item.title, "Москва: -3,4 °C, небольшой снег, мгла & дымка", "conditions once each, entities decoded")
         XCTAssertEqual(item.summary, "Feels like -8,9 °C, humidity 93%, pressure 1008 hPa, wind 5 m/s S, snow 0,3 mm in 1h, snow 0,8 mm in 3h, sunrise 08:40, sunset 16:00")
@@ -216,10 +184,10 @@ final class OpenWeatherMapSourceTests: XCTestCase {
         XCTAssertEqual(item.data["lang"], .string("ru"))
     }
 
-    func testUnknownIconFallsBackAndOceanPlacesAreToldApartByCoordinates() throws {
+    func testUnknownIconFallsBackAndOceanPlacesAreToldApartByCoordinates() async throws {
         let ocean = WeatherHarness.fixture("openweathermap/current-ocean.json").replacingOccurrences(of: "\"04n\"", with: "\"99n\"")
         let t = CannedTransport { _ in (200, ocean) }
-        let r = try WeatherHarness.run(source(#""coordinates":[{"lat":0.5,"lon":-30}]"#), transport: t)
+        let r = try await WeatherHarness.run(source(#""coordinates":[{"lat":0.5,"lon":-30}]"#), transport: t)
         let item = try XCTUnwrap(r.items.first, "\(r.report.sources)")
         XCTAssertEqual(item.id, "owm:0.5,-30:1795956000", "city id 0 is not an identity")
         XCTAssertEqual(item.title, "0.5,-30: 26.7 °C, broken clouds", "no name: the coordinates asked for")
@@ -230,7 +198,7 @@ final class OpenWeatherMapSourceTests: XCTestCase {
         XCTAssertEqual(r.warnings, [#"0.5,-30: unknown icon code "99n", using 03n"#])
     }
 
-    func testIconsAreAClosedSetOfEighteenWithAFallback() {
+    func testIconsAreAClosedSetOfEighteenWithAFallback() async {
         XCTAssertEqual(WeatherIcon.allCases.count, 18)
         XCTAssertEqual(Set(WeatherIcon.allCases.map(\.rawValue)), ["01d", "01n", "02d", "02n", "03d", "03n", "04d", "04n", "09d", "09n", "10d", "10n", "11d", "11n", "13d", "13n", "50d", "50n"])
         for icon in WeatherIcon.allCases { XCTAssertEqual(WeatherIcon.resolve(icon.rawValue), icon) }
@@ -240,7 +208,7 @@ final class OpenWeatherMapSourceTests: XCTestCase {
         XCTAssertEqual(WeatherIcon.rainDay.imageURL, "https://openweathermap.org/img/wn/10d@2x.png")
     }
 
-    func testWeatherTextNumbersCompassAndClock() {
+    func testWeatherTextNumbersCompassAndClock() async {
         XCTAssertEqual(WeatherText.number(24.87), "24.9")
         XCTAssertEqual(WeatherText.number(20.0), "20")
         XCTAssertEqual(WeatherText.number(-0.04), "0")
@@ -257,7 +225,7 @@ final class OpenWeatherMapSourceTests: XCTestCase {
         XCTAssertEqual(WeatherText.decimalSeparator(language: nil), ".")
     }
 
-    func testOptionValidation() {
+    func testOptionValidation() async {
         func errs(_ body: String) -> String { WeatherHarness.errors(#"{"sources":[{"name":"w","type":"openweathermap",\#(body)}]}"#).joined(separator: "\n") }
         let ctx = #"t.json: sources[0] ("w")"#
         XCTAssertTrue(errs(#""cities":["Berlin"]"#).contains(#"\#(ctx): missing required key "api_key""#))
@@ -275,10 +243,10 @@ final class OpenWeatherMapSourceTests: XCTestCase {
         XCTAssertTrue(errs(#""api_key":"k","cities":["x"],"base_url":"ftp://h""#).contains(#"\#(ctx).base_url: expected an http:// or https:// URL"#))
     }
 
-    func testBaseURLAndSecretStayOutOfTheItems() throws {
+    func testBaseURLAndSecretStayOutOfTheItems() async throws {
         let zocca = WeatherHarness.fixture("openweathermap/current-zocca.json")
         let t = CannedTransport { _ in (200, zocca) }
-        let r = try WeatherHarness.run(source(#""cities":["Zocca"]"#, extra: #","base_url":"http://127.0.0.1:9/owm/""#), transport: t)
+        let r = try await WeatherHarness.run(source(#""cities":["Zocca"]"#, extra: #","base_url":"http://127.0.0.1:9/owm/""#), transport: t)
         XCTAssertEqual(t.requested, ["http://127.0.0.1:9/owm/data/2.5/weather?APPID=SECRET42&q=Zocca&units=metric"])
         XCTAssertEqual(r.items.count, 1)
         XCTAssertFalse(String(decoding: r.items[0].jsonLine(), as: UTF8.self).contains("SECRET42"))

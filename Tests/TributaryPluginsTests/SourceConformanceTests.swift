@@ -8,7 +8,7 @@ import TributaryTestSupport
 /// config (Sources-config/examples/<type>.json), fetches from the recorded responses that
 /// example points at, and emits schema-valid items with unique, stable ids and non-empty titles.
 final class SourceConformanceTests: XCTestCase {
-    func testEveryRegisteredSourceTypeConforms() throws {
+    func testEveryRegisteredSourceTypeConforms() async throws {
         let schema = try SchemaValidator.itemSchema()
         for descriptor in BuiltinRegistry.standard.sources {
             let path = packageRoot + "/Sources-config/examples/\(descriptor.type).json"
@@ -20,8 +20,8 @@ final class SourceConformanceTests: XCTestCase {
             XCTAssertFalse(ofType.isEmpty, "\(descriptor.type): the example has no source of its type")
             let transport = try ReplayTransport(directory: replay)
             for configured in ofType {
-                let first = try fetch(configured, transport)
-                let second = try fetch(configured, transport)
+                let first = try await fetch(configured, transport)
+                let second = try await fetch(configured, transport)
                 XCTAssertFalse(first.isEmpty, "\(configured.settings.name): no items from the recordings")
                 XCTAssertEqual(first.map(\.id), second.map(\.id), "\(configured.settings.name): ids must be stable across runs")
                 XCTAssertEqual(Set(first.map(\.id)).count, first.count, "\(configured.settings.name): duplicate ids in one fetch")
@@ -36,22 +36,9 @@ final class SourceConformanceTests: XCTestCase {
         }
     }
 
-    func fetch(_ configured: ConfiguredSource, _ transport: any HTTPTransport) throws -> [Item] {
-        let box = ItemsBox()
-        let sem = DispatchSemaphore(value: 0)
-        let context = FetchContext(settings: configured.settings, http: HTTPClient(transport: transport, retries: 0), fetched: Timestamp.now()) { _ in }
-        Task {
-            do { box.items = try await configured.source.fetch(context) } catch { box.error = error }
-            sem.signal()
-        }
-        sem.wait()
-        if let e = box.error { throw e }
-        return box.items
+    func fetch(_ configured: ConfiguredSource, _ transport: any HTTPTransport) async throws -> [Item] {
+        let r = await plugins.fetch(configured, transport: transport, fetched: Timestamp.now())
+        if let e = r.sourceError { throw e }
+        return r.items
     }
-}
-
-final class ItemsBox: @unchecked Sendable {
-    // Written by one task before it signals the semaphore the reader waits on.
-    var items: [Item] = []
-    var error: (any Error)?
 }

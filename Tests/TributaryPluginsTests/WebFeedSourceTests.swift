@@ -6,67 +6,21 @@ import TributaryTestSupport
 
 /// The `feed` source in process: fixtures from Tests/Fixtures/feed/ served by the replay transport.
 final class WebFeedSourceTests: XCTestCase {
-    struct Fetch {
-        var items: [Item] = []
-        var error: String?
-        var warnings: [String] = []
-    }
-
-    final class FetchBox: @unchecked Sendable {
-        // Written by one task before it signals the semaphore the reader waits on.
-        var fetch = Fetch()
-        let lock = NSLock()
-        func warn(_ s: String) { lock.lock(); fetch.warnings.append(s); lock.unlock() }
-    }
-
     static func fixture(_ name: String) -> [UInt8] {
         Array(FileManager.default.contents(atPath: packageRoot + "/Tests/Fixtures/feed/" + name) ?? Data())
     }
 
-    func source(_ json: String) throws -> ConfiguredSource {
-        let cfg = try ConfigLoader.load(bytes: Array(#"{"sources":[\#(json)]}"#.utf8), file: "t.json", directory: "/tmp", registry: BuiltinRegistry.standard, environment: { _ in nil })
-        return cfg.sources[0]
-    }
-
     /// Builds a `feed` source for `url` (extra options appended) and fetches once from a
     /// recording of `body`.
-    func fetch(_ url: String, _ body: [UInt8], status: Int = 200, contentType: String = "application/rss+xml; charset=UTF-8", options: String = "") throws -> Fetch {
-        let dir = TempDir()
-        defer { dir.remove() }
-        let rec = Recording(method: "GET", url: url, status: status, headers: [("Content-Type", contentType)], body: body)
-        _ = dir.write("r.json", String(decoding: rec.encoded(), as: UTF8.self))
-        let configured = try source(#"{"name":"f","type":"feed","url":"\#(url)"\#(options)}"#)
-        return run(configured, try ReplayTransport(directory: dir.path))
-    }
-
-    func run(_ configured: ConfiguredSource, _ transport: any HTTPTransport) -> Fetch {
-        let box = FetchBox()
-        let sem = DispatchSemaphore(value: 0)
-        let context = FetchContext(settings: configured.settings, http: HTTPClient(transport: transport, retries: 0),
-                                   fetched: Timestamp(seconds: 1_800_000_000)) { box.warn($0) }
-        Task {
-            do { box.fetch.items = try await configured.source.fetch(context) } catch let e as SourceError { box.fetch.error = e.message } catch { box.fetch.error = "\(error)" }
-            sem.signal()
-        }
-        sem.wait()
-        return box.fetch
-    }
-
-    func configErrors(_ json: String) -> [String] {
-        do {
-            _ = try source(json)
-            return []
-        } catch let e as ConfigError {
-            return e.messages
-        } catch {
-            return ["\(error)"]
-        }
+    func fetch(_ url: String, _ body: [UInt8], status: Int = 200, contentType: String = "application/rss+xml; charset=UTF-8", options: String = "") async throws -> SourceHarness.Fetch {
+        try await plugins.fetch(#"{"name":"f","type":"feed","url":"\#(url)"\#(options)}"#,
+                                responses: [CannedResponse(url: url, status: status, headers: [("Content-Type", contentType)], body: body)])
     }
 
     // MARK: formats
 
-    func testRSS2WithCDATAEntitiesAndRelativeLinks() throws {
-        let r = try fetch("https://blog.example.org/feed/", Self.fixture("rss2-blog.xml"))
+    func testRSS2WithCDATAEntitiesAndRelativeLinks() async throws {
+        let r = try await fetch("https://blog.example.org/feed/", Self.fixture("rss2-blog.xml"))
         XCTAssertNil(r.error)
         XCTAssertEqual(r.items.count, 3)
         let a = r.items[0]
@@ -101,8 +55,8 @@ final class WebFeedSourceTests: XCTestCase {
         XCTAssertEqual(r.warnings, [])
     }
 
-    func testRSS1RDF() throws {
-        let r = try fetch("https://rss.news.example.net/linux", Self.fixture("rss1-rdf.xml"), contentType: "application/rdf+xml")
+    func testRSS1RDF() async throws {
+        let r = try await fetch("https://rss.news.example.net/linux", Self.fixture("rss1-rdf.xml"), contentType: "application/rdf+xml")
         XCTAssertNil(r.error)
         XCTAssertEqual(r.items.map(\.id), [
             "feed:https://linux.news.example.net/story/26/11/29/0212201/curl-9-released?utm_source=rss1.0mainlinkanon",
@@ -118,8 +72,8 @@ final class WebFeedSourceTests: XCTestCase {
         XCTAssertEqual(r.items[1].data["feed_title"], .string("Example News: Linux"))
     }
 
-    func testAtomWithXHTMLContentAndXMLBase() throws {
-        let r = try fetch("https://swift.example.org/atom.xml", Self.fixture("atom-xhtml.xml"), contentType: "application/atom+xml")
+    func testAtomWithXHTMLContentAndXMLBase() async throws {
+        let r = try await fetch("https://swift.example.org/atom.xml", Self.fixture("atom-xhtml.xml"), contentType: "application/atom+xml")
         XCTAssertNil(r.error)
         XCTAssertEqual(r.items.count, 3)
         let a = r.items[0]
@@ -147,9 +101,9 @@ final class WebFeedSourceTests: XCTestCase {
         XCTAssertTrue(r.warnings[0].contains(#"1 date in no known format, left out (e.g. "not a date")"#), r.warnings[0])
     }
 
-    func testYouTubeChannelFeedGivesVideosWithTheSearchIDs() throws {
+    func testYouTubeChannelFeedGivesVideosWithTheSearchIDs() async throws {
         let url = "https://www.youtube.com/feeds/videos.xml?channel_id=UCzr4Tk8vXq1bN0mLd7Yh2Ww"
-        let r = try fetch(url, Self.fixture("youtube-channel.xml"), contentType: "text/xml; charset=UTF-8", options: #","kind":"post""#)
+        let r = try await fetch(url, Self.fixture("youtube-channel.xml"), contentType: "text/xml; charset=UTF-8", options: #","kind":"post""#)
         XCTAssertNil(r.error)
         XCTAssertEqual(r.items.map(\.id), ["youtube:video:pW3kTq8vN1E", "youtube:video:Qm7Rt2Lp9Xs", "youtube:video:Hx4Nc8Wq1Zo"])
         XCTAssertEqual(Set(r.items.map(\.kind)), ["video"], "always video, whatever `kind` says")
@@ -170,8 +124,8 @@ final class WebFeedSourceTests: XCTestCase {
         XCTAssertEqual(r.items[2].summary, "Запись стрима: переводим реальный проект на Swift 6.\nКод: https://github.com/example/swift6-migration")
     }
 
-    func testJSONFeed11() throws {
-        let r = try fetch("https://daring.example.com/feeds/json", Self.fixture("jsonfeed-1.1.json"), contentType: "application/feed+json")
+    func testJSONFeed11() async throws {
+        let r = try await fetch("https://daring.example.com/feeds/json", Self.fixture("jsonfeed-1.1.json"), contentType: "application/feed+json")
         XCTAssertNil(r.error)
         XCTAssertEqual(r.items.map(\.id), [
             "feed:https://daring.example.com/linked/2026/11/29/swift-on-server", "feed:daring.example.com:20261128", "feed:tag:daring.example.com,2026:zh-1",
@@ -198,10 +152,10 @@ final class WebFeedSourceTests: XCTestCase {
         XCTAssertEqual(c.data["language"], .string("zh-CN"))
     }
 
-    func testWindows1251CyrillicFeed() throws {
+    func testWindows1251CyrillicFeed() async throws {
         let body = Self.fixture("rss2-windows-1251.xml")
         XCTAssertNil(String(validating: body, as: UTF8.self), "the fixture really is windows-1251")
-        let r = try fetch("https://novosti.example.ru/rss", body, contentType: "application/rss+xml; charset=windows-1251")
+        let r = try await fetch("https://novosti.example.ru/rss", body, contentType: "application/rss+xml; charset=windows-1251")
         XCTAssertNil(r.error)
         XCTAssertEqual(r.items.count, 2)
         XCTAssertEqual(r.items[0].title, "«Зенит» обыграл «Спартак» — 2:1")
@@ -215,9 +169,9 @@ final class WebFeedSourceTests: XCTestCase {
         XCTAssertEqual(r.items[1].data["feed_title"], .string("Новости региона — Лента"))
     }
 
-    func testMissingIDsDatesAndTitlesFallBack() throws {
+    func testMissingIDsDatesAndTitlesFallBack() async throws {
         let url = "http://small.example.cn/feed.xml"
-        let r = try fetch(url, Self.fixture("rss2-missing-fields.xml"))
+        let r = try await fetch(url, Self.fixture("rss2-missing-fields.xml"))
         XCTAssertNil(r.error)
         XCTAssertEqual(r.items.count, 4, "the empty item is skipped")
         XCTAssertEqual(r.items[0].id, "feed:http://small.example.cn/posts/1.html", "no guid: the resolved link")
@@ -236,28 +190,29 @@ final class WebFeedSourceTests: XCTestCase {
         XCTAssertTrue(r.warnings.contains("GET \(url): skipped 1 of 5 RSS 2.0 entries with no id, link, title or text"), "\(r.warnings)")
         XCTAssertTrue(r.warnings.contains(#"GET \#(url): 1 date in no known format, left out (e.g. "yesterday afternoon")"#), "\(r.warnings)")
 
-        let again = try fetch(url, Self.fixture("rss2-missing-fields.xml"))
+        let again = try await fetch(url, Self.fixture("rss2-missing-fields.xml"))
         XCTAssertEqual(again.items.map(\.id), r.items.map(\.id), "ids stable across runs")
     }
 
-    func testLeadingWhitespaceBOMAndFileURL() throws {
+    func testLeadingWhitespaceBOMAndFileURL() async throws {
         let blank = Array("\n\n  ".utf8) + Self.fixture("rss1-rdf.xml")
-        XCTAssertEqual(try fetch("https://e.org/a", blank).items.count, 2, "white space before <?xml is tolerated")
+        let blanked = try await fetch("https://e.org/a", blank)
+        XCTAssertEqual(blanked.items.count, 2, "white space before <?xml is tolerated")
         let bom: [UInt8] = [0xEF, 0xBB, 0xBF] + Self.fixture("atom-xhtml.xml")
-        XCTAssertEqual(try fetch("https://e.org/b", bom).items.count, 3)
+        let bommed = try await fetch("https://e.org/b", bom)
+        XCTAssertEqual(bommed.items.count, 3)
 
         let dir = TempDir()
         defer { dir.remove() }
         let path = dir.write("feed.json", String(decoding: Self.fixture("jsonfeed-1.1.json"), as: UTF8.self))
-        let configured = try source(#"{"name":"local","type":"feed","url":"file://\#(path)"}"#)
-        let r = run(configured, CurlTransport(settings: HTTPSettings()))
+        let r = try await plugins.fetchOverHTTP(#"{"name":"local","type":"feed","url":"file://\#(path)"}"#)
         XCTAssertNil(r.error)
         XCTAssertEqual(r.items.count, 3, "a file: URL written in the config is read")
     }
 
-    func testUndeclaredWellKnownPrefixIsTolerated() throws {
+    func testUndeclaredWellKnownPrefixIsTolerated() async throws {
         let body = #"<rss version="2.0"><channel><item><title>x</title><link>https://e.org/1</link><media:thumbnail url="https://i.e.org/1.jpg"/><dc:creator>Li Wei</dc:creator></item></channel></rss>"#
-        let r = try fetch("https://e.org/rss", Array(body.utf8))
+        let r = try await fetch("https://e.org/rss", Array(body.utf8))
         XCTAssertNil(r.error)
         XCTAssertEqual(r.items.first?.image, "https://i.e.org/1.jpg", "media: without xmlns:media still means Media RSS")
         XCTAssertEqual(r.items.first?.author, "Li Wei")
@@ -265,8 +220,8 @@ final class WebFeedSourceTests: XCTestCase {
 
     // MARK: failures
 
-    func testMalformedXMLNamesLineColumnAndTheRedactedURL() throws {
-        let r = try fetch("https://e.org/feed?token=SECRET9", Self.fixture("malformed.xml"))
+    func testMalformedXMLNamesLineColumnAndTheRedactedURL() async throws {
+        let r = try await fetch("https://e.org/feed?token=SECRET9", Self.fixture("malformed.xml"))
         XCTAssertEqual(r.items, [])
         XCTAssertEqual(r.error, "GET https://e.org/feed?token=***: malformed XML at line 6, column 25: undeclared entity (HTML entities such as &nbsp; are not XML; the feed must use &#160;)")
         let cases: [(String, String)] = [
@@ -276,14 +231,14 @@ final class WebFeedSourceTests: XCTestCase {
             ("<rss/><rss/>", "line 1, column 7: the document does not end properly"),
         ]
         for (body, expected) in cases {
-            let e = try fetch("https://e.org/x", Array(body.utf8)).error ?? ""
+            let e = try await fetch("https://e.org/x", Array(body.utf8)).error ?? ""
             XCTAssertTrue(e.hasPrefix("GET https://e.org/x: malformed XML at "), e)
             XCTAssertTrue(e.contains(expected), "\(body): \(e)")
         }
     }
 
-    func testDocumentsThatAreNotFeedsSayWhatTheyAre() throws {
-        let html = try fetch("https://blog.example.org/", Self.fixture("html-page.html"), contentType: "text/html; charset=utf-8")
+    func testDocumentsThatAreNotFeedsSayWhatTheyAre() async throws {
+        let html = try await fetch("https://blog.example.org/", Self.fixture("html-page.html"), contentType: "text/html; charset=utf-8")
         XCTAssertEqual(html.error, "GET https://blog.example.org/: got an HTML page, expected an RSS, Atom or JSON feed (text/html; charset=utf-8); the page names a feed: https://blog.example.org/feed/?format=rss&v=2")
         let cases: [(String, String)] = [
             (String(decoding: Self.fixture("sitemap.xml"), as: UTF8.self), "an XML document with root element <urlset> (namespace http://www.sitemaps.org/schemas/sitemap/0.9), not an RSS, Atom or JSON feed"),
@@ -298,13 +253,13 @@ final class WebFeedSourceTests: XCTestCase {
             (#"{"version":"https://jsonfeed.org/version/1.1","items":[{"id":"1""#, "invalid JSON at 1:65"),
         ]
         for (body, expected) in cases {
-            let e = try fetch("https://e.org/x?key=K", Array(body.utf8), contentType: "text/plain").error ?? "no error"
+            let e = try await fetch("https://e.org/x?key=K", Array(body.utf8), contentType: "text/plain").error ?? "no error"
             XCTAssertTrue(e.hasPrefix("GET https://e.org/x?key=***: "), e)
             XCTAssertTrue(e.contains(expected), "\(body.prefix(30)): \(e)")
         }
     }
 
-    func testJSONFeedWrongTypesNameTheKeyPath() throws {
+    func testJSONFeedWrongTypesNameTheKeyPath() async throws {
         let v = #""version":"https://jsonfeed.org/version/1.1""#
         let cases: [(String, String)] = [
             (#"{\#(v)}"#, "items: missing, expected array"),
@@ -316,10 +271,10 @@ final class WebFeedSourceTests: XCTestCase {
             (#"{\#(v),"items":[{"id":"a","date_published":1764400000}]}"#, "items[0].date_published: expected string, found number"),
         ]
         for (body, expected) in cases {
-            let e = try fetch("https://e.org/f.json", Array(body.utf8), contentType: "application/feed+json").error ?? "no error"
+            let e = try await fetch("https://e.org/f.json", Array(body.utf8), contentType: "application/feed+json").error ?? "no error"
             XCTAssertEqual(e, "GET https://e.org/f.json: \(expected)")
         }
-        let lenient = try fetch("https://e.org/f.json", Array(#"{\#(v),"items":[{"id":7,"title":2026,"tags":"one","url":"ftp://x/y"}]}"#.utf8))
+        let lenient = try await fetch("https://e.org/f.json", Array(#"{\#(v),"items":[{"id":7,"title":2026,"tags":"one","url":"ftp://x/y"}]}"#.utf8))
         XCTAssertNil(lenient.error)
         XCTAssertEqual(lenient.items.first?.id, "feed:e.org:7")
         XCTAssertEqual(lenient.items.first?.title, "2026")
@@ -327,28 +282,28 @@ final class WebFeedSourceTests: XCTestCase {
         XCTAssertNil(lenient.items.first?.url, "only http(s) links")
     }
 
-    func testHTTPErrorsAndAFeedOfNoEntries() throws {
-        let notFound = try fetch("https://e.org/gone?appkey=K2", Array("<html><body>Not Found</body></html>".utf8), status: 404, contentType: "text/html")
+    func testHTTPErrorsAndAFeedOfNoEntries() async throws {
+        let notFound = try await fetch("https://e.org/gone?appkey=K2", Array("<html><body>Not Found</body></html>".utf8), status: 404, contentType: "text/html")
         XCTAssertEqual(notFound.error, "GET https://e.org/gone?appkey=***: HTTP 404 Not Found")
-        let server = try fetch("https://e.org/busy", Array("upstream timed out".utf8), status: 503, contentType: "text/plain")
+        let server = try await fetch("https://e.org/busy", Array("upstream timed out".utf8), status: 503, contentType: "text/plain")
         XCTAssertEqual(server.error, "GET https://e.org/busy: HTTP 503 Service Unavailable: upstream timed out")
-        let empty = try fetch("https://e.org/empty", Array(#"<rss version="2.0"><channel><title>Quiet</title></channel></rss>"#.utf8))
+        let empty = try await fetch("https://e.org/empty", Array(#"<rss version="2.0"><channel><title>Quiet</title></channel></rss>"#.utf8))
         XCTAssertNil(empty.error)
         XCTAssertEqual(empty.items, [])
     }
 
     // MARK: options
 
-    func testOptionValidation() {
-        XCTAssertEqual(configErrors(#"{"name":"f","type":"feed"}"#), [#"t.json: sources[0] ("f"): missing required key "url" (URL: the feed URL (http, https, or file: for a local document))"#])
-        XCTAssertEqual(configErrors(#"{"name":"f","type":"feed","url":"ftp://e.org/feed"}"#), [#"t.json: sources[0] ("f").url: expected an http:// or https:// URL, found "ftp://e.org/feed""#])
-        XCTAssertEqual(configErrors(#"{"name":"f","type":"feed","url":"https:///feed"}"#), [#"t.json: sources[0] ("f").url: "https:///feed" has no host"#])
-        XCTAssertEqual(configErrors(#"{"name":"f","type":"feed","url":"https://e.org/","kind":"Blog Post"}"#), [#"t.json: sources[0] ("f").kind: "Blog Post" must match [a-z][a-z0-9_]*"#])
-        XCTAssertEqual(configErrors(#"{"name":"f","type":"feed","url":"https://e.org/","headers":["Accept"]}"#), [#"t.json: sources[0] ("f").headers: expected an object of strings, found ["Accept"]"#])
-        XCTAssertEqual(configErrors(#"{"name":"f","type":"feed","urls":"https://e.org/"}"#), [
+    func testOptionValidation() async {
+        XCTAssertEqual(plugins.configErrors(#"{"name":"f","type":"feed"}"#), [#"t.json: sources[0] ("f"): missing required key "url" (URL: the feed URL (http, https, or file: for a local document))"#])
+        XCTAssertEqual(plugins.configErrors(#"{"name":"f","type":"feed","url":"ftp://e.org/feed"}"#), [#"t.json: sources[0] ("f").url: expected an http:// or https:// URL, found "ftp://e.org/feed""#])
+        XCTAssertEqual(plugins.configErrors(#"{"name":"f","type":"feed","url":"https:///feed"}"#), [#"t.json: sources[0] ("f").url: "https:///feed" has no host"#])
+        XCTAssertEqual(plugins.configErrors(#"{"name":"f","type":"feed","url":"https://e.org/","kind":"Blog Post"}"#), [#"t.json: sources[0] ("f").kind: "Blog Post" must match [a-z][a-z0-9_]*"#])
+        XCTAssertEqual(plugins.configErrors(#"{"name":"f","type":"feed","url":"https://e.org/","headers":["Accept"]}"#), [#"t.json: sources[0] ("f").headers: expected an object of strings, found ["Accept"]"#])
+        XCTAssertEqual(plugins.configErrors(#"{"name":"f","type":"feed","urls":"https://e.org/"}"#), [
             #"t.json: sources[0] ("f"): unknown key "urls" (did you mean "url"?)"#,
             #"t.json: sources[0] ("f"): missing required key "url" (URL: the feed URL (http, https, or file: for a local document))"#,
         ])
-        XCTAssertEqual(configErrors(#"{"name":"f","type":"feed","url":"https://e.org/","kind":"post","headers":{"Accept":"application/rss+xml"},"max_items":5}"#), [])
+        XCTAssertEqual(plugins.configErrors(#"{"name":"f","type":"feed","url":"https://e.org/","kind":"post","headers":{"Accept":"application/rss+xml"},"max_items":5}"#), [])
     }
 }

@@ -15,47 +15,18 @@ final class YelpSourceTests: XCTestCase {
     }
 
     /// Answers one canned response and remembers every request it was sent.
-    final class CannedTransport: HTTPTransport {
-        let status: Int
-        let body: [UInt8]
-        let seen = Locked<[HTTPRequest]>([])
-        init(status: Int, body: String) {
-            self.status = status
-            self.body = Array(body.utf8)
-        }
-        func send(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
-            seen.withLock { $0.append(request) }
-            return HTTPResponse(status: status, headers: [("Content-Type", "application/json")], body: body, url: request.url)
-        }
-    }
-
-    struct Run {
-        let items: [Item]
-        let error: String?
-        let requests: [HTTPRequest]
-    }
-
-    func run(_ config: String = YelpSourceTests.source(), status: Int = 200, body: String) throws -> Run {
+    /// Fetches the source of `config` once from a canned answer.
+    func run(_ config: String = YelpSourceTests.source(), status: Int = 200, body: String) async throws -> SourceHarness.Fetch {
         let cfg = try ConfigLoader.load(bytes: Array(config.utf8), file: "t.json", directory: "", registry: BuiltinRegistry.standard, environment: { _ in nil })
-        let configured = try XCTUnwrap(cfg.sources.first)
-        let transport = CannedTransport(status: status, body: body)
-        let context = FetchContext(settings: configured.settings, http: HTTPClient(transport: transport, retries: 0), fetched: Timestamp(seconds: 1_800_000_000)) { _ in }
-        let box = ItemsBox()
-        let sem = DispatchSemaphore(value: 0)
-        Task {
-            do { box.items = try await configured.source.fetch(context) } catch { box.error = error }
-            sem.signal()
-        }
-        sem.wait()
-        return Run(items: box.items, error: box.error.map { "\($0)" }, requests: transport.seen.withLock { $0 })
+        return await plugins.fetch(try XCTUnwrap(cfg.sources.first), transport: CannedTransport(status: status, body: body))
     }
 
     func fixture(_ name: String) throws -> String {
         try String(contentsOfFile: packageRoot + "/Tests/Fixtures/yelp/" + name, encoding: .utf8)
     }
 
-    func testRequestURLAndBearerHeader() throws {
-        let r = try run(body: #"{"businesses":[],"total":0}"#)
+    func testRequestURLAndBearerHeader() async throws {
+        let r = try await run(body: #"{"businesses":[],"total":0}"#)
         XCTAssertNil(r.error)
         let req = try XCTUnwrap(r.requests.first)
         XCTAssertEqual(req.method, "GET")
@@ -64,14 +35,14 @@ final class YelpSourceTests: XCTestCase {
         XCTAssertFalse(req.url.contains(Self.token), "the key never goes in the URL")
     }
 
-    func testCoordinatesRadiusPriceOpenNowAndBaseURL() throws {
+    func testCoordinatesRadiusPriceOpenNowAndBaseURL() async throws {
         let cfg = #"{"sources":[{"name":"y","type":"yelp","api_key":"k","latitude":37.786882,"longitude":-122.399972,"radius":40000,"categories":"bars, french","price":["1","2"],"open_now":true,"sort_by":"distance","base_url":"http://127.0.0.1:9/"}]}"#
-        let r = try run(cfg, body: #"{"businesses":[]}"#)
+        let r = try await run(cfg, body: #"{"businesses":[]}"#)
         XCTAssertEqual(r.requests.first?.url, "http://127.0.0.1:9/v3/businesses/search?latitude=37.786882&longitude=-122.399972&radius=40000&categories=bars%2Cfrench&sort_by=distance&price=1%2C2&open_now=true")
     }
 
-    func testSuccessMapsEveryField() throws {
-        let r = try run(body: try fixture("search_ok.json"))
+    func testSuccessMapsEveryField() async throws {
+        let r = try await run(body: try fixture("search_ok.json"))
         XCTAssertNil(r.error)
         XCTAssertEqual(r.items.map(\.id), ["yelp:f9G3L0ZbnBkG6n4nUZ1E2w", "yelp:Qm2kXh0yV5cR8tB1nL4sPA", "yelp:c4Wn7sJ2dK9eQ0rT6yU1vB"])
         let a = r.items[0]
@@ -99,7 +70,7 @@ final class YelpSourceTests: XCTestCase {
         for item in r.items { XCTAssertEqual(schema.validate(item.jsonValue()), [], item.id) }
     }
 
-    func testAwkwardValues() throws {
+    func testAwkwardValues() async throws {
         let body = #"""
         {"businesses":[{"id":"x1","name":" Joe&#39;s\nPizza ","url":"https://www.yelp.com/biz/joes?osq=pizza&utm_source=abc#reviews","rating":"4.5","review_count":"12",
           "coordinates":{"latitude":"40.73","longitude":"-73.99"},"is_closed":1,"distance":"12.5","categories":[{"alias":"pizza","title":"Pizza"},{"alias":"italian"}],
@@ -107,7 +78,7 @@ final class YelpSourceTests: XCTestCase {
          {"id":"x2","location":{"display_address":["Somewhere 1"]}},
          {"id":"x3"}]}
         """#
-        let r = try run(body: body)
+        let r = try await run(body: body)
         XCTAssertNil(r.error)
         let a = r.items[0]
         XCTAssertEqual(a.title, "Joe's Pizza")
@@ -124,28 +95,28 @@ final class YelpSourceTests: XCTestCase {
         XCTAssertNil(r.items[2].summary)
     }
 
-    func testAPIErrorBodies() throws {
+    func testAPIErrorBodies() async throws {
         let cases: [(Int, String, String)] = [
             (401, "error_token_invalid.json", "HTTP 401: TOKEN_INVALID: Invalid access token or authorization header."),
             (400, "error_validation.json", "HTTP 400: VALIDATION_ERROR: Please specify a location or a latitude and longitude"),
             (400, "error_location_not_found.json", "HTTP 400: LOCATION_NOT_FOUND: Could not execute search, try specifying a more exact location."),
         ]
         for (status, file, reason) in cases {
-            let r = try run(status: status, body: try fixture(file))
+            let r = try await run(status: status, body: try fixture(file))
             XCTAssertEqual(r.error, "GET \(Self.url): \(reason)", file)
             XCTAssertEqual(r.items.count, 0)
         }
-        var r = try run(status: 400, body: #"{"error":{"code":"VALIDATION_ERROR","description":"50000 is greater than the maximum of 40000","field":"radius","instance":50000}}"#)
+        var r = try await run(status: 400, body: #"{"error":{"code":"VALIDATION_ERROR","description":"50000 is greater than the maximum of 40000","field":"radius","instance":50000}}"#)
         XCTAssertEqual(r.error, "GET \(Self.url): HTTP 400: VALIDATION_ERROR: 50000 is greater than the maximum of 40000 (field radius)")
-        r = try run(status: 500, body: "<html>oops</html>")
+        r = try await run(status: 500, body: "<html>oops</html>")
         XCTAssertEqual(r.error, "GET \(Self.url): HTTP 500 Internal Server Error")
-        r = try run(status: 401, body: #"{"error":{"code":"TOKEN_INVALID","description":"Invalid token \#(Self.token)"}}"#)
+        r = try await run(status: 401, body: #"{"error":{"code":"TOKEN_INVALID","description":"Invalid token \#(Self.token)"}}"#)
         XCTAssertEqual(r.error, "GET \(Self.url): HTTP 401: TOKEN_INVALID: Invalid token ***", "an echoed key is masked")
-        r = try run(body: #"{"error":{"code":"INTERNAL_ERROR","description":"Something went wrong internally, please try again later"}}"#)
+        r = try await run(body: #"{"error":{"code":"INTERNAL_ERROR","description":"Something went wrong internally, please try again later"}}"#)
         XCTAssertEqual(r.error, "GET \(Self.url): INTERNAL_ERROR: Something went wrong internally, please try again later", "an error body with status 200")
     }
 
-    func testBadDataNamesTheKeyPath() throws {
+    func testBadDataNamesTheKeyPath() async throws {
         let cases: [(String, String)] = [
             (#"{"businesses":[{"id":"a","name":"ok"},{"name":"no id"}]}"#, "businesses[1].id: missing, expected business id string"),
             (#"{"businesses":[{"id":"a","name":["x"]}]}"#, "businesses[0].name: expected string or number, found array"),
@@ -155,23 +126,15 @@ final class YelpSourceTests: XCTestCase {
             (#"{"businesses":"none"}"#, "businesses: expected array, found string"),
         ]
         for (body, expected) in cases {
-            let r = try run(body: body)
+            let r = try await run(body: body)
             XCTAssertEqual(r.error, "GET \(Self.url): \(expected)", body)
         }
-        let r = try run(body: "")
+        let r = try await run(body: "")
         XCTAssertEqual(r.error, "GET \(Self.url): empty response body, expected JSON")
     }
 
-    func configErrors(_ sourceJSON: String) -> [String] {
-        do {
-            _ = try ConfigLoader.load(bytes: Array(#"{"sources":[\#(sourceJSON)]}"#.utf8), file: "t.json", directory: "", registry: BuiltinRegistry.standard, environment: { _ in nil })
-            return []
-        } catch {
-            return error.messages
-        }
-    }
 
-    func testOptionValidation() {
+    func testOptionValidation() async {
         let p = #""name":"y","type":"yelp","api_key":"k""#
         let cases: [(String, String)] = [
             (#"{"name":"y","type":"yelp","location":"Berlin"}"#, #"missing required key "api_key""#),
@@ -192,9 +155,9 @@ final class YelpSourceTests: XCTestCase {
             (#"{\#(p),"location":"Berlin","apikey":"x"}"#, #"unknown key "apikey" (did you mean "api_key"?)"#),
         ]
         for (json, expected) in cases {
-            let errors = configErrors(json)
+            let errors = plugins.configErrors(json)
             XCTAssertTrue(errors.contains { $0.contains(expected) }, "\(json)\n  expected: \(expected)\n  got: \(errors)")
         }
-        XCTAssertEqual(configErrors(#"{\#(p),"latitude":-33.87,"longitude":151.2,"radius":250,"price":"1,2","open_now":false,"locale":"en_AU"}"#), [])
+        XCTAssertEqual(plugins.configErrors(#"{\#(p),"latitude":-33.87,"longitude":151.2,"radius":250,"price":"1,2","open_now":false,"locale":"en_AU"}"#), [])
     }
 }

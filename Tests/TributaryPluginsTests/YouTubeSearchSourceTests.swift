@@ -14,42 +14,8 @@ final class YouTubeSearchSourceTests: XCTestCase {
         return String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self)
     }
 
-    struct Outcome {
-        let items: [Item]
-        let error: SourceError?
-        let warnings: [String]
-    }
-
     func source(_ server: LoopbackServer, _ extra: String = "", query: String = "Rock & Roll") -> String {
         #"{"name":"yt","type":"youtube.search","query":"\#(query)","api_key":"\#(Self.key)","base_url":"\#(server.baseURL)"\#(extra)}"#
-    }
-
-    func configured(_ source: String) throws -> ConfiguredSource {
-        let cfg = try ConfigLoader.load(bytes: Array(#"{"sources":[\#(source)]}"#.utf8), file: "t.json", directory: "/cfg", registry: BuiltinRegistry.standard, environment: { _ in nil })
-        return try XCTUnwrap(cfg.sources.first)
-    }
-
-    func errors(_ source: String) -> [String] {
-        do {
-            _ = try ConfigLoader.load(bytes: Array(#"{"sources":[\#(source)]}"#.utf8), file: "t.json", directory: "/cfg", registry: BuiltinRegistry.standard, environment: { _ in nil })
-            return []
-        } catch {
-            return error.messages
-        }
-    }
-
-    func fetch(_ source: String, retries: Int = 0) async throws -> Outcome {
-        let c = try configured(source)
-        let transport = CurlTransport(settings: HTTPSettings())
-        defer { transport.shutdown() }
-        let warnings = WarningBox()
-        let context = FetchContext(settings: c.settings, http: HTTPClient(transport: transport, retries: retries, backoffBase: 0.05), fetched: Timestamp(seconds: 1_800_000_000)) { warnings.add($0) }
-        do {
-            let items = try await c.source.fetch(context)
-            return Outcome(items: items, error: nil, warnings: warnings.all)
-        } catch {
-            return Outcome(items: [], error: error, warnings: warnings.all)
-        }
     }
 
     // MARK: requests
@@ -57,7 +23,7 @@ final class YouTubeSearchSourceTests: XCTestCase {
     func testRequestCarriesTheQueryPercentEncodedAndEveryParameterInOrder() async throws {
         let server = try LoopbackServer { _ in .text(Self.fixture("search-empty.json")) }
         defer { server.stop() }
-        let r = try await fetch(source(server, #","order":"viewCount","max_results":50,"result_type":["video","playlist"],"region_code":"br","relevance_language":"pt","safe_search":"strict""#))
+        let r = try await plugins.fetchOverHTTP(source(server, #","order":"viewCount","max_results":50,"result_type":["video","playlist"],"region_code":"br","relevance_language":"pt","safe_search":"strict""#))
         XCTAssertNil(r.error)
         XCTAssertEqual(r.items.count, 0)
         XCTAssertEqual(server.requests.map(\.path), [
@@ -65,7 +31,7 @@ final class YouTubeSearchSourceTests: XCTestCase {
         ])
         XCTAssertEqual(server.requests.first?.header("Accept"), "application/json")
 
-        let euro = try await fetch(source(server, query: "10€ Müller #1 a+b=c/d?"))
+        let euro = try await plugins.fetchOverHTTP(source(server, query: "10€ Müller #1 a+b=c/d?"))
         XCTAssertNil(euro.error)
         XCTAssertEqual(server.requests.last?.path,
                        "/youtube/v3/search?part=snippet&q=10%E2%82%AC%20M%C3%BCller%20%231%20a%2Bb%3Dc%2Fd%3F&order=date&maxResults=25&type=video&key=\(Self.key)",
@@ -75,7 +41,7 @@ final class YouTubeSearchSourceTests: XCTestCase {
     func testTypeAcceptsACommaSeparatedString() async throws {
         let server = try LoopbackServer { _ in .text(Self.fixture("search-empty.json")) }
         defer { server.stop() }
-        _ = try await fetch(source(server, #","result_type":"channel, playlist,channel""#, query: "x"))
+        _ = try await plugins.fetchOverHTTP(source(server, #","result_type":"channel, playlist,channel""#, query: "x"))
         XCTAssertEqual(server.requests.first?.path, "/youtube/v3/search?part=snippet&q=x&order=date&maxResults=25&type=channel%2Cplaylist&key=\(Self.key)")
     }
 
@@ -84,7 +50,7 @@ final class YouTubeSearchSourceTests: XCTestCase {
     func testMixedResultKindsMapToVideoChannelAndPlaylistItems() async throws {
         let server = try LoopbackServer { _ in .text(Self.fixture("search-mixed.json")) }
         defer { server.stop() }
-        let r = try await fetch(source(server))
+        let r = try await plugins.fetchOverHTTP(source(server))
         XCTAssertNil(r.error)
         XCTAssertEqual(r.items.map(\.id), ["youtube:video:Kp7eSUU9oy8", "youtube:channel:UCq-Fj5jknLsUf-MWSy4_brA", "youtube:playlist:PLFgquLnL59alCl_2TQvOiD5Vgm1hCaGSI", "youtube:video:b1Gq_0-xYz9"])
         XCTAssertEqual(r.items.map(\.kind), ["video", "channel", "playlist", "video"])
@@ -130,7 +96,7 @@ final class YouTubeSearchSourceTests: XCTestCase {
         """#
         let server = try LoopbackServer { _ in .text(body) }
         defer { server.stop() }
-        let r = try await fetch(source(server))
+        let r = try await plugins.fetchOverHTTP(source(server))
         XCTAssertNil(r.error)
         XCTAssertEqual(r.items.map(\.id), ["youtube:video:12345", "youtube:video:noSnippet01", "youtube:video:descOnly001", "youtube:video:multiline01"])
         XCTAssertEqual(r.items[0].title, "1984", "a number where a string is expected is taken as its text")
@@ -151,7 +117,7 @@ final class YouTubeSearchSourceTests: XCTestCase {
         let body = #"{"items":[{"id":{"kind":"youtube#show","showId":"s1"}},{"id":{"kind":"youtube#video","videoId":"v1"},"snippet":{"title":"ok"}}]}"#
         let server = try LoopbackServer { _ in .text(body) }
         defer { server.stop() }
-        let r = try await fetch(source(server))
+        let r = try await plugins.fetchOverHTTP(source(server))
         XCTAssertNil(r.error)
         XCTAssertEqual(r.items.map(\.id), ["youtube:video:v1"])
         XCTAssertEqual(r.warnings.count, 1)
@@ -168,7 +134,7 @@ final class YouTubeSearchSourceTests: XCTestCase {
             return .text(#"{"nextPageToken":"CAIQAA","items":[\#(result("a")),\#(result("b"))]}"#)
         }
         defer { server.stop() }
-        let r = try await fetch(source(server, #","pages":2,"max_results":2"#, query: "q"))
+        let r = try await plugins.fetchOverHTTP(source(server, #","pages":2,"max_results":2"#, query: "q"))
         XCTAssertNil(r.error)
         XCTAssertEqual(r.items.map(\.id), ["youtube:video:a", "youtube:video:b", "youtube:video:c"], "b came twice (the API repeats results across pages)")
         XCTAssertEqual(server.requests.map(\.path), [
@@ -183,10 +149,10 @@ final class YouTubeSearchSourceTests: XCTestCase {
                 : .text(#"{"nextPageToken":"SAME","items":[{"id":{"kind":"youtube#video","videoId":"\#(req.path.contains("pageToken") ? "b" : "a")"}}]}"#)
         }
         defer { server.stop() }
-        let last = try await fetch(source(server, #","pages":10"#, query: "last"))
+        let last = try await plugins.fetchOverHTTP(source(server, #","pages":10"#, query: "last"))
         XCTAssertEqual(last.items.count, 1)
         XCTAssertEqual(server.requestCount, 1)
-        let loop = try await fetch(source(server, #","pages":10"#, query: "loop"))
+        let loop = try await plugins.fetchOverHTTP(source(server, #","pages":10"#, query: "loop"))
         XCTAssertNil(loop.error)
         XCTAssertEqual(loop.items.map(\.id), ["youtube:video:a", "youtube:video:b"])
         XCTAssertEqual(server.requestCount, 3, "the same token twice ends the run instead of looping to the page cap")
@@ -197,9 +163,9 @@ final class YouTubeSearchSourceTests: XCTestCase {
             req.path.contains("pageToken") ? .text(Self.fixture("error-quota-exceeded.json"), status: 403) : .text(Self.fixture("search-mixed.json"))
         }
         defer { server.stop() }
-        let r = try await fetch(source(server, #","pages":3"#), retries: 2)
-        let e = try XCTUnwrap(r.error)
-        XCTAssertEqual(e.partial.count, 4)
+        let r = try await plugins.fetchOverHTTP(source(server, #","pages":3"#), retries: 2)
+        let e = try XCTUnwrap(r.sourceError)
+        XCTAssertEqual(r.items.count, 4, "the first page's items were delivered before the failure")
         XCTAssertTrue(e.message.contains("pageToken=CAQQAA&key=***: HTTP 403: quotaExceeded: "), e.message)
         XCTAssertEqual(server.requestCount, 2)
     }
@@ -209,8 +175,8 @@ final class YouTubeSearchSourceTests: XCTestCase {
     func testQuotaExceededFailsWithTheAPIReasonAndIsNotRetried() async throws {
         let server = try LoopbackServer { _ in .text(Self.fixture("error-quota-exceeded.json"), status: 403) }
         defer { server.stop() }
-        let r = try await fetch(source(server, query: "x"), retries: 3)
-        let e = try XCTUnwrap(r.error)
+        let r = try await plugins.fetchOverHTTP(source(server, query: "x"), retries: 3)
+        let e = try XCTUnwrap(r.sourceError)
         XCTAssertEqual(e.message, "GET \(server.baseURL)/youtube/v3/search?part=snippet&q=x&order=date&maxResults=25&type=video&key=***: HTTP 403: quotaExceeded: The request cannot be completed because you have exceeded your quota.")
         XCTAssertEqual(server.requestCount, 1, "a 403 is not retried")
         XCTAssertFalse(e.message.contains(Self.key))
@@ -223,8 +189,8 @@ final class YouTubeSearchSourceTests: XCTestCase {
         ] {
             let server = try LoopbackServer { _ in .text(Self.fixture(fixture), status: 400) }
             defer { server.stop() }
-            let r = try await fetch(source(server, query: "x"), retries: 2)
-            let e = try XCTUnwrap(r.error, fixture)
+            let r = try await plugins.fetchOverHTTP(source(server, query: "x"), retries: 2)
+            let e = try XCTUnwrap(r.sourceError, fixture)
             XCTAssertTrue(e.message.hasSuffix("&key=***: " + expected), e.message)
             XCTAssertEqual(server.requestCount, 1, fixture)
         }
@@ -235,8 +201,8 @@ final class YouTubeSearchSourceTests: XCTestCase {
             .text(#"{"error":{"code":400,"message":"Invalid value \#(Self.key)","errors":[{"reason":"invalidParameter","message":"Invalid value \#(Self.key) for key"}]}}"#, status: 400)
         }
         defer { server.stop() }
-        let r = try await fetch(source(server))
-        let e = try XCTUnwrap(r.error)
+        let r = try await plugins.fetchOverHTTP(source(server))
+        let e = try XCTUnwrap(r.sourceError)
         XCTAssertTrue(e.message.hasSuffix("HTTP 400: invalidParameter: Invalid value *** for key"), e.message)
         XCTAssertFalse(e.message.contains(Self.key))
     }
@@ -244,8 +210,8 @@ final class YouTubeSearchSourceTests: XCTestCase {
     func testNonAPIErrorBodiesKeepTheHTTPDescriptionAnd5xxIsRetried() async throws {
         let server = try LoopbackServer { _ in .text("<html><body>Backend Error</body></html>", status: 503, contentType: "text/html") }
         defer { server.stop() }
-        let r = try await fetch(source(server, query: "x"), retries: 1)
-        let e = try XCTUnwrap(r.error)
+        let r = try await plugins.fetchOverHTTP(source(server, query: "x"), retries: 1)
+        let e = try XCTUnwrap(r.sourceError)
         XCTAssertEqual(e.message, "GET \(server.baseURL)/youtube/v3/search?part=snippet&q=x&order=date&maxResults=25&type=video&key=***: HTTP 503 Service Unavailable")
         XCTAssertEqual(server.requestCount, 2)
     }
@@ -271,8 +237,8 @@ final class YouTubeSearchSourceTests: XCTestCase {
         for (body, expected) in cases {
             let server = try LoopbackServer { _ in .text(body) }
             defer { server.stop() }
-            let r = try await fetch(source(server, #","pages":2"#, query: "x"))
-            let e = try XCTUnwrap(r.error, body)
+            let r = try await plugins.fetchOverHTTP(source(server, #","pages":2"#, query: "x"))
+            let e = try XCTUnwrap(r.sourceError, body)
             XCTAssertTrue(e.message.hasPrefix("GET \(server.baseURL)/youtube/v3/search?part=snippet&q=x&order=date&maxResults=25&type=video&key=***: "), e.message)
             XCTAssertTrue(e.message.contains(expected), "\(body)\n\(e.message)")
         }
@@ -280,13 +246,13 @@ final class YouTubeSearchSourceTests: XCTestCase {
 
     // MARK: options
 
-    func testOptionErrorsAreClearAndAllReportedAtOnce() {
+    func testOptionErrorsAreClearAndAllReportedAtOnce() async {
         // Declared kinds and ranges are checked first, all at once; the source's own checks run when those pass.
-        let declared = errors(#"""
+        let declared = plugins.configErrors(#"""
         {"name":"yt","type":"youtube.search","query":"q","api_key":"k","order":"newest","max_results":51,"pages":11,
          "safe_search":"off","base_url":"ftp://example.org","published_after":"2026-01-01T00:00:00Z"}
         """#)
-        let semantic = errors(#"""
+        let semantic = plugins.configErrors(#"""
         {"name":"yt","type":"youtube.search","query":"  ","api_key":"","result_type":"videos,channel","region_code":"BRA","relevance_language":"portuguese!"}
         """#)
         let expected = [
@@ -310,33 +276,33 @@ final class YouTubeSearchSourceTests: XCTestCase {
         XCTAssertEqual(semantic.count, 5, "\(semantic)")
     }
 
-    func testFileBaseURLIsRefused() {
-        let e = errors(#"{"name":"yt","type":"youtube.search","query":"q","api_key":"k","base_url":"file:///etc/passwd"}"#)
+    func testFileBaseURLIsRefused() async {
+        let e = plugins.configErrors(#"{"name":"yt","type":"youtube.search","query":"q","api_key":"k","base_url":"file:///etc/passwd"}"#)
         XCTAssertEqual(e, [#"t.json: sources[0] ("yt").base_url: expected an http:// or https:// URL, found "file:///etc/passwd""#])
     }
 
-    func testRequiredOptionsAndWrongTypes() {
-        let missing = errors(#"{"name":"yt","type":"youtube.search"}"#)
+    func testRequiredOptionsAndWrongTypes() async {
+        let missing = plugins.configErrors(#"{"name":"yt","type":"youtube.search"}"#)
         XCTAssertTrue(missing.contains { $0.hasSuffix(#"sources[0] ("yt"): missing required key "query" (string: search terms (q), sent percent-encoded (RFC 3986, UTF-8))"#) }, "\(missing)")
         XCTAssertTrue(missing.contains { $0.contains(#"missing required key "api_key""#) }, "\(missing)")
-        let wrong = errors(#"{"name":"yt","type":"youtube.search","query":42,"api_key":"k","max_results":"ten","result_type":[1],"pages":0}"#)
+        let wrong = plugins.configErrors(#"{"name":"yt","type":"youtube.search","query":42,"api_key":"k","max_results":"ten","result_type":[1],"pages":0}"#)
         XCTAssertTrue(wrong.contains { $0.hasSuffix(".query: expected a string, found 42") }, "\(wrong)")
         XCTAssertTrue(wrong.contains { $0.hasSuffix(#".max_results: expected an integer, found "ten""#) }, "\(wrong)")
         XCTAssertTrue(wrong.contains { $0.hasSuffix(".result_type: expected a string or a list of strings, found [1]") }, "\(wrong)")
         XCTAssertTrue(wrong.contains { $0.hasSuffix(".pages: expected an integer >= 1, found 0") }, "\(wrong)")
     }
 
-    func testValidOptionVariantsAreAccepted() throws {
+    func testValidOptionVariantsAreAccepted() async throws {
         for extra in [#","region_code":"jp","relevance_language":"zh-Hans""#, #","relevance_language":"es-419","safe_search":"none""#,
                       #","result_type":"playlist","order":"videoCount","base_url":"https://yt.example.org/api/""#] {
-            XCTAssertEqual(errors(#"{"name":"yt","type":"youtube.search","query":"q","api_key":"k"\#(extra)}"#), [], extra)
+            XCTAssertEqual(plugins.configErrors(#"{"name":"yt","type":"youtube.search","query":"q","api_key":"k"\#(extra)}"#), [], extra)
         }
-        let c = try configured(#"{"name":"yt","type":"youtube.search","query":"q","api_key":"k","base_url":"https://yt.example.org/api/"}"#)
+        let c = try plugins.configure(#"{"name":"yt","type":"youtube.search","query":"q","api_key":"k","base_url":"https://yt.example.org/api/"}"#)
         let s = try XCTUnwrap(c.source as? YouTubeSearchSource)
         XCTAssertEqual(s.pageURL(token: "T"), "https://yt.example.org/api/youtube/v3/search?part=snippet&q=q&order=date&maxResults=25&type=video&pageToken=T&key=k")
     }
 
-    func testDescriptorDeclaresEveryOption() {
+    func testDescriptorDeclaresEveryOption() async {
         let d = YouTubeSearchSource.descriptor
         XCTAssertEqual(d.type, "youtube.search")
         XCTAssertEqual(d.options.map(\.name), ["query", "api_key", "order", "max_results", "pages", "result_type", "region_code", "relevance_language", "safe_search", "since_last_run", "base_url"])
@@ -344,11 +310,4 @@ final class YouTubeSearchSourceTests: XCTestCase {
         XCTAssertEqual(d.options.first { $0.name == "order" }?.defaultText, "date")
         XCTAssertTrue(BuiltinRegistry.standard.sources.contains { $0.type == "youtube.search" })
     }
-}
-
-final class WarningBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var list: [String] = []
-    func add(_ s: String) { lock.lock(); list.append(s); lock.unlock() }
-    var all: [String] { lock.lock(); defer { lock.unlock() }; return list }
 }

@@ -70,6 +70,7 @@ public struct ConfiguredSink: Sendable {
 /// All config errors, each naming the file and key path; exit 2.
 public struct ConfigError: Error, CustomStringConvertible, Sendable {
     public let messages: [String]
+    public init(messages: [String]) { self.messages = messages }
     public var description: String { messages.joined(separator: "\n") }
 }
 

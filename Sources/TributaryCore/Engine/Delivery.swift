@@ -1,101 +1,322 @@
-import Foundation
-
-/// The one place where items become output: drops ids already delivered this run, asks state
-/// which are new (or changed, for `emit_updates`), applies `first_run`, writes every sink, and
-/// only then records the ids in state. Serialised by a lock, so concurrent batches (`watch`)
-/// never interleave writes or emit an id twice.
+/// The one owner of the sinks and the state. Every batch a source emits is delivered here, on
+/// one dedicated thread (`SerialThread`), one batch at a time: ids already delivered this run
+/// are dropped, `max_items` is applied, the batch's ids are claimed in state, `first_run` and
+/// `emit_updates` decide what is new, every sink writes it, and one state transaction commits
+/// the ids, the validators of the responses they came from, the sinks' windows and, with a
+/// source's end, its run record. Nothing is recorded unless every sink wrote its items.
+///
+/// Threading rule (why `@unchecked Sendable` is sound): everything below `thread` is touched
+/// only by jobs on `thread` (asserted in debug builds); the public async methods hop there.
 public final class Delivery: @unchecked Sendable {
-    // Threading rule: everything below is touched only inside `lock`.
-    private let lock = NSLock()
-    public let sinks: [any Sink]
-    public let state: StateStore?
-    /// `--all`: emit everything fetched, not only what was never emitted.
-    public let emitAll: Bool
-    /// Drop an id already delivered by an earlier batch of this Delivery (`run`); `watch`
-    /// relies on state instead, so `emit_updates` can re-emit across batches.
-    public let dedupeAcrossBatches: Bool
-    private var seen = Set<String>()
-    private(set) var sinkError: SinkError?
-    private(set) var outputClosed = false
+    public struct Options: Sendable {
+        /// Emit everything fetched (`--all`), not only what state has not seen.
+        public var emitAll = false
+        /// Drop an id already delivered by any source in this Delivery's life (`run`). `watch`
+        /// keeps ids apart per source run and relies on state across runs, so `emit_updates`
+        /// can re-emit a changed item in a later run.
+        public var dedupeAcrossSources = true
+        /// Set when a sink fails (or its reader leaves): nothing more can be delivered, so the
+        /// engine stops starting sources (`watch` ends).
+        public var stopOnFailure: StopFlag?
+        public init(emitAll: Bool = false, dedupeAcrossSources: Bool = true, stopOnFailure: StopFlag? = nil) {
+            self.emitAll = emitAll
+            self.dedupeAcrossSources = dedupeAcrossSources
+            self.stopOnFailure = stopOnFailure
+        }
+    }
 
-    public init(sinks: [any Sink], state: StateStore?, emitAll: Bool, dedupeAcrossBatches: Bool = true) {
+    let thread = SerialThread(name: "tributary-deliv")
+    private let sinks: [any Sink]
+    public let state: (any StateBackend)?
+    private let options: Options
+    private var seen = IDSet()
+    private var failure: SinkError?
+    private var outputClosed = false
+    /// Windows the sinks saved during the batch being delivered.
+    private var stagedWindows: [(sink: String, items: [WindowItem])] = []
+
+    public init(sinks: [any Sink], state: (any StateBackend)?, options: Options = Options()) {
         self.sinks = sinks
         self.state = state
-        self.emitAll = emitAll
-        self.dedupeAcrossBatches = dedupeAcrossBatches
+        self.options = options
     }
 
-    public struct Outcome: Sendable {
-        public var new: Int
-        public var failure: SinkError?
+    deinit { thread.stop() }
+
+    /// Closes the state and ends the delivery thread; call once, after `close()`.
+    public func shutdown() async {
+        await thread.run { self.state?.close() }
+        thread.stop()
     }
 
-    /// Opens every sink (loading windows from state); `warn` carries what sinks have to say.
-    public func open(warn: @escaping @Sendable (String) -> Void = { _ in }) throws(SinkError) {
-        let context = SinkContext(window: state.map { SinkWindow(store: $0) }, warn: warn)
-        for sink in sinks { try sink.open(context) }
+    /// The sink failure that stopped delivery, if any (an output closed by its reader is not one).
+    public var sinkFailure: SinkError? { get async { await thread.run { self.failure } } }
+    public var isOutputClosed: Bool { get async { await thread.run { self.outputClosed } } }
+
+    // MARK: opening and closing
+
+    /// Opens every sink; sinks that keep a window load it from state. `warn` carries what the
+    /// sinks have to say.
+    public func open(warn: @escaping @Sendable (String) -> Void = { _ in }) async throws(SinkError) {
+        try await thread.run { () throws(SinkError) in
+            // `unowned`: the sinks keep the window for their life, and the Delivery keeps the sinks.
+            let window: SinkWindow? = self.state.map { [unowned self] state in
+                SinkWindow(load: { [unowned self] key throws(StateError) in
+                    self.thread.assertCurrent("loading a sink window")
+                    return try state.window(sink: key)
+                }, save: { [unowned self] key, items in
+                    self.thread.assertCurrent("saving a sink window")
+                    self.stagedWindows.removeAll { $0.sink == key }
+                    self.stagedWindows.append((key, items))
+                })
+            }
+            let context = SinkContext(window: window, warn: warn)
+            for sink in self.sinks { try sink.open(context) }
+        }
     }
 
-    /// Delivers one source's items. `validators` are committed with the ids when the source
-    /// succeeded; nothing is recorded if a sink failed.
-    public func deliver(_ items: [Item], settings: SourceSettings, firstRun: Bool, validators: [(key: String, response: CachedResponse)], now: Double) -> Outcome {
-        lock.lock()
-        defer { lock.unlock() }
-        if sinkError != nil || outputClosed { return Outcome(new: 0, failure: sinkError) }
-        var batch: [Item] = []
-        batch.reserveCapacity(items.count)
-        if !dedupeAcrossBatches { seen.removeAll(keepingCapacity: true) }
-        for item in items where seen.insert(item.id).inserted { batch.append(item) }
-        var toEmit = batch
-        var hashes: [String] = []
-        if let state {
-            hashes = batch.map(\.contentHash)
-            if !emitAll {
-                let known: [String: (source: String, hash: String)]
-                do { known = try state.known(batch.map(\.id)) } catch {
-                    let e = SinkError("state: \(error.message)")
-                    sinkError = e
-                    return Outcome(new: 0, failure: e)
+    /// Closes every sink; returns the first failure of the run, if any.
+    public func close() async -> SinkError? {
+        await thread.run {
+            for sink in self.sinks {
+                do throws(SinkError) { try sink.close() } catch {
+                    if error.isOutputClosed { self.outputClosed = true } else if self.failure == nil { self.failure = error }
                 }
-                toEmit = []
-                for (i, item) in batch.enumerated() {
-                    guard let old = known[item.id] else { toEmit.append(item); continue }
-                    // An update is a change seen by the source that emitted the item: another
-                    // source's view of the same id (a feed vs a search) is not an update.
-                    if settings.emitUpdates && old.source == settings.name && old.hash != hashes[i] {
-                        var updated = item
-                        updated.data["updated"] = .bool(true)
-                        toEmit.append(updated)
+            }
+            return self.failure
+        }
+    }
+
+    // MARK: before a run
+
+    /// What state knows of these sources; nil for every source when there is no state.
+    public func sourceStates(_ names: [String]) async throws(StateError) -> [String: SourceState] {
+        guard state != nil else { return [:] }
+        return try await thread.run { () throws(StateError) in try self.state!.sourceStates(names) }
+    }
+
+    /// Requests of `source` in its current quota window.
+    public func quotaUsed(source: String, per: Double, now: Double) async throws(StateError) -> (used: Int, resets: Double) {
+        guard state != nil else { return (0, now + per) }
+        return try await thread.run { () throws(StateError) in try self.state!.quotaUsed(source: source, per: per, now: now) }
+    }
+
+    /// Sets when a skipped source is next due (a quota skip), without recording a run.
+    public func setNextDue(source: String, type: String, due: Double, now: Double) async throws(StateError) {
+        guard state != nil else { return }
+        try await thread.run { () throws(StateError) in
+            let tx = try self.state!.begin()
+            do throws(StateError) {
+                try tx.setNextDue(source: source, type: type, due: due, now: now)
+                try tx.commit()
+            } catch {
+                tx.rollback()
+                throw error
+            }
+        }
+    }
+
+    /// Applies retention; returns rows removed.
+    public func prune(retention: Double, now: Double) async throws(StateError) -> Int {
+        guard state != nil else { return 0 }
+        return try await thread.run { () throws(StateError) in try self.state!.prune(retention: retention, now: now) }
+    }
+
+    // MARK: one source's run
+
+    /// Starts a source's run: loads the validators state has for its requests.
+    public func begin(_ settings: SourceSettings, previous: SourceState?) async -> (SourceRun, warning: String?) {
+        await thread.run {
+            var validators: [String: Validators] = [:]
+            var warning: String? = nil
+            if let state = self.state {
+                do throws(StateError) { validators = try state.validators(scope: settings.name) } catch {
+                    warning = "state: cannot read stored validators, fetching everything: \(error.message)"
+                }
+            }
+            let buffers: Bool = {
+                guard self.state != nil, !self.options.emitAll, previous?.lastSuccess == nil else { return false }
+                if case .newest = settings.firstRun { return true }
+                return false
+            }()
+            return (SourceRun(settings: settings, previous: previous, validators: validators, buffersFirstRun: buffers), warning)
+        }
+    }
+
+    /// The body stored with a validator, to answer a 304.
+    public func cachedBody(_ key: String) async -> [UInt8]? {
+        guard state != nil else { return nil }
+        return await thread.run { try? self.state!.cachedBody(key) } ?? nil
+    }
+
+    /// Delivers one batch of a source's items (see the type's description). Throws when the
+    /// source should stop: delivery stopped (a sink failed, stdout closed) or `max_items` was
+    /// reached (after delivering up to it).
+    public func deliver(_ items: [Item], to run: SourceRun, validators: [(key: String, response: CachedResponse)]) async throws(SourceError) {
+        try await thread.run { () throws(SourceError) in try self.deliverNow(items, run, validators) }
+    }
+
+    private func deliverNow(_ items: [Item], _ run: SourceRun, _ validators: [(key: String, response: CachedResponse)]) throws(SourceError) {
+        thread.assertCurrent("Delivery.deliver")
+        try checkStillDelivering()
+        var batch = items
+        var reachedCap = false
+        if let cap = run.settings.maxItems {
+            let room = cap - run.fetched
+            if room <= 0 { throw SourceError.enough }
+            if batch.count >= room {
+                batch = Array(batch.prefix(room))
+                reachedCap = true
+            }
+        }
+        run.fetched += batch.count
+        batch = batch.filter { options.dedupeAcrossSources ? seen.insert($0.id) : run.seen.insert($0.id) }
+        if run.buffersFirstRun {
+            run.buffer += batch
+            run.bufferedValidators += validators
+        } else {
+            try process(batch, run, validators: validators)
+        }
+        if reachedCap { throw SourceError.enough }
+    }
+
+    private func checkStillDelivering() throws(SourceError) {
+        if outputClosed { throw SourceError.deliveryStopped("output closed") }
+        if let failure { throw SourceError.deliveryStopped("a sink failed: \(failure.message)") }
+    }
+
+    /// Claims the batch's ids, writes what is new to every sink, commits; `record` joins the
+    /// same transaction (a source's last batch).
+    private func process(_ batch: [Item], _ run: SourceRun, validators: [(key: String, response: CachedResponse)], record: RunRecord? = nil) throws(SourceError) {
+        guard let state else {
+            try write(batch)
+            run.new += batch.count
+            return
+        }
+        let settings = run.settings
+        let tx: any StateTransaction
+        do { tx = try state.begin() } catch { throw stateFailure(error, written: false) }
+        var toEmit: [Item] = []
+        do {
+            let hashes = batch.map(\.contentHash)
+            let known = try tx.claim(zip(batch, hashes).map { EmittedID(id: $0.id, source: settings.name, hash: $1) }, now: Timestamp.now().seconds)
+            toEmit.reserveCapacity(batch.count)
+            for (i, item) in batch.enumerated() {
+                guard let old = known[i], !options.emitAll else { toEmit.append(item); continue }
+                // An update is a change seen by the source that emitted the item: another
+                // source's view of the same id (a feed vs a search) is not an update.
+                if settings.emitUpdates && old.source == settings.name && old.hash != hashes[i] {
+                    var updated = item
+                    updated.data["updated"] = .bool(true)
+                    toEmit.append(updated)
+                }
+            }
+            if run.firstRun && !options.emitAll {
+                switch settings.firstRun {
+                case .all: break
+                case .none: toEmit = []
+                case .newest(let n): toEmit = Self.newest(toEmit, n)
+                }
+            }
+        } catch {
+            tx.rollback()
+            throw stateFailure(error, written: false)
+        }
+        do { try write(toEmit) } catch {
+            tx.rollback()
+            stagedWindows.removeAll()
+            throw error
+        }
+        do {
+            try tx.storeValidators(validators, now: Timestamp.now().seconds)
+            for w in stagedWindows { try tx.replaceWindow(sink: w.sink, items: w.items) }
+            stagedWindows.removeAll()
+            if let record { try tx.recordRun(record) }
+            try tx.commit()
+        } catch {
+            tx.rollback()
+            stagedWindows.removeAll()
+            throw stateFailure(error, written: !toEmit.isEmpty)
+        }
+        run.new += toEmit.count
+    }
+
+    private func write(_ items: [Item]) throws(SourceError) {
+        guard !items.isEmpty else { return }
+        for sink in sinks {
+            do throws(SinkError) { try sink.write(items) } catch {
+                options.stopOnFailure?.set()
+                if error.isOutputClosed {
+                    outputClosed = true
+                    throw SourceError.deliveryStopped("output closed")
+                }
+                failure = error
+                throw SourceError.deliveryStopped("a sink failed: \(error.message)")
+            }
+        }
+    }
+
+    private func stateFailure(_ error: StateError, written: Bool) -> SourceError {
+        let message = written
+            ? "state: items were written but could not be recorded (they will be emitted again): \(error.message)"
+            : "state: \(error.message)"
+        failure = SinkError(message)
+        options.stopOnFailure?.set()
+        return SourceError.deliveryStopped(message)
+    }
+
+    /// Ends a source's run: delivers what `first_run: N` held back, then records the run (its
+    /// failure count, next due time, quota use) with the remaining validators when it succeeded.
+    /// `stopped`: interrupted or delivery stopped, not the source's fault: no run is recorded,
+    /// so there is no failure count and no backoff.
+    public func finish(_ run: SourceRun, failure: String?, stopped: Bool, requests: Int, validators: [(key: String, response: CachedResponse)]) async -> SourceRunResult {
+        await thread.run {
+            self.thread.assertCurrent("Delivery.finish")
+            let settings = run.settings
+            var result = SourceRunResult(fetched: run.fetched, new: run.new, nextDue: nil, notes: [], stateError: nil)
+            guard let state = self.state else { return result }
+            let now = Timestamp.now().seconds
+            let failures = failure == nil ? 0 : (run.previous?.failures ?? 0) + 1
+            let due = Schedule.nextDue(interval: settings.interval, jitter: settings.jitter, failures: failures, now: now)
+            let record = RunRecord(source: settings.name, type: settings.type, success: failure == nil, error: failure, nextDue: due, now: now,
+                                   requests: requests, quotaPer: settings.quota?.per)
+            let kept = failure == nil ? validators : []
+            do throws(SourceError) {
+                if run.buffersFirstRun && (!run.buffer.isEmpty || !stopped) {
+                    let buffered = run.buffer
+                    run.buffer = []
+                    try self.checkStillDelivering()
+                    try self.process(buffered, run, validators: run.bufferedValidators + kept, record: stopped ? nil : record)
+                } else if !stopped {
+                    let tx = try self.begin(state)
+                    do throws(StateError) {
+                        try tx.storeValidators(kept, now: now)
+                        try tx.recordRun(record)
+                        try tx.commit()
+                    } catch {
+                        tx.rollback()
+                        throw SourceError.deliveryStopped("state: \(error.message)")
                     }
                 }
-                if firstRun {
-                    switch settings.firstRun {
-                    case .all: break
-                    case .none: toEmit = []
-                    case .newest(let n): toEmit = Self.newest(toEmit, n)
-                    }
+            } catch {
+                result.stateError = error.message
+            }
+            result.new = run.new
+            if !stopped && result.stateError == nil {
+                result.nextDue = due
+                let before = run.previous?.failures ?? 0
+                if failures == 1 && before == 0 {
+                    result.notes.append("started failing; next try at \(Timestamp(seconds: due).rfc3339)")
+                } else if failures == 0 && before > 0 {
+                    result.notes.append("recovered after \(before) failed run\(before == 1 ? "" : "s")")
                 }
             }
+            return result
         }
-        if !toEmit.isEmpty {
-            do throws(SinkError) {
-                for sink in sinks { try sink.write(toEmit) }
-            } catch {
-                if error.isOutputClosed { outputClosed = true } else { sinkError = error }
-                return Outcome(new: 0, failure: error)
-            }
-        }
-        if let state, !batch.isEmpty || !validators.isEmpty {
-            let remember = zip(batch, hashes).map { EmittedID(id: $0.id, source: settings.name, hash: $1) }
-            do {
-                try state.commit(source: settings.name, type: settings.type, remember: remember, validators: validators, now: now)
-            } catch {
-                let e = SinkError("state: items were written but could not be recorded (they will be emitted again): \(error.message)")
-                sinkError = e
-                return Outcome(new: toEmit.count, failure: e)
-            }
-        }
-        return Outcome(new: toEmit.count, failure: nil)
+    }
+
+    private func begin(_ state: any StateBackend) throws(SourceError) -> any StateTransaction {
+        do { return try state.begin() } catch { throw SourceError.deliveryStopped("state: \(error.message)") }
     }
 
     /// The `n` newest by published time (undated last), kept in their original order.
@@ -107,19 +328,4 @@ public final class Delivery: @unchecked Sendable {
         }.prefix(n))
         return items.indices.filter { keep.contains($0) }.map { items[$0] }
     }
-
-    /// Closes every sink; the first failure is kept.
-    public func close() -> SinkError? {
-        lock.lock()
-        defer { lock.unlock() }
-        for sink in sinks {
-            do throws(SinkError) { try sink.close() } catch {
-                if error.isOutputClosed { outputClosed = true } else if sinkError == nil { sinkError = error }
-            }
-        }
-        return sinkError
-    }
-
-    public var isOutputClosed: Bool { lock.lock(); defer { lock.unlock() }; return outputClosed }
-    public var failure: SinkError? { lock.lock(); defer { lock.unlock() }; return sinkError }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import Dispatch
 
 /// How one source did in a run.
 public struct SourceReport: Sendable {
@@ -9,17 +9,30 @@ public struct SourceReport: Sendable {
         case failed(String)
         /// Not run: not due yet, or over its quota.
         case skipped(String)
-        /// Not run to the end for a reason that is not the source's fault (stdout closed).
+        /// Not run to the end for a reason that is not the source's fault (a signal, a closed
+        /// output, a sink that failed).
         case stopped(String)
     }
     public let name: String
     public let type: String
     public let status: Status
-    /// Items the source returned (after `max_items`).
+    /// Items the source delivered to the engine (after `max_items`).
     public let fetched: Int
     /// Items delivered to the sinks (new to this run, not duplicates of another source's).
     public let new: Int
     public let seconds: Double
+    /// When the source is next due (nil without state, or when no run was recorded).
+    public let nextDue: Double?
+
+    public init(name: String, type: String, status: Status, fetched: Int = 0, new: Int = 0, seconds: Double = 0, nextDue: Double? = nil) {
+        self.name = name
+        self.type = type
+        self.status = status
+        self.fetched = fetched
+        self.new = new
+        self.seconds = seconds
+        self.nextDue = nextDue
+    }
 
     public var isFailure: Bool { if case .failed = status { return true } else { return false } }
 }
@@ -31,7 +44,9 @@ public struct RunReport: Sendable {
     public var outputClosed = false
     public var delivered = 0
 
-    /// SPEC.md section 1: 3 when a sink failed, 1 when a source failed, else 0.
+    public init() {}
+
+    /// 3 when a sink failed, 1 when a source failed, else 0 (Docs/contract.md, exit codes).
     public var exitCode: Int32 {
         if sinkError != nil { return 3 }
         if sources.contains(where: \.isFailure) { return 1 }
@@ -47,33 +62,44 @@ public enum EngineEvent: Sendable {
     case log(source: String, message: String)
 }
 
-/// Runs the selected sources concurrently, isolates each one's failure, and hands each source's
-/// items to the `Delivery` as soon as that source is done; with state it also keeps each
-/// source's schedule, failure count and quota. It never prints: everything it has to say goes
-/// through `observer` and the report.
+/// Runs the selected sources concurrently, isolates each one's failure, and streams every
+/// source's batches to the `Delivery` as they are parsed; with state it also keeps each source's
+/// schedule, failure count and quota. It never prints: everything it has to say goes through
+/// `observer` and the report.
 public struct Engine: Sendable {
     public struct Options: Sendable {
-        /// Emit everything fetched (`--all`).
-        public var emitAll = false
         /// Skip sources that are not due yet (`run --respect-schedule`).
         public var respectSchedule = false
-        public init(emitAll: Bool = false, respectSchedule: Bool = false) {
-            self.emitAll = emitAll
+        /// Transfers in flight at once (`http.concurrency`): sources run `sourcesPerTransfer`
+        /// times as many at once, since a source waiting for a transfer slot only costs memory.
+        public var concurrency = 32
+        /// After a stop is requested, how long sources in flight may go on before they are
+        /// cancelled (`run`: 5 s; `watch`: 10 s).
+        public var grace = 5.0
+        public init(respectSchedule: Bool = false, concurrency: Int = 32, grace: Double = 5) {
             self.respectSchedule = respectSchedule
+            self.concurrency = concurrency
+            self.grace = grace
         }
     }
+
+    /// What the engine's task groups wait for: a source that finished, or the end of the grace
+    /// period after a stop was requested.
+    enum GroupEvent: Sendable {
+        case source(SourceReport)
+        case graceOver
+    }
+
+    static let sourcesPerTransfer = 4
+    static let minimumSourcesInFlight = 64
 
     public let sources: [ConfiguredSource]
     public let delivery: Delivery
     public let transport: any HTTPTransport
     public let options: Options
-    /// Set when the program was asked to stop: sources failing from then on were interrupted,
-    /// not broken, so they get no failure count and no backoff.
+    /// Set when the program was asked to stop: no further source starts, and sources failing
+    /// from then on were interrupted, not broken (no failure count, no backoff).
     public let stopping: StopFlag
-
-    public init(sources: [ConfiguredSource], sinks: [any Sink], transport: any HTTPTransport, state: StateStore? = nil, options: Options = Options(), stopping: StopFlag = StopFlag()) {
-        self.init(sources: sources, delivery: Delivery(sinks: sinks, state: state, emitAll: options.emitAll), transport: transport, options: options, stopping: stopping)
-    }
 
     public init(sources: [ConfiguredSource], delivery: Delivery, transport: any HTTPTransport, options: Options = Options(), stopping: StopFlag = StopFlag()) {
         self.sources = sources
@@ -83,149 +109,219 @@ public struct Engine: Sendable {
         self.stopping = stopping
     }
 
-    var state: StateStore? { delivery.state }
-
-    /// One run: opens the sinks, fetches, delivers, closes the sinks.
+    /// One run: opens the sinks, fetches and delivers every source, closes the sinks.
     public func run(observer: @escaping @Sendable (EngineEvent) -> Void = { _ in }) async -> RunReport {
         var report = RunReport()
-        do throws(SinkError) { try delivery.open(warn: { observer(.warning(source: "sink", message: $0)) }) } catch {
+        do throws(SinkError) {
+            try await delivery.open(warn: { observer(.warning(source: "sink", message: $0)) })
+        } catch {
             report.sinkError = error
             return report
         }
-        report = await runBatch(observer: observer)
-        if let e = delivery.close(), report.sinkError == nil { report.sinkError = e }
-        report.outputClosed = delivery.isOutputClosed
+        report = await runSources(observer: observer)
+        if let e = await delivery.close(), report.sinkError == nil { report.sinkError = e }
+        report.outputClosed = await delivery.isOutputClosed
         return report
     }
 
-    /// Fetches and delivers the sources without opening or closing the sinks (`watch` batches).
-    public func runBatch(observer: @escaping @Sendable (EngineEvent) -> Void = { _ in }) async -> RunReport {
+    /// Fetches and delivers the sources with the sinks already open (one `watch` round).
+    public func runSources(observer: @escaping @Sendable (EngineEvent) -> Void = { _ in }) async -> RunReport {
         let now = Timestamp.now().seconds
-        let fetched = Timestamp(seconds: now.rounded(.down))
         var report = RunReport()
-        var failures = 0
-        var itemsSoFar = 0
-        var runnable: [(Int, ConfiguredSource, SourceState?)] = []
-        for (index, configured) in sources.enumerated() {
+        let states: [String: SourceState]
+        do { states = try await delivery.sourceStates(sources.map(\.settings.name)) } catch {
+            report.sinkError = SinkError("state: \(error.message)")
+            return report
+        }
+        var runnable: [ConfiguredSource] = []
+        for configured in sources {
             let settings = configured.settings
-            let previous = try? state?.sourceState(settings.name)
-            if let skip = skipReason(settings, previous, now: now) {
-                let r = SourceReport(name: settings.name, type: settings.type, status: .skipped(skip.reason), fetched: 0, new: 0, seconds: 0)
+            if let skip = await skipReason(settings, states[settings.name], now: now, observer: observer) {
+                let r = SourceReport(name: settings.name, type: settings.type, status: .skipped(skip.reason), nextDue: skip.until ?? states[settings.name]?.nextDue)
                 report.sources.append(r)
-                if let until = skip.until { try? state?.setNextDue(source: settings.name, type: settings.type, due: until, now: now) }
+                if let until = skip.until {
+                    do { try await delivery.setNextDue(source: settings.name, type: settings.type, due: until, now: now) } catch {
+                        observer(.warning(source: settings.name, message: "state: \(error.message)"))
+                    }
+                }
                 observer(.finished(r, done: report.sources.count, total: sources.count, items: 0, failures: 0))
                 continue
             }
-            runnable.append((index, configured, previous ?? nil))
+            runnable.append(configured)
         }
         let total = sources.count
         observer(.started(total: total))
-        await withTaskGroup(of: (Int, Result<[Item], SourceError>, Double, RequestLedger).self) { group in
-            for (index, configured, previous) in runnable {
-                let settings = configured.settings
-                let ledger = RequestLedger(lookup: state, scope: settings.name)
-                let client = HTTPClient(transport: transport, retries: settings.retries, timeout: settings.timeout, ledger: ledger)
-                let context = FetchContext(
-                    settings: settings, http: client, fetched: fetched,
-                    previousSuccess: previous?.lastSuccess.map { Timestamp(seconds: $0) },
-                    warn: { observer(.warning(source: settings.name, message: $0)) },
-                    log: { observer(.log(source: settings.name, message: $0)) })
-                group.addTask {
-                    let start = DispatchTime.now().uptimeNanoseconds
-                    let result: Result<[Item], SourceError>
-                    do throws(SourceError) {
-                        let items = try await configured.source.fetch(context)
-                        result = .success(items)
-                    } catch {
-                        result = .failure(Task.isCancelled ? SourceError.interrupted(partial: error.partial) : error)
-                    }
-                    return (index, result, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9, ledger)
-                }
+        let fetched = Timestamp(seconds: now.rounded(.down))
+        let limit = max(Self.minimumSourcesInFlight, options.concurrency * Self.sourcesPerTransfer)
+        var itemsSoFar = 0
+        var failures = 0
+        var next = 0
+        var halted = false
+        await withTaskGroup(of: GroupEvent.self) { group in
+            // The shutdown policy: once a stop is requested no source starts, and the ones in
+            // flight are cancelled when the grace period is over.
+            let stopping = self.stopping, grace = options.grace
+            group.addTask {
+                await stopping.wait()
+                if Task.isCancelled { return .graceOver }
+                try? await Task.sleep(nanoseconds: UInt64(grace * 1e9))
+                return .graceOver
             }
-            for await (index, result, seconds, ledger) in group {
-                let settings = sources[index].settings
-                let previous = runnable.first { $0.0 == index }?.2
-                var items: [Item]
-                var status = SourceReport.Status.ok
-                var failure: String? = nil
-                switch result {
-                case .success(let list):
-                    items = list
-                    if ledger.allNotModified { status = .notModified }
-                case .failure(let e):
-                    items = e.partial
-                    if delivery.isOutputClosed {
-                        status = .stopped("output closed")
-                    } else if e.isInterruption || stopping.isSet {
-                        status = .stopped("interrupted")  // by SIGINT/SIGTERM: not the source's fault, no backoff
-                    } else {
-                        status = .failed(e.message)
-                        failure = e.message
-                        failures += 1
-                    }
+            var running = 0
+            while next < runnable.count && next < limit {
+                let configured = runnable[next]
+                group.addTask { .source(await runSource(configured, previous: states[configured.settings.name], fetched: fetched, observer: observer)) }
+                next += 1
+                running += 1
+            }
+            if running == 0 { group.cancelAll() }
+            while let event = await group.next() {
+                guard case .source(let r) = event else {
+                    group.cancelAll()  // the grace period is over: cancel what is left
+                    continue
                 }
-                if let cap = settings.maxItems, items.count > cap { items = Array(items.prefix(cap)) }
-                let firstRun = previous?.lastSuccess == nil
-                let outcome = delivery.deliver(items, settings: settings, firstRun: firstRun,
-                                               validators: failure == nil ? ledger.pendingValidators : [], now: now)
-                if let f = outcome.failure {
-                    if f.isOutputClosed { report.outputClosed = true } else { report.sinkError = f }
-                    group.cancelAll()
-                }
-                if case .stopped = status {} else if outcome.failure == nil {
-                    record(settings, previous: previous, failure: failure, requests: ledger.requests, now: now, observer: observer)
-                }
-                report.delivered += outcome.new
-                itemsSoFar += items.count
-                let r = SourceReport(name: settings.name, type: settings.type, status: status, fetched: items.count, new: outcome.new, seconds: seconds)
+                running -= 1
+                if r.isFailure { failures += 1 }
+                itemsSoFar += r.fetched
+                report.delivered += r.new
                 report.sources.append(r)
                 observer(.finished(r, done: report.sources.count, total: total, items: itemsSoFar, failures: failures))
+                if case .stopped(let why) = r.status, why != "interrupted" || stopping.isSet {
+                    halted = true
+                    group.cancelAll()
+                }
+                if !halted && !stopping.isSet && next < runnable.count {
+                    let configured = runnable[next]
+                    group.addTask { .source(await runSource(configured, previous: states[configured.settings.name], fetched: fetched, observer: observer)) }
+                    next += 1
+                    running += 1
+                }
+                if running == 0 { group.cancelAll() }  // ends the grace watcher
             }
         }
+        // Sources never started because the run stopped.
+        let closed = await delivery.isOutputClosed
+        for configured in runnable[next...] {
+            let r = SourceReport(name: configured.settings.name, type: configured.settings.type, status: .stopped(closed ? "output closed" : "interrupted"))
+            report.sources.append(r)
+            observer(.finished(r, done: report.sources.count, total: total, items: itemsSoFar, failures: failures))
+        }
+        report.sinkError = await delivery.sinkFailure
+        report.outputClosed = closed
         let order = Dictionary(uniqueKeysWithValues: sources.enumerated().map { ($0.element.settings.name, $0.offset) })
         report.sources.sort { (order[$0.name] ?? 0) < (order[$1.name] ?? 0) }
         return report
     }
 
+    /// One source's run, from its validators to its bookkeeping.
+    func runSource(_ configured: ConfiguredSource, previous: SourceState?, fetched: Timestamp, observer: @escaping @Sendable (EngineEvent) -> Void) async -> SourceReport {
+        let settings = configured.settings
+        let name = settings.name
+        let delivery = self.delivery
+        let (run, warning) = await delivery.begin(settings, previous: previous)
+        if let warning { observer(.warning(source: name, message: warning)) }
+        let ledger = RequestLedger(scope: name, known: run.validators, body: { key in await delivery.cachedBody(key) })
+        let client = HTTPClient(transport: transport, retries: settings.retries, timeout: settings.timeout, ledger: ledger)
+        let context = FetchContext(
+            settings: settings, http: client, fetched: fetched,
+            previousSuccess: previous?.lastSuccess.map { Timestamp(seconds: $0) },
+            parallelism: options.concurrency,
+            emit: { items throws(SourceError) in try await delivery.deliver(items, to: run, validators: ledger.takePending()) },
+            warn: { observer(.warning(source: name, message: $0)) },
+            log: { observer(.log(source: name, message: $0)) })
+        let start = DispatchTime.now().uptimeNanoseconds
+        var ended: SourceError? = nil
+        do throws(SourceError) { try await configured.source.fetch(context) } catch { ended = error }
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        var status = SourceReport.Status.ok
+        var failure: String? = nil
+        var stopped = false
+        if let e = ended, !e.isEnough {
+            let outputClosed = await delivery.isOutputClosed
+            let sinkFailed = await delivery.sinkFailure != nil
+            if e.isDeliveryStop || ((e.isInterruption || Task.isCancelled) && (outputClosed || sinkFailed)) {
+                // Delivery stopped under it (or the run cancelled it for that reason).
+                stopped = true
+                status = .stopped(outputClosed ? "output closed" : "sink failed")
+            } else if e.isInterruption || Task.isCancelled || stopping.isSet {
+                stopped = true
+                status = .stopped("interrupted")  // by SIGINT/SIGTERM: not the source's fault, no backoff
+            } else {
+                status = .failed(e.message)
+                failure = e.message
+            }
+        } else if ledger.allNotModified {
+            status = .notModified
+        }
+        let result = await delivery.finish(run, failure: failure, stopped: stopped, requests: ledger.requests, validators: ledger.takePending())
+        for note in result.notes { observer(.warning(source: name, message: note)) }
+        if let e = result.stateError { observer(.warning(source: name, message: e)) }
+        return SourceReport(name: name, type: settings.type, status: status, fetched: result.fetched, new: result.new, seconds: seconds, nextDue: result.nextDue)
+    }
+
     /// Why a source is not run now, and (for a quota) until when.
-    func skipReason(_ settings: SourceSettings, _ previous: SourceState??, now: Double) -> (reason: String, until: Double?)? {
-        guard let state else { return nil }
-        if options.respectSchedule, let due = previous??.nextDue, due > now {
+    func skipReason(_ settings: SourceSettings, _ previous: SourceState?, now: Double, observer: @Sendable (EngineEvent) -> Void) async -> (reason: String, until: Double?)? {
+        guard delivery.state != nil else { return nil }
+        if options.respectSchedule, let due = previous?.nextDue, due > now {
             return ("not due until \(Timestamp(seconds: due).rfc3339)", nil)
         }
-        if let q = settings.quota, let used = try? state.quotaUsed(source: settings.name, per: q.per, now: now), used.used >= q.requests {
-            return ("quota of \(q.requests) requests per \(Durations.format(q.per)) used up until \(Timestamp(seconds: used.resets).rfc3339)", used.resets)
+        if let q = settings.quota {
+            let used: (used: Int, resets: Double)
+            do { used = try await delivery.quotaUsed(source: settings.name, per: q.per, now: now) } catch {
+                observer(.warning(source: settings.name, message: "state: cannot read the quota, running the source: \(error.message)"))
+                return nil
+            }
+            if used.used >= q.requests {
+                return ("quota of \(q.requests) requests per \(Durations.format(q.per)) used up until \(Timestamp(seconds: used.resets).rfc3339)", used.resets)
+            }
         }
         return nil
     }
-
-    /// Updates the source's run record, schedule and quota; warns when it starts failing and
-    /// when it recovers.
-    func record(_ settings: SourceSettings, previous: SourceState?, failure: String?, requests: Int, now: Double, observer: @Sendable (EngineEvent) -> Void) {
-        guard let state else { return }
-        let failures = failure == nil ? 0 : (previous?.failures ?? 0) + 1
-        let due = Schedule.nextDue(interval: settings.interval, jitter: settings.jitter, failures: failures, now: now)
-        do {
-            try state.recordRun(source: settings.name, type: settings.type, success: failure == nil, error: failure, nextDue: due, now: now)
-            if let q = settings.quota { try state.addRequests(source: settings.name, count: requests, per: q.per, now: now) }
-        } catch {
-            observer(.warning(source: settings.name, message: "state: \(error.message)"))
-        }
-        let before = previous?.failures ?? 0
-        if failures == 1 && before == 0 {
-            observer(.warning(source: settings.name, message: "started failing; next try at \(Timestamp(seconds: due).rfc3339)"))
-        } else if failures == 0 && before > 0 {
-            observer(.warning(source: settings.name, message: "recovered after \(before) failed run\(before == 1 ? "" : "s")"))
-        }
-    }
 }
 
-/// A one-way "stop was requested" flag shared between the signal handler and the engine.
+/// A one-way "stop was requested" flag shared between the signal handler and the engine, which
+/// tasks can also wait for.
 public final class StopFlag: Sendable {
-    private let value = Locked(false)
+    private struct State {
+        var isSet = false
+        var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
+        var nextID = 0
+    }
+    private let state = Locked(State())
     public init() {}
-    public var isSet: Bool { value.withLock { $0 } }
-    public func set() { value.withLock { $0 = true } }
+
+    public var isSet: Bool { state.withLock { $0.isSet } }
+
+    public func set() {
+        let waiting = state.withLock { s -> [CheckedContinuation<Void, Never>] in
+            s.isSet = true
+            let w = Array(s.waiters.values)
+            s.waiters.removeAll()
+            return w
+        }
+        for c in waiting { c.resume() }
+    }
+
+    /// Returns once the flag is set, or when the waiting task is cancelled.
+    public func wait() async {
+        let id = state.withLock { s -> Int in
+            s.nextID += 1
+            return s.nextID
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+                let resumeNow = state.withLock { s -> Bool in
+                    if s.isSet || Task.isCancelled { return true }
+                    s.waiters[id] = c
+                    return false
+                }
+                if resumeNow { c.resume() }
+            }
+        } onCancel: {
+            let c = state.withLock { $0.waiters.removeValue(forKey: id) }
+            c?.resume()
+        }
+    }
 }
 
 /// When a source runs next: its interval with jitter, or after failures an exponential backoff
@@ -234,7 +330,7 @@ public enum Schedule {
     public static let maxBackoff = 86400.0
 
     public static func nextDue(interval: Double, jitter: Double, failures: Int, now: Double) -> Double {
-        let base = failures == 0 ? interval : min(interval * pow(2, Double(min(failures, 30))), maxBackoff)
+        let base = failures == 0 ? interval : min(interval * Double(1 << min(failures, 30)), maxBackoff)
         let spread = jitter > 0 ? Double.random(in: -jitter...jitter) : 0
         return now + max(1, base + spread)
     }

@@ -2,15 +2,19 @@
 ///
 /// Contract:
 /// - `fetch` performs one run's fetching through `context.http` only (so retries, limits,
-///   recording and replay apply) and returns the items in the order the API gave them.
+///   recording and replay apply) and hands over each page's items with
+///   `try await context.emit(items)` as soon as they are parsed, in the order the API gave
+///   them. `emit` returns once the items are delivered (written by every sink, recorded in
+///   state): that is the back-pressure that keeps memory bounded by the pages in flight.
+/// - When `emit` throws, the source stops and rethrows: the run is stopping (a sink failed,
+///   the reader of stdout left, a signal) or the source reached its `max_items`.
 /// - Items are built with `context.item(...)`, which fills `source`, `type` and `fetched`;
 ///   ids are `<family>:<native id>`, stable across runs; titles are never empty.
 /// - Any failure throws a `SourceError` whose message names the URL (redacted), the key path
-///   and what was expected. A source never prints and never writes output.
-/// - A source that can deliver part of its results (one city of several failed) returns what
-///   it has and reports the rest through `context.warn`, or throws `SourceError(partial:)`.
+///   and what was expected. Items emitted before the failure stay delivered. A source never
+///   prints and never writes output; it reports through `context.warn` and `context.log`.
 public protocol FeedSource: Sendable {
-    func fetch(_ context: FetchContext) async throws(SourceError) -> [Item]
+    func fetch(_ context: FetchContext) async throws(SourceError)
 }
 
 /// One source type in the registry: its name, what it reads, its options, and how to build an
@@ -29,30 +33,52 @@ public struct SourceDescriptor: Sendable {
     }
 }
 
-/// Why a source failed, already readable: `GET https://api/x?key=***: items[3].title: expected string, found number`.
+/// Why a source ended before it was done, already readable: `GET https://api/x?key=***:
+/// items[3].title: expected string, found number`.
 public struct SourceError: Error, CustomStringConvertible, Sendable {
-    public let message: String
-    /// Items fetched before the failure (a partial result is still delivered).
-    public let partial: [Item]
+    private enum Code: Sendable {
+        case failed
+        /// SIGINT/SIGTERM, or cancellation: not the source's fault.
+        case interrupted
+        /// Delivery stopped: a sink failed or the reader of stdout left.
+        case deliveryStopped
+        /// The source reached its `max_items`: done, not failed.
+        case enough
+    }
 
-    public init(_ message: String, partial: [Item] = []) {
+    public let message: String
+    private let code: Code
+    /// The HTTP failure behind this error, when there is one (status and body included).
+    public let http: HTTPError?
+
+    public init(_ message: String) {
         self.message = Redactor.redactText(message)
-        self.partial = partial
+        self.code = .failed
+        self.http = nil
     }
 
     public init(_ error: HTTPError) {
-        self.init(error.description)
-        self.isInterruption = error.kind == .cancelled
+        self.message = Redactor.redactText(error.description)
+        self.code = error.kind == .cancelled ? .interrupted : .failed
+        self.http = error
+    }
+
+    private init(message: String, code: Code) {
+        self.message = message
+        self.code = code
+        self.http = nil
     }
 
     /// The run was stopped (SIGINT/SIGTERM) before the source finished: not the source's fault.
-    public private(set) var isInterruption = false
+    public var isInterruption: Bool { code == .interrupted }
+    /// Delivery stopped under the source (a sink failed, stdout closed): not its fault either.
+    public var isDeliveryStop: Bool { code == .deliveryStopped }
+    /// The source delivered its `max_items`.
+    public var isEnough: Bool { code == .enough }
 
-    public static func interrupted(partial: [Item]) -> SourceError {
-        var e = SourceError("interrupted", partial: partial)
-        e.isInterruption = true
-        return e
-    }
+    public static let interrupted = SourceError(message: "interrupted", code: .interrupted)
+    public static let enough = SourceError(message: "max_items reached", code: .enough)
+    public static func deliveryStopped(_ why: String) -> SourceError { SourceError(message: why, code: .deliveryStopped) }
 
     public var description: String { message }
 }
@@ -66,16 +92,31 @@ public struct FetchContext: Sendable {
     /// When this source last ran successfully, from state (nil: first run, or no state), so a
     /// source can ask an API only for what is newer.
     public let previousSuccess: Timestamp?
+    /// How many requests may usefully run at once (`http.concurrency`): a source that fans out
+    /// over many URLs or places keeps at most this many in flight.
+    public let parallelism: Int
+    private let emitHandler: @Sendable ([Item]) async throws(SourceError) -> Void
     private let warnHandler: @Sendable (String) -> Void
     private let logHandler: (@Sendable (String) -> Void)?
 
-    public init(settings: SourceSettings, http: HTTPClient, fetched: Timestamp, previousSuccess: Timestamp? = nil, warn: @escaping @Sendable (String) -> Void, log: (@Sendable (String) -> Void)? = nil) {
+    public init(settings: SourceSettings, http: HTTPClient, fetched: Timestamp, previousSuccess: Timestamp? = nil, parallelism: Int = 32,
+                emit: @escaping @Sendable ([Item]) async throws(SourceError) -> Void,
+                warn: @escaping @Sendable (String) -> Void, log: (@Sendable (String) -> Void)? = nil) {
         self.settings = settings
         self.http = http
         self.fetched = fetched
         self.previousSuccess = previousSuccess
+        self.parallelism = max(1, parallelism)
+        self.emitHandler = emit
         self.warnHandler = warn
         self.logHandler = log
+    }
+
+    /// Delivers a page's items and returns when they are written and recorded; throws when the
+    /// source should stop (see `FeedSource`).
+    public func emit(_ items: [Item]) async throws(SourceError) {
+        guard !items.isEmpty else { return }
+        try await emitHandler(items)
     }
 
     /// Logs a warning on stderr, prefixed by the source name (secrets redacted).

@@ -1,14 +1,20 @@
-/// Where items go: a file, stdout, a feed.
+/// Where items go: a file, stdout, a feed, a program, a server.
 ///
 /// Contract:
-/// - `write` receives each batch of new items in delivery order and returns only when they
-///   are durably written (a jsonl file: written and fsynced; whole lines only).
-/// - `close` is called once after the last batch. A sink that renders a whole document (RSS)
-///   rewrites it atomically after every batch, so `write` returning means the items are in it.
-/// - Failures throw `SinkError`; a closed stdout throws `SinkError.outputClosed`.
-/// - The engine calls a sink from one task at a time, never concurrently.
+/// - The engine calls a sink from its delivery thread only, one call at a time: `open` once,
+///   then `write` for each batch of new items in delivery order, then `close` once. Calls may
+///   block (files, fsync, sockets); they never run on the cooperative thread pool.
+/// - `write` returns only when its items are durably written (a jsonl file: written and
+///   fsynced; whole lines only). A sink that renders a whole document (RSS) rewrites it
+///   atomically in every `write`, so returning means the items are in it.
+/// - Failures throw `SinkError`; a reader that went away (a closed pipe) throws
+///   `SinkError.outputClosed`, which stops the run quietly.
+/// - A sink that keeps items across runs (a feed's window) loads them in `open` through
+///   `context.window` and saves them in `write`; the engine commits the saved window in the
+///   same state transaction as the batch's ids.
+/// - Sinks keep their mutable state in `Locked` (or need none): they are `Sendable` without
+///   `@unchecked`.
 public protocol Sink: AnyObject, Sendable {
-    /// Called once before the first batch; sinks that keep a window across runs load it here.
     func open(_ context: SinkContext) throws(SinkError)
     func write(_ items: [Item]) throws(SinkError)
     func close() throws(SinkError)
@@ -16,10 +22,11 @@ public protocol Sink: AnyObject, Sendable {
 
 extension Sink {
     public func open(_ context: SinkContext) throws(SinkError) {}
+    public func close() throws(SinkError) {}
 }
 
-/// What a sink may use besides its own options: the state store's per-sink window of recent
-/// items (nil when running without state), and a way to warn (a sink never prints).
+/// What a sink may use besides its own options: its window of recent items kept in state (nil
+/// when running without state), and a way to warn (a sink never prints).
 public struct SinkContext: Sendable {
     public let window: SinkWindow?
     private let warnHandler: @Sendable (String) -> Void
@@ -32,25 +39,28 @@ public struct SinkContext: Sendable {
     public func warn(_ message: String) { warnHandler(Redactor.redactText(message)) }
 }
 
-/// A sink's remembered items in the state store, keyed by the sink's own identity (e.g. its path).
+/// A sink's remembered items in state, keyed by the sink's own identity (e.g. `rss:<path>`).
+/// `load` reads them (in `open`); `save` hands the new contents to the batch being delivered,
+/// and the engine commits them with that batch's ids, in one transaction.
 public struct SinkWindow: Sendable {
-    let store: StateStore
-    public init(store: StateStore) { self.store = store }
+    let loader: @Sendable (String) throws(StateError) -> [[UInt8]]
+    let saver: @Sendable (String, [WindowItem]) -> Void
+
+    public init(load: @escaping @Sendable (String) throws(StateError) -> [[UInt8]], save: @escaping @Sendable (String, [WindowItem]) -> Void) {
+        self.loader = load
+        self.saver = save
+    }
 
     public func load(_ key: String) throws(SinkError) -> [Item] {
         do {
-            return try store.window(sink: key).compactMap { try? Item(jsonLine: $0) }
+            return try loader(key).compactMap { try? Item(jsonLine: $0) }
         } catch {
             throw SinkError("state: cannot read the window of \(key): \(error.message)")
         }
     }
 
-    public func save(_ key: String, _ items: [Item]) throws(SinkError) {
-        do {
-            try store.replaceWindow(sink: key, items: items.map { ($0.id, ($0.published ?? $0.fetched).seconds, $0.jsonLine()) })
-        } catch {
-            throw SinkError("state: cannot save the window of \(key): \(error.message)")
-        }
+    public func save(_ key: String, _ items: [Item]) {
+        saver(key, items.map { WindowItem(id: $0.id, sortTime: ($0.published ?? $0.fetched).seconds, line: $0.jsonLine()) })
     }
 }
 

@@ -28,13 +28,12 @@ public struct HTTPClient: Sendable {
         req.timeout = request.timeout ?? timeout
         // Conditional GET: send the validators state has for this URL; a 304 answers with the
         // body kept from last time, so every source handles "nothing new" without special code.
-        let cacheKey = (ledger.map { $0.scope + " " } ?? "") + Recording.key(method: req.method, url: req.url)
-        var cached: CachedResponse? = nil
-        if req.method == "GET", let lookup = ledger?.lookup, let c = lookup.cachedResponse(cacheKey) {
-            cached = c
+        let cacheKey = ledger?.key(method: req.method, url: req.url) ?? ""
+        var conditional = false
+        if req.method == "GET", let v = ledger?.validators(cacheKey) {
             let has = Set(req.headers.map { $0.name.lowercased() })
-            if let e = c.etag, !has.contains("if-none-match") { req.headers.append(("If-None-Match", e)) }
-            if let m = c.lastModified, !has.contains("if-modified-since") { req.headers.append(("If-Modified-Since", m)) }
+            if let e = v.etag, !has.contains("if-none-match") { req.headers.append(("If-None-Match", e)); conditional = true }
+            if let m = v.lastModified, !has.contains("if-modified-since") { req.headers.append(("If-Modified-Since", m)); conditional = true }
         }
         var attempt = 0
         while true {
@@ -42,9 +41,9 @@ public struct HTTPClient: Sendable {
             do {
                 ledger?.countRequest()
                 let resp = try await transport.send(req)
-                if resp.status == 304, let cached {
-                    ledger?.countNotModified()
-                    return HTTPResponse(status: 200, headers: [("X-Tributary-Cache", "not-modified")], body: cached.body, url: resp.url)
+                if resp.status == 304, conditional, let ledger, let body = await ledger.storedBody(cacheKey) {
+                    ledger.countNotModified()
+                    return HTTPResponse(status: 200, headers: [("X-Tributary-Cache", "not-modified")], body: body, url: resp.url)
                 }
                 if resp.status >= 400 || resp.status == 0 && !req.url.hasPrefix("file:") {
                     outcome = .failure(HTTPError(

@@ -1,32 +1,42 @@
-
-/// Where conditional-GET validators come from (the state store).
-public protocol ValidatorLookup: Sendable {
-    func cachedResponse(_ key: String) -> CachedResponse?
-}
-
-extension StateStore: ValidatorLookup {}
-
 /// One source's HTTP bookkeeping for one run: requests made (for quotas), which answers were
-/// 304 Not Modified, and the validators of fresh responses, held back until the source's items
-/// are delivered so a failed run never hides content behind a 304 next time.
+/// 304 Not Modified, the validators state had for its requests (loaded once, before the source
+/// starts, so no request waits on the database), and the validators of fresh responses, handed
+/// to the delivery with the next batch so they are committed with the items they produced.
 public final class RequestLedger: Sendable {
-    public let lookup: (any ValidatorLookup)?
     /// Whose responses these are (the source name): sources asking the same URL with different
     /// credentials (a header, a masked key) never share a stored response.
     public let scope: String
+    private let known: [String: Validators]
+    private let body: @Sendable (String) async -> [UInt8]?
     private let state = Locked<(requests: Int, notModified: Int, fresh: Int, pending: [(key: String, response: CachedResponse)])>((0, 0, 0, []))
 
-    public init(lookup: (any ValidatorLookup)?, scope: String = "") {
-        self.lookup = lookup
+    /// `known`: the validators state has for this scope; `body`: reads the body stored with one
+    /// (on a 304).
+    public init(scope: String, known: [String: Validators] = [:], body: @escaping @Sendable (String) async -> [UInt8]? = { _ in nil }) {
         self.scope = scope
+        self.known = known
+        self.body = body
     }
+
+    /// The key a response is stored under: the scope, the method and the redacted URL.
+    public func key(method: String, url: String) -> String { scope + " " + Recording.key(method: method, url: url) }
 
     /// Attempts sent to the network (retries included).
     public var requests: Int { state.withLock { $0.requests } }
     /// True when every answered request was 304 Not Modified.
     public var allNotModified: Bool { state.withLock { $0.notModified > 0 && $0.fresh == 0 } }
-    public var pendingValidators: [(key: String, response: CachedResponse)] { state.withLock { $0.pending } }
 
+    /// The validators of fresh responses not yet handed over; empties the list.
+    public func takePending() -> [(key: String, response: CachedResponse)] {
+        state.withLock { s in
+            let p = s.pending
+            s.pending.removeAll()
+            return p
+        }
+    }
+
+    func validators(_ key: String) -> Validators? { known[key] }
+    func storedBody(_ key: String) async -> [UInt8]? { await body(key) }
     func countRequest() { state.withLock { $0.requests += 1 } }
     func countNotModified() { state.withLock { $0.notModified += 1 } }
 

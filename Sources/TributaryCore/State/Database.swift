@@ -32,8 +32,17 @@ final class Database {
         sqlite3_busy_timeout(db, 5000)
     }
 
-    deinit {
+    private var closed = false
+
+    deinit { close() }
+
+    /// Finalizes the statements and closes the connection (the last connection's close
+    /// checkpoints the WAL into the database file). Idempotent.
+    func close() {
+        guard !closed else { return }
+        closed = true
         for (_, s) in cache { sqlite3_finalize(s) }
+        cache.removeAll()
         sqlite3_close(handle)
     }
 

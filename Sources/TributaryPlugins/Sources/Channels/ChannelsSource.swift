@@ -80,7 +80,9 @@ public struct ChannelsSource: FeedSource {
         return s.lowercased()
     }
 
-    public func fetch(_ context: FetchContext) async throws(SourceError) -> [Item] {
+    /// One document (or playlist, with an optional streams.json), delivered as one batch; with
+    /// malformed playlist lines the good channels are delivered and the source then fails.
+    public func fetch(_ context: FetchContext) async throws(SourceError) {
         let place = "GET \(Redactor.redactURL(url))"
         let response = try await context.get(url, allowFile: url.hasPrefix("file:"))
         let body = Self.withoutBOM(response.body)
@@ -118,9 +120,10 @@ public struct ChannelsSource: FeedSource {
             let shown = problems.prefix(5).map(\.description).joined(separator: "; ")
             let more = problems.count > 5 ? "; and \(problems.count - 5) more" : ""
             let what = problems.count == 1 ? "malformed playlist line" : "\(problems.count) malformed playlist lines"
-            throw SourceError("\(place): \(what): \(shown)\(more)", partial: items)
+            try await context.emit(items)
+            throw SourceError("\(place): \(what): \(shown)\(more)")
         }
-        return items
+        try await context.emit(items)
     }
 
     /// Adds each channel's streams from iptv-org `streams.json` (a second request).

@@ -89,7 +89,13 @@ public struct DianpingSource: FeedSource {
         DianpingSignature.signedURL(endpoint: endpoint, appKey: appKey, appSecret: appSecret, params: params)
     }
 
-    public func fetch(_ context: FetchContext) async throws(SourceError) -> [Item] {
+    public func fetch(_ context: FetchContext) async throws(SourceError) {
+        let businesses = try await items(context)
+        try await context.emit(businesses)
+    }
+
+    /// The businesses of the one signed request.
+    func items(_ context: FetchContext) async throws(SourceError) -> [Item] {
         let url = requestURL
         let shown = "GET " + Redactor.redactURL(url)
         let response: HTTPResponse

@@ -34,7 +34,9 @@ public struct ExecSource: FeedSource {
         self.timeout = settings.timeout
     }
 
-    public func fetch(_ context: FetchContext) async throws(SourceError) -> [Item] {
+    /// The program's items are delivered when it has ended (its stdout is read whole, capped);
+    /// a program that fails still delivers the items it printed.
+    public func fetch(_ context: FetchContext) async throws(SourceError) {
         let what = "command \(command[0])"
         let child = ChildProcess(command: command, environment: env, directory: directory, timeout: timeout, maxOutput: 64 << 20)
         let outcome: ChildProcess.Outcome
@@ -66,21 +68,25 @@ public struct ExecSource: FeedSource {
             }
         }
         if outcome.timedOut {
-            throw SourceError("\(what): timed out after \(Durations.format(timeout)) and was killed", partial: items)
+            try await context.emit(items)
+            throw SourceError("\(what): timed out after \(Durations.format(timeout)) and was killed")
         }
         if let sig = outcome.signal {
-            throw SourceError("\(what): killed by signal \(sig)", partial: items)
+            try await context.emit(items)
+            throw SourceError("\(what): killed by signal \(sig)")
         }
         if let code = outcome.exitCode, code != 0 {
             var msg = "\(what): exited with status \(code)"
             if let l = lastErr.get() { msg += " (last stderr line: \(l))" }
-            throw SourceError(msg, partial: items)
+            try await context.emit(items)
+            throw SourceError(msg)
         }
         if !problems.isEmpty {
             let shown = problems.prefix(3).joined(separator: "; ")
-            throw SourceError("\(what): \(problems.count) invalid line\(problems.count == 1 ? "" : "s"): \(shown)\(problems.count > 3 ? "; ..." : "")", partial: items)
+            try await context.emit(items)
+            throw SourceError("\(what): \(problems.count) invalid line\(problems.count == 1 ? "" : "s"): \(shown)\(problems.count > 3 ? "; ..." : "")")
         }
-        return items
+        try await context.emit(items)
     }
 
     /// One printed line into an item. Accepts SPEC.md section 4 fields; `source`, `type` and

@@ -37,7 +37,8 @@ public struct WebFeedSource: FeedSource {
         return s.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }
     }
 
-    public func fetch(_ context: FetchContext) async throws(SourceError) -> [Item] {
+    /// One document, delivered as one batch of its entries.
+    public func fetch(_ context: FetchContext) async throws(SourceError) {
         let response = try await context.get(url, headers: headers, allowFile: url.hasPrefix("file:"))
         let shown = "GET \(Redactor.redactURL(url))"
         let document: FeedDocument
@@ -71,7 +72,7 @@ public struct WebFeedSource: FeedSource {
         if let first = unreadable.first {
             context.warn("\(shown): \(unreadable.count) \(unreadable.count == 1 ? "date" : "dates") in no known format, left out (e.g. \"\(first.prefix(40))\")")
         }
-        return items
+        try await context.emit(items)
     }
 
     /// Detects the format and reads the document.

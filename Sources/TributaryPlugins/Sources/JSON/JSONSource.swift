@@ -133,43 +133,19 @@ public struct JSONSource: FeedSource {
         return s.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }
     }
 
-    public func fetch(_ context: FetchContext) async throws(SourceError) -> [Item] {
+    /// Each URL is paged on its own, at most `context.parallelism` URLs at once; every page's
+    /// items are delivered as soon as the page is mapped. A failing URL fails only itself: the
+    /// source then fails naming (at most three of) the URLs that did.
+    public func fetch(_ context: FetchContext) async throws(SourceError) {
         if urls.count == 1 { return try await fetchPages(urls[0], context) }
-        let results = await withTaskGroup(of: (Int, Result<[Item], SourceError>).self) { group in
-            for (i, u) in urls.enumerated() {
-                group.addTask {
-                    // No `try await` inside the returned tuple: Tests/CompilerBugs/tuple-await-dse.
-                    let result: Result<[Item], SourceError>
-                    do throws(SourceError) {
-                        let items = try await fetchPages(u, context)
-                        result = .success(items)
-                    } catch {
-                        result = .failure(error)
-                    }
-                    return (i, result)
-                }
-            }
-            var out = [Result<[Item], SourceError>?](repeating: nil, count: urls.count)
-            for await (i, r) in group { out[i] = r }
-            return out.compactMap { $0 }
+        let failures = try await FanOut.run(urls, limit: context.parallelism) { url throws(SourceError) in
+            try await fetchPages(url, context)
         }
-        var items: [Item] = []
-        var errors: [String] = []
-        for r in results {
-            switch r {
-            case .success(let list): items += list
-            case .failure(let e): items += e.partial; errors.append(e.message)
-            }
-        }
-        if !errors.isEmpty {
-            let shown = errors.prefix(3).joined(separator: "; ") + (errors.count > 3 ? "; and \(errors.count - 3) more" : "")
-            throw SourceError("\(errors.count) of \(urls.count) URLs failed: " + shown, partial: items)
-        }
-        return items
+        guard !failures.isEmpty else { return }
+        throw SourceError(FanOut.summary(failures.map(\.error.message), of: urls.count, noun: "URLs"))
     }
 
-    private func fetchPages(_ first: String, _ context: FetchContext) async throws(SourceError) -> [Item] {
-        var items: [Item] = []
+    private func fetchPages(_ first: String, _ context: FetchContext) async throws(SourceError) {
         var url = first
         var seen: Set<String> = [first]
         let home = URLEncoding.hostKey(first)
@@ -179,21 +155,15 @@ public struct JSONSource: FeedSource {
             // and python-requests drop Authorization and Cookie on a redirect to another host.
             let host = URLEncoding.hostKey(url)
             let sent = host == home || trustedHosts.contains(host) ? headers : []
-            let response: HTTPResponse
-            do {
-                response = try await context.get(url, headers: sent, method: method, body: body, allowFile: url == first && first.hasPrefix("file:"))
-            } catch {
-                throw SourceError(error.message, partial: items)
+            let response = try await context.get(url, headers: sent, method: method, body: body, allowFile: url == first && first.hasPrefix("file:"))
+            let doc = try context.parseJSON(response, method: method)
+            // A page is delivered whole or not at all: an item that cannot be mapped fails the
+            // page (the pages before it stay delivered).
+            let mapped = mapItems(doc, base: response.url, context: context)
+            if let failure = mapped.failure {
+                throw SourceError("\(method) \(Redactor.redactURL(url)): \(failure)")
             }
-            let doc: JSONValue
-            do { doc = try context.parseJSON(response, method: method) } catch { throw SourceError(error.message, partial: items) }
-            do {
-                items += try mapItems(doc, base: response.url, context: context)
-            } catch let e as JSONAccessError {
-                throw SourceError("\(method) \(Redactor.redactURL(url)): \(e)", partial: items)
-            } catch {
-                throw SourceError("\(method) \(Redactor.redactURL(url)): \(error)", partial: items)
-            }
+            try await context.emit(mapped.items)
             guard page < maxPages else { break }
             let root = JSONNode(doc)
             var next: String? = nil
@@ -204,30 +174,40 @@ public struct JSONSource: FeedSource {
                     next = URLEncoding.appendQuery(first, [(param, t)])
                 }
             } catch {
-                throw SourceError("\(method) \(Redactor.redactURL(url)): pagination: \(error)", partial: items)
+                throw SourceError("\(method) \(Redactor.redactURL(url)): pagination: \(error)")
             }
             guard let n = next, seen.insert(n).inserted else { break }
             url = n
         }
-        return items
     }
 
-    func mapItems(_ doc: JSONValue, base: String, context: FetchContext) throws -> [Item] {
+    /// The page's items in order, or the error of the first item that cannot be mapped.
+    func mapItems(_ doc: JSONValue, base: String, context: FetchContext) -> (items: [Item], failure: JSONAccessError?) {
         let node = JSONNode(doc)[itemsPath]
         let elements: [JSONNode]
-        switch node.value {
-        case .array?: elements = try node.array()
-        case .object?: elements = [node]
-        case .null?: elements = []  // an explicit null is an empty result set
-        case nil:
-            // An absent path is far more often a typo in `items` than an empty result.
-            throw JSONAccessError(path: node.path, expected: "array of items (check the \"items\" key path)", found: nil)
-        default: throw JSONAccessError(path: node.path, expected: "array of items", found: node.value?.typeName)
+        do throws(JSONAccessError) {
+            switch node.value {
+            case .array?: elements = try node.array()
+            case .object?: elements = [node]
+            case .null?: elements = []  // an explicit null is an empty result set
+            case nil:
+                // An absent path is far more often a typo in `items` than an empty result.
+                throw JSONAccessError(path: node.path, expected: "array of items (check the \"items\" key path)", found: nil)
+            default: throw JSONAccessError(path: node.path, expected: "array of items", found: node.value?.typeName)
+            }
+        } catch {
+            return ([], error)
         }
         var items: [Item] = []
         items.reserveCapacity(elements.count)
-        for el in elements { items.append(try mapItem(el, base: base, context: context)) }
-        return items
+        for el in elements {
+            do { items.append(try mapItem(el, base: base, context: context)) } catch let e as JSONAccessError {
+                return (items, e)
+            } catch {
+                return (items, JSONAccessError(path: el.path, expected: "an item", found: "\(error)"))
+            }
+        }
+        return (items, nil)
     }
 
     func text(_ el: JSONNode, _ path: KeyPath?) throws -> String? {

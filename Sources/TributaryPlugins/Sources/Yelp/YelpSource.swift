@@ -85,7 +85,13 @@ public struct YelpSource: FeedSource {
         return parts[0].allSatisfy { ("a"..."z").contains($0) } && parts[1].allSatisfy { ("A"..."Z").contains($0) }
     }
 
-    public func fetch(_ context: FetchContext) async throws(SourceError) -> [Item] {
+    public func fetch(_ context: FetchContext) async throws(SourceError) {
+        let businesses = try await items(context)
+        try await context.emit(businesses)
+    }
+
+    /// The businesses of the one search request.
+    func items(_ context: FetchContext) async throws(SourceError) -> [Item] {
         let shown = "GET " + Redactor.redactURL(url)
         let response: HTTPResponse
         do {

@@ -124,8 +124,8 @@ public struct YouTubeSearchSource: FeedSource {
         return URLEncoding.appendQuery(baseURL + "/youtube/v3/search", q)
     }
 
-    public func fetch(_ context: FetchContext) async throws(SourceError) -> [Item] {
-        var items: [Item] = []
+    /// One request per page, each page's results delivered as soon as they are mapped.
+    public func fetch(_ context: FetchContext) async throws(SourceError) {
         var seenIDs: Set<String> = []
         var seenTokens: Set<String> = []
         var token: String? = nil
@@ -137,27 +137,25 @@ public struct YouTubeSearchSource: FeedSource {
             do {
                 response = try await context.http.fetch(HTTPRequest(url: url, headers: [("Accept", "application/json")], timeout: context.settings.timeout))
             } catch {
-                throw SourceError(YouTubeAPIError.describe(error), partial: items)
+                throw SourceError(YouTubeAPIError.describe(error))
             }
-            let doc: JSONValue
-            do { doc = try context.parseJSON(response) } catch { throw SourceError(error.message, partial: items) }
+            let doc = try context.parseJSON(response)
             let root = JSONNode(doc)
             let pageItems: [Item]
             do {
                 pageItems = try mapPage(root, shown: shown, context: context)
             } catch {
-                throw SourceError("\(shown): \(error)", partial: items)
+                throw SourceError("\(shown): \(error)")
             }
-            for item in pageItems where seenIDs.insert(item.id).inserted { items.append(item) }
+            try await context.emit(pageItems.filter { seenIDs.insert($0.id).inserted })
             guard page < pages else { break }
             let next: String?
             do { next = try root[key: "nextPageToken"].optionalString() } catch {
-                throw SourceError("\(shown): \(error)", partial: items)
+                throw SourceError("\(shown): \(error)")
             }
             guard let next, !next.isEmpty, seenTokens.insert(next).inserted else { break }
             token = next
         }
-        return items
     }
 
     /// The items of one response page, in the API's order; results of unknown kinds are skipped with a warning.

@@ -1,0 +1,151 @@
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One dedicated thread that runs jobs one at a time, in the order they were submitted; async
+/// callers suspend until their job has run. Blocking work (SQLite, fsync, a sink's file or
+/// socket) runs here instead of on the cooperative thread pool, which has only as many threads
+/// as cores, and whatever a job touches is confined to this thread.
+///
+/// Threading rule (why `@unchecked Sendable` is sound): `jobs` is touched only with `mutex`
+/// held; `thread` is written before any job is submitted and only read afterwards.
+public final class SerialThread: @unchecked Sendable {
+    private struct Jobs {
+        var queue: [() -> Void] = []
+        var head = 0
+        var stopping = false
+        var finished = false
+    }
+
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private let wake: UnsafeMutablePointer<pthread_cond_t>
+    private var jobs = Jobs()
+    private var thread = pthread_t()
+    private let name: String
+
+    public init(name: String) {
+        self.name = name
+        mutex = .allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(mutex, nil)
+        wake = .allocate(capacity: 1)
+        wake.initialize(to: pthread_cond_t())
+        pthread_cond_init(wake, nil)
+        var attr = pthread_attr_t()
+        pthread_attr_init(&attr)
+        pthread_attr_setstacksize(&attr, 4 << 20)
+        // Detached: `stop` waits for the loop to finish through `jobs.finished`, so the thread
+        // can also be stopped from itself (the owner released on it) without a join.
+        pthread_attr_setdetachstate(&attr, Int32(PTHREAD_CREATE_DETACHED))
+        // The thread holds a reference until its loop ends (after `stop()`).
+        let me = Unmanaged.passRetained(self).toOpaque()
+        var t = pthread_t()
+        let rc = pthread_create(&t, &attr, { arg in
+            Unmanaged<SerialThread>.fromOpaque(arg!).takeRetainedValue().loop()
+            return nil
+        }, me)
+        precondition(rc == 0, "cannot start the \(name) thread: \(String(cString: strerror(rc)))")
+        thread = t
+        pthread_attr_destroy(&attr)
+    }
+
+    deinit {
+        pthread_cond_destroy(wake)
+        wake.deallocate()
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    private func loop() {
+        Self.setName(name)
+        while true {
+            pthread_mutex_lock(mutex)
+            while jobs.head == jobs.queue.count && !jobs.stopping { pthread_cond_wait(wake, mutex) }
+            if jobs.head == jobs.queue.count {
+                jobs.finished = true
+                pthread_cond_broadcast(wake)
+                pthread_mutex_unlock(mutex)
+                return
+            }
+            let job = jobs.queue[jobs.head]
+            jobs.head += 1
+            if jobs.head >= 256 && jobs.head * 2 >= jobs.queue.count {
+                jobs.queue.removeFirst(jobs.head)
+                jobs.head = 0
+            }
+            pthread_mutex_unlock(mutex)
+            job()
+        }
+    }
+
+    /// glibc's `pthread_setname_np` (hidden behind _GNU_SOURCE from Swift), looked up once; the
+    /// name shows in `top -H`, `perf` and gdb.
+    private static func setName(_ name: String) {
+        typealias Fn = @convention(c) (pthread_t, UnsafePointer<CChar>) -> Int32
+        guard let sym = dlsym(nil, "pthread_setname_np") else { return }  // nil is RTLD_DEFAULT
+        let cname = Array(name.utf8.prefix(15)).map { CChar(bitPattern: $0) } + [0]
+        _ = unsafeBitCast(sym, to: Fn.self)(pthread_self(), cname)
+    }
+
+    private func submit(_ job: @escaping () -> Void) {
+        pthread_mutex_lock(mutex)
+        let stopping = jobs.stopping
+        if !stopping {
+            jobs.queue.append(job)
+            pthread_cond_signal(wake)
+        }
+        pthread_mutex_unlock(mutex)
+        precondition(!stopping, "a job was submitted to the \(name) thread after stop()")
+    }
+
+    /// Runs `body` on the thread and returns its result; the caller suspends meanwhile.
+    public func run<T: Sendable, E: Error>(_ body: @escaping @Sendable () throws(E) -> T) async throws(E) -> T {
+        let result: Result<T, E> = await withCheckedContinuation { (cont: CheckedContinuation<Result<T, E>, Never>) in
+            submit {
+                do throws(E) {
+                    let value = try body()
+                    cont.resume(returning: .success(value))
+                } catch {
+                    cont.resume(returning: .failure(error))
+                }
+            }
+        }
+        return try result.get()
+    }
+
+    /// Runs `body` on the thread and blocks until it has run: for callers that are neither
+    /// this thread nor the cooperative pool (the CLI's start-up and shutdown, tests).
+    public func runAndWait<T: Sendable>(_ body: @escaping @Sendable () -> T) -> T {
+        precondition(!isCurrent, "runAndWait on the \(name) thread itself would deadlock")
+        let box = Locked<T?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        submit {
+            let value = body()
+            box.withLock { $0 = value }
+            done.signal()
+        }
+        done.wait()
+        return box.withLock { $0! }
+    }
+
+    /// True on this thread.
+    public var isCurrent: Bool { pthread_equal(pthread_self(), thread) != 0 }
+
+    /// Traps in debug builds anywhere but on this thread: confinement checked, not agreed.
+    @inline(__always)
+    public func assertCurrent(_ what: @autoclosure () -> String, file: StaticString = #fileID, line: UInt = #line) {
+        assert(isCurrent, "\(what()) must run on the \(name) thread", file: file, line: line)
+    }
+
+    /// Runs the jobs already submitted, then ends the thread; waits for that unless called on
+    /// the thread itself. Idempotent.
+    public func stop() {
+        let wait = !isCurrent
+        pthread_mutex_lock(mutex)
+        jobs.stopping = true
+        pthread_cond_broadcast(wake)
+        while wait && !jobs.finished { pthread_cond_wait(wake, mutex) }
+        pthread_mutex_unlock(mutex)
+    }
+}

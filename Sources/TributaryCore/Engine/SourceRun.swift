@@ -1,0 +1,45 @@
+/// One run of one source as the delivery thread sees it: what the source has delivered so
+/// far, what state knew of it before, and what must wait for the end of the run.
+///
+/// Threading rule (why `@unchecked Sendable` is sound): created and mutated only on the
+/// delivery thread, by `Delivery`'s jobs; the engine holds the reference between calls and
+/// reads nothing from it.
+public final class SourceRun: @unchecked Sendable {
+    let settings: SourceSettings
+    let previous: SourceState?
+    /// The validators state has for this source's requests (bodies are read on a 304).
+    public let validators: [String: Validators]
+    /// No successful run before: `first_run` applies.
+    let firstRun: Bool
+    /// `first_run: N` on a first run needs the whole source to pick the newest N: its items
+    /// wait here until `finish`. Every other policy streams.
+    let buffersFirstRun: Bool
+    var buffer: [Item] = []
+    var bufferedValidators: [(key: String, response: CachedResponse)] = []
+    /// Items the source handed over (after `max_items`).
+    var fetched = 0
+    /// Items delivered to the sinks.
+    var new = 0
+    /// Ids delivered by this run, when ids are deduplicated per source run (`watch`).
+    var seen = IDSet()
+
+    init(settings: SourceSettings, previous: SourceState?, validators: [String: Validators], buffersFirstRun: Bool) {
+        self.settings = settings
+        self.previous = previous
+        self.validators = validators
+        self.firstRun = previous?.lastSuccess == nil
+        self.buffersFirstRun = buffersFirstRun
+    }
+}
+
+/// What `Delivery.finish` reports about a source run.
+public struct SourceRunResult: Sendable {
+    public var fetched: Int
+    public var new: Int
+    /// When the source is next due (nil without state).
+    public var nextDue: Double?
+    /// Warnings for the log: the source started failing, or recovered.
+    public var notes: [String]
+    /// A state failure while finishing (the run's bookkeeping was not recorded).
+    public var stateError: String?
+}

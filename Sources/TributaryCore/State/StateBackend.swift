@@ -1,0 +1,154 @@
+/// Where Tributary remembers what it did: emitted ids (global across sources), HTTP validators,
+/// sinks' windows of recent items, each source's run history and request quotas. Two
+/// implementations: `SQLiteState` (one file, one process at a time) and a shared database.
+///
+/// Contract:
+/// - Every call happens on the engine's delivery thread (`SerialThread`), never on the
+///   cooperative pool: implementations may block.
+/// - What one delivered batch changes is written in one transaction (`begin()`): its ids, the
+///   validators of the responses it came from, the sinks' windows, and with the source's last
+///   batch its run record. An id is claimed (`claim`) before the sinks write and committed only
+///   after they have; a rollback leaves no trace, so an undelivered item is emitted again.
+/// - `claim` is where a shared backend makes ids exclusive: until the transaction ends, no
+///   other writer can claim the same id, so no item is emitted twice.
+public protocol StateBackend: AnyObject, Sendable {
+    /// The state's location for messages: a path, or a URL without its password.
+    var location: String { get }
+
+    /// Starts a transaction for one batch.
+    func begin() throws(StateError) -> any StateTransaction
+
+    /// What is known about these sources (absent: never run).
+    func sourceStates(_ names: [String]) throws(StateError) -> [String: SourceState]
+    /// The validators (ETag / Last-Modified) stored for the requests of one scope (a source).
+    func validators(scope: String) throws(StateError) -> [String: Validators]
+    /// The body stored with a validator, to answer a 304.
+    func cachedBody(_ key: String) throws(StateError) -> [UInt8]?
+    /// A sink's remembered items as JSON lines, newest first.
+    func window(sink: String) throws(StateError) -> [[UInt8]]
+    /// Requests used in the current window of `per` seconds, and when the window resets.
+    func quotaUsed(source: String, per: Double, now: Double) throws(StateError) -> (used: Int, resets: Double)
+    /// Marks the sources still in the config, so their records survive retention.
+    func touchConfigured(_ names: [String], now: Double) throws(StateError)
+    /// Forgets what retention says to forget; returns rows removed.
+    @discardableResult
+    func prune(retention: Double, now: Double) throws(StateError) -> Int
+    /// Closes the state (for a file: checkpoints its journal and releases its lock). Idempotent;
+    /// nothing may be called after it.
+    func close()
+}
+
+/// One batch's changes; nothing is visible to other readers before `commit`.
+public protocol StateTransaction: AnyObject {
+    /// Records these ids as emitted (new ones inserted; known ones' last-seen time refreshed,
+    /// and their content hash updated when the same source sends them) and returns, for each,
+    /// what was known before: nil when the id is new to this state.
+    func claim(_ ids: [EmittedID], now: Double) throws(StateError) -> [KnownID?]
+    func storeValidators(_ validators: [(key: String, response: CachedResponse)], now: Double) throws(StateError)
+    func replaceWindow(sink: String, items: [WindowItem]) throws(StateError)
+    /// A finished run of a source: success resets the failure count, a failure raises it.
+    func recordRun(_ run: RunRecord) throws(StateError)
+    /// When a source is next due, without recording a run (a quota skip).
+    func setNextDue(source: String, type: String, due: Double, now: Double) throws(StateError)
+    func commit() throws(StateError)
+    /// Undoes everything since `begin`; never fails (a failed rollback leaves the transaction
+    /// to the database, which discards it).
+    func rollback()
+}
+
+/// What the state store remembers about one source.
+public struct SourceState: Sendable, Equatable {
+    public var lastRun: Double?
+    public var lastSuccess: Double?
+    public var failures: Int
+    public var nextDue: Double?
+    public var lastError: String?
+
+    public init(lastRun: Double? = nil, lastSuccess: Double? = nil, failures: Int = 0, nextDue: Double? = nil, lastError: String? = nil) {
+        self.lastRun = lastRun
+        self.lastSuccess = lastSuccess
+        self.failures = failures
+        self.nextDue = nextDue
+        self.lastError = lastError
+    }
+}
+
+/// One id with the source that sent it and the hash of its content.
+public struct EmittedID: Sendable {
+    public var id: String
+    public var source: String
+    public var hash: String
+    public init(id: String, source: String, hash: String) {
+        self.id = id
+        self.source = source
+        self.hash = hash
+    }
+}
+
+/// What state knew about an id: the source that first emitted it, its content hash then.
+public struct KnownID: Sendable, Equatable {
+    public var source: String
+    public var hash: String
+    public init(source: String, hash: String) {
+        self.source = source
+        self.hash = hash
+    }
+}
+
+/// Conditional-GET validators of one stored response.
+public struct Validators: Sendable, Equatable {
+    public var etag: String?
+    public var lastModified: String?
+    public init(etag: String?, lastModified: String?) {
+        self.etag = etag
+        self.lastModified = lastModified
+    }
+}
+
+/// A response kept with its validators, for conditional GET.
+public struct CachedResponse: Sendable, Equatable {
+    public var etag: String?
+    public var lastModified: String?
+    public var body: [UInt8]
+    public init(etag: String?, lastModified: String?, body: [UInt8]) {
+        self.etag = etag
+        self.lastModified = lastModified
+        self.body = body
+    }
+}
+
+/// One item of a sink's window: its id, the time it sorts by, its JSON line.
+public struct WindowItem: Sendable {
+    public var id: String
+    public var sortTime: Double
+    public var line: [UInt8]
+    public init(id: String, sortTime: Double, line: [UInt8]) {
+        self.id = id
+        self.sortTime = sortTime
+        self.line = line
+    }
+}
+
+/// The bookkeeping of one finished source run.
+public struct RunRecord: Sendable {
+    public var source: String
+    public var type: String
+    public var success: Bool
+    public var error: String?
+    public var nextDue: Double
+    public var now: Double
+    /// Attempts sent to the network, counted against `quotaPer` when the source has a quota.
+    public var requests: Int
+    public var quotaPer: Double?
+
+    public init(source: String, type: String, success: Bool, error: String?, nextDue: Double, now: Double, requests: Int = 0, quotaPer: Double? = nil) {
+        self.source = source
+        self.type = type
+        self.success = success
+        self.error = error
+        self.nextDue = nextDue
+        self.now = now
+        self.requests = requests
+        self.quotaPer = quotaPer
+    }
+}
