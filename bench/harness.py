@@ -580,6 +580,10 @@ def run_rounds(tools, commands, outputs, server_pids, check_output, label):
             log(f"{label} round {r + 1}/{RUNS} {t:<18} wall {s['wall']:.3f} s  CPU {s['cpu']:.2f} s  "
                 f"RSS {s['rss_kib'] / 1024:.1f} MiB  server CPU {s['server_cpu']:.2f} s  (load {load1})")
         if r == 0:
+            if KEEP_OUTPUT:
+                for t in tools:
+                    slug = re.sub(r"[^a-z0-9]+", "-", f"{label} {t}".lower()).strip("-")
+                    shutil.copy(outputs[t], os.path.join(RESULTS, f"out-{slug}.jsonl"))
             yield "round1", samples
     yield "done", samples
 
@@ -638,10 +642,7 @@ def mode_decode(scratch):
         same = "not checked"
         for phase, samples in run_rounds(tools, commands, outputs, nginx.pids, check, "decode"):
             if phase == "round1":
-                ok, same = compare_outputs({t: (outputs[t], t == tools[0]) for t in tools if t != "curl only"}, "aiohttp")
-                if KEEP_OUTPUT:
-                    for i, t in enumerate(tools):
-                        shutil.copy(outputs[t], os.path.join(RESULTS, f"out-decode-{i}.jsonl"))
+                _, same = compare_outputs({t: (outputs[t], t == tools[0]) for t in tools if t != "curl only"}, "aiohttp")
     finally:
         nginx.stop()
     ref = med(samples["aiohttp"], "wall")
