@@ -12,7 +12,10 @@ Text content exercises the JSON layer the way real search results do: non-ASCII 
 Every 10th page is written with ensure_ascii (\\uXXXX escapes, surrogate pairs for emoji);
 the rest carry raw UTF-8, as the API does.
 
-Usage: gen_corpus.py [--pages N] [--items N] [--seed S] [--target-bytes B] [--out DIR]
+With --lean (for `bench/run.sh many`: one-item pages of about 570 bytes) the pages keep only
+what the benchmark mapping reads, plus `kind` and `nextPageToken`.
+
+Usage: gen_corpus.py [--pages N] [--items N] [--seed S] [--target-bytes B] [--lean] [--width W] [--out DIR]
 """
 import argparse
 import datetime as dt
@@ -76,7 +79,7 @@ def description(rng, n_words):
     return " ".join(parts).replace("\n ", "\n").replace("\t ", "\t")
 
 
-def make_item(rng, seen, channels, when):
+def make_item(rng, seen, channels, when, lean=False):
     vid = video_id(rng, seen)
     ch_id, ch_title = rng.choice(channels)
     ts = when.strftime("%Y-%m-%dT%H:%M:%SZ")
@@ -85,6 +88,8 @@ def make_item(rng, seen, channels, when):
         title = title[0].upper() + title[1:]
     thumbs = {}
     for name, w, h in (("default", 120, 90), ("medium", 320, 180), ("high", 480, 360)):
+        if lean and name != "high":
+            continue
         fname = {"default": "default.jpg", "medium": "mqdefault.jpg", "high": "hqdefault.jpg"}[name]
         thumbs[name] = {"url": f"https://i.ytimg.com/vi/{vid}/{fname}"}
     # The real API also gives each item "kind" and "etag"; left out (with thumbnail
@@ -110,6 +115,9 @@ def main():
     ap.add_argument("--items", type=int, default=50)
     ap.add_argument("--seed", type=int, default=20240601)
     ap.add_argument("--target-bytes", type=int, default=28 * 1024, help="approximate page size")
+    ap.add_argument("--lean", action="store_true",
+                    help="small pages: only the high thumbnail, no page-level etag/regionCode/pageInfo, no publishTime")
+    ap.add_argument("--width", type=int, default=4, help="digits in the file names (page-0001.json)")
     ap.add_argument("--out", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "corpus"))
     args = ap.parse_args()
 
@@ -123,7 +131,10 @@ def main():
         items = []
         for i in range(args.items):
             when = start - dt.timedelta(seconds=rng.randint(0, 3 * 365 * 86400))
-            items.append(make_item(rng, seen, channels, when))
+            items.append(make_item(rng, seen, channels, when, args.lean))
+        if args.lean:
+            for it in items:
+                del it["snippet"]["publishTime"]
         page = {
             "kind": "youtube#searchListResponse",
             "etag": "".join(rng.choice(ALPHABET) for _ in range(27)),
@@ -132,6 +143,9 @@ def main():
             "pageInfo": {"totalResults": 1000000, "resultsPerPage": args.items},
             "items": items,
         }
+        if args.lean:
+            for k in ("etag", "regionCode", "pageInfo"):
+                del page[k]
         ascii_only = (p % 10 == 0)
         # Size everything but the descriptions, then give the descriptions the remaining budget.
         for it in items:
@@ -151,7 +165,7 @@ def main():
                 d = d[:-1]
             it["snippet"]["description"] = d.strip()
         data = json.dumps(page, separators=(",", ":"), ensure_ascii=ascii_only).encode("utf-8")
-        with open(os.path.join(args.out, f"page-{p:04d}.json"), "wb") as f:
+        with open(os.path.join(args.out, f"page-{p:0{args.width}d}.json"), "wb") as f:
             f.write(data)
         total += len(data)
     print(f"wrote {args.pages} pages, {args.pages * args.items} items, {total} bytes "

@@ -1,0 +1,919 @@
+#!/usr/bin/env python3
+"""Tributary's benchmarks beside the fastest ordinary tools for the same job. Run it through
+bench/run.sh, which installs what is missing and builds the release binary:
+
+    bash bench/run.sh decode|fetch|many|startup|all|serve
+
+Every mode runs each tool RUNS times (default 5), in rounds whose order alternates (ABCD, DCBA,
+BCDA, ADCB, ...: each tool takes every position, forwards and backwards), and reports medians
+as a Markdown table, printed and written to bench/results/<mode>-latest.md. See
+bench/README.md for what each mode measures, its knobs, and how to read the tables.
+
+Measurement: each tool runs as a child process; wall time is taken around it with a monotonic
+clock, and CPU (user + system) and peak RSS come from wait4(2), the same numbers GNU time -v
+prints, at microsecond resolution. For a pipeline (curl | jq) the CPU times add up and so do
+the peaks (the processes run side by side). The loopback servers' CPU is read from
+/proc/<pid>/stat before and after each run.
+"""
+import ctypes
+import datetime as dt
+import hashlib
+import json
+import os
+import platform
+import re
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+RESULTS = os.path.join(HERE, "results")
+CORPUS = os.path.join(HERE, "corpus")          # decode: page-0001.json ... (git-ignored)
+CORPUS_MANY = os.path.join(CORPUS, "many")     # many: one-item pages, page-00001.json ...
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+NPROC = os.cpu_count() or 1
+SERVER_SHARE_WARN = 0.25   # a server using more than this share of one core is worth a warning
+
+
+def env_int(name, default, lo=1, hi=10**9):
+    raw = os.environ.get(name, "")
+    if raw == "":
+        return default
+    try:
+        v = int(raw)
+    except ValueError:
+        die(f"{name} must be an integer, found {raw!r}")
+    if not lo <= v <= hi:
+        die(f"{name} must be {lo}..{hi}, found {v}")
+    return v
+
+
+def env_float(name, default):
+    raw = os.environ.get(name, "")
+    try:
+        return float(raw) if raw else default
+    except ValueError:
+        die(f"{name} must be a number, found {raw!r}")
+
+
+def log(msg):
+    print(f"bench: {msg}", file=sys.stderr, flush=True)
+
+
+def die(msg):
+    print(f"bench: error: {msg}", file=sys.stderr, flush=True)
+    sys.exit(1)
+
+
+BIN = os.environ.get("TRIBUTARY_BIN", "")
+RUNS = env_int("RUNS", 5, 1, 1000)
+RUN_TIMEOUT = env_float("RUN_TIMEOUT", 600.0)     # seconds; a run that takes longer is killed and fails the mode
+KEEP_OUTPUT = os.environ.get("KEEP_OUTPUT", "0") == "1"
+
+# ---- processes -----------------------------------------------------------------------------
+
+_libc = ctypes.CDLL(None, use_errno=True)
+_children = set()      # servers' pids, ended on exit
+_groups = set()        # process group of the tool running now, killed on exit
+GNU_TIME = "/usr/bin/time"
+_scratch = []          # folders to remove on exit
+
+
+def _die_with_parent():
+    _libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG: a server never outlives the harness
+
+
+def start_server(argv, **kw):
+    p = subprocess.Popen(argv, preexec_fn=_die_with_parent, **kw)
+    _children.add(p.pid)
+    return p
+
+
+def stop_server(p):
+    if p is None or p.poll() is not None:
+        _children.discard(getattr(p, "pid", None))
+        return
+    p.terminate()
+    try:
+        p.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        p.wait(timeout=5)
+    _children.discard(p.pid)
+
+
+def cleanup():
+    for g in list(_groups):
+        _killpg(g)
+    for pid in list(_children):
+        try:
+            os.kill(pid, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
+    deadline = time.monotonic() + 5
+    for pid in list(_children):
+        while time.monotonic() < deadline:
+            try:
+                if os.waitpid(pid, os.WNOHANG)[0]:
+                    break
+            except ChildProcessError:
+                break
+            time.sleep(0.05)
+        else:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+    _children.clear()
+    for d in _scratch:
+        shutil.rmtree(d, ignore_errors=True)
+
+
+def _on_signal(signum, _frame):
+    raise SystemExit(128 + signum)
+
+
+def proc_cpu_seconds(pids):
+    """User + system CPU of these processes so far (all their threads), from /proc/<pid>/stat."""
+    total = 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15)
+        except (FileNotFoundError, ProcessLookupError, IndexError):
+            pass
+    return total / CLK_TCK
+
+
+def loadavg():
+    with open("/proc/loadavg") as f:
+        return f.read().split()[:3]
+
+
+def run_measured(stages, stdout_path, cwd=ROOT, server_pids=()):
+    """Runs a pipeline of one or more argv lists, the last one writing to stdout_path.
+    Returns {wall, cpu, user, sys, rss_kib, server_cpu, rc, stderr}; rc is the first non-zero
+    exit status of a stage (or 0).
+
+    Each stage runs under GNU time (/usr/bin/time -f %M), for its peak RSS only: a process
+    started straight from this (large) Python process would have the harness's own resident
+    pages counted in its ru_maxrss (vfork shares them until exec; exec_mmap records them), and
+    GNU time forks from a process of about 1.5 MiB. CPU comes from wait4 of the GNU time
+    process, which includes the tool's (microseconds; GNU time's own start costs under 1 ms)."""
+    err_path = stdout_path + ".err"
+    out = open(stdout_path, "wb")
+    err = open(err_path, "wb")
+    procs = []
+    rss_files = []
+    pgid = 0
+    srv_before = proc_cpu_seconds(server_pids)
+    t0 = time.perf_counter()
+    prev_read = subprocess.DEVNULL
+    try:
+        for i, argv in enumerate(stages):
+            last = i == len(stages) - 1
+            if last:
+                w = out
+            else:
+                r, w = os.pipe()
+            rss_file = f"{stdout_path}.rss{i}"
+            rss_files.append(rss_file)
+            p = subprocess.Popen([GNU_TIME, "-f", "%M", "-o", rss_file] + argv, stdin=prev_read, stdout=w,
+                                 stderr=err, cwd=cwd, process_group=pgid)
+            if not pgid:
+                pgid = p.pid  # the whole pipeline in one process group, ended as one
+                _groups.add(pgid)
+            procs.append(p)
+            if prev_read is not subprocess.DEVNULL:
+                os.close(prev_read)
+            if not last:
+                os.close(w)
+                prev_read = r
+        expired = threading.Event()
+
+        def on_timeout():
+            expired.set()
+            _killpg(pgid)
+
+        timer = threading.Timer(RUN_TIMEOUT, on_timeout)
+        timer.daemon = True
+        timer.start()
+        user = sys_ = 0.0
+        rc = 0
+        for p in procs:
+            _, status, ru = os.wait4(p.pid, 0)
+            p.returncode = os.waitstatus_to_exitcode(status)
+            user += ru.ru_utime
+            sys_ += ru.ru_stime
+            if p.returncode != 0 and rc == 0:
+                rc = p.returncode
+        wall = time.perf_counter() - t0
+        timer.cancel()
+        timed_out = expired.is_set()
+    finally:
+        out.close()
+        err.close()
+        if pgid:
+            _killpg(pgid)  # nothing of the pipeline outlives it
+            _groups.discard(pgid)
+    srv_after = proc_cpu_seconds(server_pids)
+    rss = 0
+    for f in rss_files:
+        try:
+            with open(f) as fh:
+                rss += int(fh.read().split()[-1])  # last line: "Command exited with ..." may come first
+        except (OSError, ValueError, IndexError):
+            pass
+    with open(err_path, "rb") as f:
+        stderr = f.read().decode("utf-8", "replace")
+    if timed_out:
+        stderr += f"\n(killed after RUN_TIMEOUT={RUN_TIMEOUT:g} s)"
+        rc = rc or -9
+    return {"wall": wall, "cpu": user + sys_, "user": user, "sys": sys_, "rss_kib": rss,
+            "server_cpu": srv_after - srv_before, "rc": rc, "stderr": stderr}
+
+
+def _killpg(pgid):
+    try:
+        os.killpg(pgid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def round_order(tools, r):
+    """Round r's order: rotated by r // 2, reversed on odd rounds (ABCD, DCBA, BCDA, ADCB, CDAB...)."""
+    k = (r // 2) % len(tools)
+    order = tools[k:] + tools[:k]
+    return order[::-1] if r % 2 else order
+
+
+# ---- outputs -------------------------------------------------------------------------------
+
+_FETCHED = re.compile(rb',"fetched":"[^"]*"')
+_SOURCE = re.compile(rb'"source":"[^"]*"')
+
+
+def normalized_lines(path, rename_source):
+    """The output's lines without `fetched`; with rename_source, the (first) `source` is set to
+    "bench", so that a config of many sources compares with one source named bench."""
+    with open(path, "rb") as f:
+        lines = f.read().splitlines()
+    out = []
+    for ln in lines:
+        ln = _FETCHED.sub(b"", ln, count=1)
+        if rename_source:
+            ln = _SOURCE.sub(b'"source":"bench"', ln, count=1)
+        out.append(ln)
+    out.sort()
+    return out
+
+
+def count_lines(path):
+    n = 0
+    with open(path, "rb") as f:
+        while True:
+            b = f.read(1 << 20)
+            if not b:
+                return n
+            n += b.count(b"\n")
+
+
+def compare_outputs(outputs, reference):
+    """outputs: {tool: (path, rename_source)}. Returns (same: bool, text)."""
+    ref_lines = normalized_lines(*outputs[reference])
+    ref = hashlib.sha256(b"\n".join(ref_lines)).hexdigest()
+    differing = []
+    for tool, (path, rename) in outputs.items():
+        if tool == reference:
+            continue
+        lines = normalized_lines(path, rename)
+        if hashlib.sha256(b"\n".join(lines)).hexdigest() != ref:
+            a, b = set(ref_lines), set(lines)
+            only_ref = sorted(a - b)[:1]
+            only_tool = sorted(b - a)[:1]
+            differing.append(tool)
+            diff_path = os.path.join(RESULTS, f"diff-{tool}.txt")
+            with open(diff_path, "wb") as f:
+                f.write(b"only in %s:\n" % reference.encode() + b"\n".join(only_ref)
+                        + b"\nonly in %s:\n" % tool.encode() + b"\n".join(only_tool) + b"\n")
+            log(f"{tool}'s items differ from {reference}'s: first difference in {diff_path}")
+    if differing:
+        return False, f"no ({', '.join(differing)} differ from {reference}; see results/diff-*.txt)"
+    return True, "yes"
+
+
+# ---- servers -------------------------------------------------------------------------------
+
+def free_port():
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_http(url, proc, what, seconds=30):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            die(f"{what} exited early (status {proc.returncode})")
+        try:
+            with urllib.request.urlopen(url, timeout=2) as r:
+                r.read()
+                return
+        except OSError:
+            time.sleep(0.1)
+    die(f"{what} did not answer {url} within {seconds} s")
+
+
+class Nginx:
+    """nginx serving bench/corpus/ (static files) on 127.0.0.1: one process, keep-alive."""
+
+    def __init__(self, scratch):
+        self.dir = os.path.join(scratch, "nginx")
+        os.makedirs(self.dir, exist_ok=True)
+        self.port = free_port()
+        conf = os.path.join(self.dir, "nginx.conf")
+        with open(conf, "w") as f:
+            f.write(f"""daemon off;
+master_process off;
+worker_processes 1;
+pid {self.dir}/nginx.pid;
+error_log {self.dir}/error.log;
+events {{ worker_connections 4096; }}
+http {{
+    access_log off;
+    sendfile on;
+    tcp_nopush on;
+    keepalive_requests 1000000;
+    keepalive_timeout 300s;
+    open_file_cache max=20000 inactive=300s;
+    server {{
+        listen 127.0.0.1:{self.port} backlog=4096;
+        root {CORPUS};
+        default_type application/json;
+    }}
+}}
+""")
+        exe = shutil.which("nginx") or "/usr/sbin/nginx"
+        self.proc = start_server([exe, "-c", conf, "-p", self.dir], stderr=subprocess.DEVNULL)
+        self.base = f"http://127.0.0.1:{self.port}"
+        wait_http(f"{self.base}/page-0001.json", self.proc, "nginx")
+        self.pids = [self.proc.pid]
+        log(f"nginx on {self.base} (pid {self.proc.pid}), serving {CORPUS}")
+
+    def stop(self):
+        stop_server(self.proc)
+
+
+class DelayServer:
+    """bench/delay_server.py: answers after a fixed delay (fetch mode)."""
+
+    def __init__(self, delay, size):
+        self.proc = start_server([sys.executable, os.path.join(HERE, "delay_server.py"),
+                                  "--delay", str(delay), "--size", str(size)],
+                                 stdout=subprocess.PIPE, text=True)
+        line = self.proc.stdout.readline().strip()
+        if not line.isdigit():
+            die("delay_server.py did not print its port")
+        self.port = int(line)
+        self.base = f"http://127.0.0.1:{self.port}"
+        wait_http(f"{self.base}/f/1.json", self.proc, "delay_server.py")
+        self.pids = [self.proc.pid]
+        log(f"delay server on {self.base} (pid {self.proc.pid}), {delay * 1000:g} ms, {size} bytes")
+
+    def stop(self):
+        stop_server(self.proc)
+
+
+# ---- configs -------------------------------------------------------------------------------
+
+FIELDS = {
+    "id": "id.videoId",
+    "title": "snippet.title",
+    "summary": "snippet.description",
+    "image": "snippet.thumbnails.high.url",
+    "author": "snippet.channelTitle",
+    "published": "snippet.publishedAt",
+    "data": {"channel_id": "snippet.channelId", "live_broadcast_content": "snippet.liveBroadcastContent"},
+}
+
+
+def write_config(path, urls, concurrency, per_host, one_source):
+    """A Tributary config: one `json` source named bench with all URLs in `urls`, or one source
+    per URL (named s00001...) with id_prefix bench, so that the item ids are the same."""
+    if one_source:
+        sources = [{"name": "bench", "type": "json", "urls": urls, "items": "items", "fields": FIELDS}]
+    else:
+        sources = [{"name": f"s{i:05d}", "type": "json", "url": u, "id_prefix": "bench",
+                    "items": "items", "fields": FIELDS} for i, u in enumerate(urls, 1)]
+    cfg = {"$comment": "generated by bench/harness.py; the URLs point at a loopback server that is gone after the run",
+           "http": {"concurrency": concurrency, "per_host": per_host},
+           "sources": sources}
+    with open(path, "w") as f:
+        json.dump(cfg, f, indent=1)
+        f.write("\n")
+    r = subprocess.run([BIN, "check", "-c", path], capture_output=True, text=True)
+    if r.returncode != 0:
+        die(f"tributary check -c {path} failed: {r.stderr.strip()}")
+
+
+def write_lines(path, lines):
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
+def tributary_cmd(cfg):
+    return [[BIN, "run", "-c", cfg, "--jsonl", "--no-state", "--quiet"]]
+
+
+def aiohttp_cmd(url_file, n, per_host):
+    return [[sys.executable, os.path.join(HERE, "peer_aiohttp.py"), "--concurrency", str(n),
+             "--per-host", str(per_host), url_file]]
+
+
+def now_utc():
+    return dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def jq_cmd(curl_args, n):
+    return [["curl", "-sS", "--no-progress-meter", "--fail", "--parallel", "--parallel-max", str(n)] + curl_args,
+            ["jq", "-c", "--arg", "source", "bench", "--arg", "fetched", now_utc(), "-f", os.path.join(HERE, "map.jq")]]
+
+
+# ---- report --------------------------------------------------------------------------------
+
+def machine():
+    model = "?"
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    model = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    return f"{NPROC} cores ({model}), {platform.system()} {platform.release()}"
+
+
+def tributary_commit():
+    given = os.environ.get("TRIBUTARY_COMMIT", "")
+    if os.environ.get("TRIBUTARY_BUILT", "") != "1":
+        return given or f"unknown (TRIBUTARY_BIN={BIN}; set TRIBUTARY_COMMIT to name it)"
+    try:
+        c = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+        dirty = subprocess.run(["git", "-C", ROOT, "status", "--porcelain", "--", "Sources", "Package.swift", "Package.resolved"],
+                               capture_output=True, text=True).stdout.strip()
+        return c + (" + uncommitted changes under Sources/" if dirty else "")
+    except OSError:
+        return "unknown"
+
+
+def tool_versions():
+    def first(argv):
+        try:
+            return subprocess.run(argv, capture_output=True, text=True, timeout=10).stdout.strip().splitlines()[0]
+        except (OSError, IndexError, subprocess.TimeoutExpired):
+            return "?"
+    py = subprocess.run([sys.executable, "-c", "import aiohttp, orjson, platform; print(platform.python_version(), aiohttp.__version__, orjson.__version__)"],
+                        capture_output=True, text=True).stdout.split()
+    py = py + ["?"] * (3 - len(py))
+    return (f"{first([BIN, '--version'])} (release), {first(['curl', '--version']).split(' (')[0]}, "
+            f"{first(['jq', '--version'])}, Python {py[0]} + aiohttp {py[1]} + orjson {py[2]}, {nginx_version()}")
+
+
+def nginx_version():
+    exe = shutil.which("nginx") or "/usr/sbin/nginx"
+    try:
+        return subprocess.run([exe, "-v"], capture_output=True, text=True).stderr.strip().replace("nginx version: ", "")
+    except OSError:
+        return "nginx ?"
+
+
+class Report:
+    def __init__(self, mode, title):
+        self.mode = mode
+        self.lines = [f"## {title}", ""]
+        self.load_before = loadavg()
+        self.started = now_utc()
+        self.warnings = []
+
+    def header(self, extra):
+        busy = float(self.load_before[0]) > 0.5
+        self.lines += [
+            f"- date: {self.started}; machine: {machine()}",
+            f"- load average before: {' '.join(self.load_before)} (1, 5, 15 min)"
+            + ("; **busy machine: the numbers are indicative only**" if busy else ""),
+            f"- Tributary commit: {tributary_commit()}",
+            f"- tools: {tool_versions()}",
+            f"- {RUNS} round(s), order alternating per round (ABCD, DCBA, BCDA, ADCB, ...); medians",
+        ] + [f"- {e}" for e in extra] + [""]
+        if busy:
+            log(f"warning: load average {self.load_before[0]} before the runs: the machine is busy, the numbers are indicative only")
+
+    def add(self, *lines):
+        self.lines += list(lines)
+
+    def warn(self, msg):
+        self.warnings.append(msg)
+        log(f"warning: {msg}")
+
+    def finish(self):
+        self.lines.append(f"Load average after: {' '.join(loadavg())}.")
+        if self.warnings:
+            self.lines += ["", "Warnings:"] + [f"- {w}" for w in self.warnings]
+        text = "\n".join(self.lines) + "\n"
+        path = os.path.join(RESULTS, f"{self.mode}-latest.md")
+        with open(path, "w") as f:
+            f.write(text)
+        print(text, flush=True)
+        log(f"wrote {path}")
+        return text
+
+
+def med(samples, key):
+    return statistics.median(s[key] for s in samples)
+
+
+def table(header, rows):
+    out = ["| " + " | ".join(header) + " |", "|" + "|".join("---" if i == 0 else "---:" for i in range(len(header))) + "|"]
+    out += ["| " + " | ".join(r) + " |" for r in rows]
+    return out
+
+
+def every_run(samples, tools, fmt):
+    out = ["Every run, in round order:"]
+    for t in tools:
+        out.append(f"- {t}: " + "; ".join(fmt(s) for s in samples[t]))
+    notes = [(t, s["note"]) for t in tools for s in samples[t] if s.get("note")]
+    if notes:
+        out += ["", "Written to stderr by runs that succeeded (last line):"]
+        out += [f"- {t}: `{n}`" for t, n in dict(notes).items()]
+    return out
+
+
+def run_rounds(tools, commands, outputs, server_pids, check_output, label):
+    """Runs RUNS rounds of every tool in alternating order. commands: {tool: stages};
+    outputs: {tool: path}; check_output(tool, path) -> error text or None."""
+    samples = {t: [] for t in tools}
+    for r in range(RUNS):
+        order = round_order(tools, r)
+        load1 = loadavg()[0]
+        for t in order:
+            s = run_measured(commands[t], outputs[t], server_pids=server_pids)
+            s["load"] = load1
+            if s["rc"] != 0:
+                die(f"{label}: {t} failed (exit {s['rc']}) in round {r + 1}:\n{s['stderr'][-3000:]}")
+            problem = check_output(t, outputs[t])
+            if problem:
+                die(f"{label}: {t} in round {r + 1}: {problem}\n{s['stderr'][-2000:]}")
+            if s["stderr"].strip():
+                s["note"] = s["stderr"].strip().splitlines()[-1][:200]
+                log(f"{t} wrote to stderr: {s['note']}")
+            samples[t].append(s)
+            log(f"{label} round {r + 1}/{RUNS} {t:<18} wall {s['wall']:.3f} s  CPU {s['cpu']:.2f} s  "
+                f"RSS {s['rss_kib'] / 1024:.1f} MiB  server CPU {s['server_cpu']:.2f} s  (load {load1})")
+        if r == 0:
+            if KEEP_OUTPUT:
+                for t in tools:
+                    slug = re.sub(r"[^a-z0-9]+", "-", f"{label} {t}".lower()).strip("-")
+                    shutil.copy(outputs[t], os.path.join(RESULTS, f"out-{slug}.jsonl"))
+            yield "round1", samples
+    yield "done", samples
+
+
+def server_limited(samples):
+    """The server's median share of a core during the tool's runs, and whether it is worth a
+    warning: above SERVER_SHARE_WARN, and at least 0.05 s of server CPU (/proc counts in 10 ms
+    ticks, so a short run's share means little)."""
+    share = server_share(samples)
+    return share, share > SERVER_SHARE_WARN and med(samples, "server_cpu") >= 0.05
+
+
+def server_share(samples):
+    """Median share of one core the server used during the tool's runs."""
+    return statistics.median(s["server_cpu"] / s["wall"] if s["wall"] > 0 else 0 for s in samples)
+
+
+# ---- mode: decode --------------------------------------------------------------------------
+
+def mode_decode(scratch):
+    pages = env_int("PAGES", 2000, 1, 9999)
+    n = env_int("CONCURRENCY", 32, 1, 4096)
+    per_item = 50
+    expected = pages * per_item
+    nginx = Nginx(scratch)
+    try:
+        urls = [f"{nginx.base}/page-{i:04d}.json" for i in range(1, pages + 1)]
+        url_file = os.path.join(RESULTS, "decode-urls.txt")
+        write_lines(url_file, urls)
+        cfg_many = os.path.join(RESULTS, "decode-sources.json")
+        cfg_one = os.path.join(RESULTS, "decode-urls.json")
+        write_config(cfg_many, urls, n, n, one_source=False)
+        write_config(cfg_one, urls, n, n, one_source=True)
+        tools = [f"tributary {pages} src", "tributary 1 src", "aiohttp", "curl+jq", "curl only"]
+        commands = {
+            tools[0]: tributary_cmd(cfg_many),
+            tools[1]: tributary_cmd(cfg_one),
+            "aiohttp": aiohttp_cmd(url_file, n, n),
+            "curl+jq": jq_cmd([f"{nginx.base}/page-[0001-{pages:04d}].json"], n),
+            "curl only": [["curl", "-sS", "--no-progress-meter", "--fail", "--parallel", "--parallel-max", str(n),
+                           f"{nginx.base}/page-[0001-{pages:04d}].json"]],
+        }
+        outputs = {t: os.path.join(scratch, f"out-decode-{i}.jsonl") for i, t in enumerate(tools)}
+        corpus_bytes = sum(os.path.getsize(os.path.join(CORPUS, f"page-{i:04d}.json")) for i in range(1, pages + 1))
+
+        def check(tool, path):
+            if tool == "curl only":
+                size = os.path.getsize(path)
+                return None if size == corpus_bytes else f"downloaded {size} bytes, expected {corpus_bytes}"
+            lines = count_lines(path)
+            return None if lines == expected else f"wrote {lines} items, expected {expected}"
+
+        rep = Report("decode", f"decode: {pages} pages x {per_item} items (json source) over loopback HTTP/1.1 from nginx")
+        rep.header([f"corpus: {pages} pages, {corpus_bytes / 1e6:.1f} MB ({corpus_bytes / pages / 1000:.1f} KB a page), "
+                    f"{expected} items; {n} requests in flight for every tool (http.concurrency = per_host = {n})"])
+        same = "not checked"
+        for phase, samples in run_rounds(tools, commands, outputs, nginx.pids, check, "decode"):
+            if phase == "round1":
+                _, same = compare_outputs({t: (outputs[t], t == tools[0]) for t in tools if t != "curl only"}, "aiohttp")
+    finally:
+        nginx.stop()
+    ref = med(samples["aiohttp"], "wall")
+    rows = []
+    for t in tools:
+        w = med(samples[t], "wall")
+        share, limited = server_limited(samples[t])
+        if limited:
+            rep.warn(f"nginx used {share:.0%} of a core during {t}'s runs (median): the server may be limiting them")
+        rows.append([t, f"{w:.3f}", f"{med(samples[t], 'cpu'):.2f}", f"{med(samples[t], 'rss_kib') / 1024:.1f}",
+                     "—" if t == "curl only" else f"{expected / w:,.0f}", f"{ref / w:.2f}x",
+                     f"{med(samples[t], 'server_cpu'):.2f}", f"{share:.0%}"])
+    rep.add(*table(["tool", "wall s", "CPU s", "peak RSS MiB", "items/s", "speed vs aiohttp", "nginx CPU s", "nginx share of a core"], rows))
+    rep.add("",
+            f"Same items from every tool (sorted, `fetched` removed; in the {pages}-source config `source` set to bench): {same}.",
+            "speed vs aiohttp = aiohttp's median wall / the tool's (higher is faster; 2.00x = half the time).",
+            "CPU s = user + system of the tool (curl+jq: both). `curl only` downloads the pages and throws them away: "
+            "the floor that the server and loopback allow, not a peer.",
+            f"nginx share = nginx CPU s / the tool's wall s, median over runs; above {SERVER_SHARE_WARN:.0%} the server may be the limit.",
+            "")
+    rep.add(*every_run(samples, tools, lambda s: f"{s['wall']:.3f} s / {s['cpu']:.2f} s CPU / {s['rss_kib'] / 1024:.0f} MiB (load {s['load']})"), "")
+    return rep.finish()
+
+
+# ---- mode: fetch ---------------------------------------------------------------------------
+
+def mode_fetch(scratch):
+    count = env_int("FETCH_URLS", 1000, 1, 99999)
+    delay = env_float("FETCH_DELAY", 0.1)
+    size = env_int("FETCH_SIZE", 25600, 600, 16 * 1024 * 1024)
+    levels = [int(x) for x in os.environ.get("FETCH_CONCURRENCY", "50 200").split()]
+    if not levels or any(not 1 <= x <= 4096 for x in levels):
+        die("FETCH_CONCURRENCY must list integers 1..4096")
+    srv = DelayServer(delay, size)
+    rep = Report("fetch", f"fetch: {count} URLs, {delay * 1000:g} ms server delay, {size} bytes each, over loopback HTTP/1.1")
+    rep.header([f"server: bench/delay_server.py (asyncio{' + uvloop' if _has_uvloop() else ''}); "
+                f"each body a JSON document with one item (the rest is padding)",
+                f"in flight: {', '.join(map(str, levels))} (http.concurrency = per_host = N; curl --parallel-max N; aiohttp limit = limit_per_host = N)"])
+    try:
+        w = len(str(count))
+        urls = [f"{srv.base}/f/{i:0{w}d}.json" for i in range(1, count + 1)]
+        url_file = os.path.join(RESULTS, "fetch-urls.txt")
+        write_lines(url_file, urls)
+        for n in levels:
+            floor = -(-count // n) * delay
+            cfg_one = os.path.join(RESULTS, f"fetch-{n}-urls.json")
+            cfg_many = os.path.join(RESULTS, f"fetch-{n}-sources.json")
+            write_config(cfg_one, urls, n, n, one_source=True)
+            write_config(cfg_many, urls, n, n, one_source=False)
+            tools = ["tributary 1 src", f"tributary {count} src", "curl", "aiohttp"]
+            commands = {
+                tools[0]: tributary_cmd(cfg_one),
+                tools[1]: tributary_cmd(cfg_many),
+                "curl": [["curl", "-sS", "--no-progress-meter", "--fail", "--parallel", "--parallel-immediate", "--parallel-max", str(n),
+                          f"{srv.base}/f/[{1:0{w}d}-{count}].json"]],
+                "aiohttp": aiohttp_cmd(url_file, n, n),
+            }
+            outputs = {t: os.path.join(scratch, f"out-fetch-{n}-{i}.jsonl") for i, t in enumerate(tools)}
+
+            def check(tool, path):
+                if tool == "curl":
+                    got = os.path.getsize(path)
+                    return None if got == count * size else f"downloaded {got} bytes, expected {count * size}"
+                lines = count_lines(path)
+                return None if lines == count else f"wrote {lines} items, expected {count}"
+
+            same = "not checked"
+            for phase, samples in run_rounds(tools, commands, outputs, srv.pids, check, f"fetch N={n}"):
+                if phase == "round1":
+                    _, same = compare_outputs({t: (outputs[t], t == tools[1]) for t in tools if t != "curl"}, "aiohttp")
+            ref = med(samples["curl"], "wall")
+            ref_cpu = med(samples["curl"], "cpu")
+            rows = []
+            for t in tools:
+                wl = med(samples[t], "wall")
+                cpu = med(samples[t], "cpu")
+                share, limited = server_limited(samples[t])
+                if limited:
+                    rep.warn(f"N={n}: the delay server used {share:.0%} of a core during {t}'s runs (median)")
+                rows.append([t, f"{wl:.3f}", f"{wl / floor:.2f}", f"{cpu * 1000 / count:.3f}", f"{med(samples[t], 'rss_kib') / 1024:.1f}",
+                             f"{ref / wl:.2f}x", f"{cpu / ref_cpu:.1f}x" if ref_cpu > 0 else "—",
+                             f"{med(samples[t], 'server_cpu'):.2f}", f"{share:.0%}"])
+            curl_ratio = ref / floor
+            verdict = ("curl reached the floor: the server is not the bottleneck"
+                       if curl_ratio <= 1.25 else
+                       "**curl did not reach the floor: the server or the machine limits every tool here**")
+            if curl_ratio > 1.25:
+                rep.warn(f"N={n}: curl's median wall {ref:.3f} s is {curl_ratio:.2f}x the floor {floor:.2f} s")
+            rep.add(f"### {n} in flight", "",
+                    f"Floor: ceil({count}/{n}) x {delay:g} s = {floor:.2f} s. curl's median wall is {curl_ratio:.2f}x the floor: {verdict}.", "")
+            rep.add(*table(["tool", "wall s", "wall / floor", "CPU ms per request", "peak RSS MiB", "speed vs curl",
+                            "CPU vs curl", "server CPU s", "server share of a core"], rows))
+            rep.add("", f"Same items from tributary and aiohttp (sorted, `fetched` removed): {same}.", "")
+            rep.add(*every_run(samples, tools, lambda s: f"{s['wall']:.3f} s / {s['cpu'] * 1000:.0f} ms CPU (load {s['load']})"), "")
+    finally:
+        srv.stop()
+    rep.add("speed vs curl = curl's median wall / the tool's (higher is faster); CPU vs curl = the tool's CPU / curl's. "
+            "curl only downloads (bodies to a file); Tributary and aiohttp also parse each body and write its item.",
+            "server share = the server's CPU s / the tool's wall s; the floor is what a client with N connections "
+            "cannot beat, whatever it does.", "")
+    return rep.finish()
+
+
+def _has_uvloop():
+    return subprocess.run([sys.executable, "-c", "import uvloop"], capture_output=True).returncode == 0
+
+
+# ---- mode: many ----------------------------------------------------------------------------
+
+def mode_many(scratch):
+    count = env_int("MANY", 10000, 2, 99999)
+    n = env_int("CONCURRENCY", 32, 1, 4096)
+    files = [os.path.join(CORPUS_MANY, f"page-{i:05d}.json") for i in range(1, count + 1)]
+    missing = [f for f in files if not os.path.exists(f)]
+    if missing:
+        die(f"{len(missing)} pages missing in {CORPUS_MANY} (bench/run.sh generates them)")
+    total_bytes = sum(os.path.getsize(f) for f in files)
+    nginx = Nginx(scratch)
+    try:
+        urls = [f"{nginx.base}/many/page-{i:05d}.json" for i in range(1, count + 1)]
+        url_file = os.path.join(RESULTS, "many-urls.txt")
+        write_lines(url_file, urls)
+        curl_cfg = os.path.join(RESULTS, "many-curl.cfg")
+        write_lines(curl_cfg, [f'url = "{u}"' for u in urls])
+        cfg_many = os.path.join(RESULTS, "many-sources.json")
+        cfg_base = os.path.join(RESULTS, "many-baseline.json")
+        write_config(cfg_many, urls, n, n, one_source=False)
+        write_config(cfg_base, urls[:1], n, n, one_source=False)
+        tools = ["tributary 1 src", f"tributary {count} src", "curl", "aiohttp"]
+        commands = {
+            tools[0]: tributary_cmd(cfg_base),
+            tools[1]: tributary_cmd(cfg_many),
+            "curl": [["curl", "-sS", "--no-progress-meter", "--fail", "--parallel", "--parallel-max", str(n), "-K", curl_cfg]],
+            "aiohttp": aiohttp_cmd(url_file, n, n),
+        }
+        outputs = {t: os.path.join(scratch, f"out-many-{i}.jsonl") for i, t in enumerate(tools)}
+
+        def check(tool, path):
+            if tool == "curl":
+                got = os.path.getsize(path)
+                return None if got == total_bytes else f"downloaded {got} bytes, expected {total_bytes}"
+            want = 1 if tool == tools[0] else count
+            lines = count_lines(path)
+            return None if lines == want else f"wrote {lines} items, expected {want}"
+
+        rep = Report("many", f"many: {count} json sources of one small page each, over loopback HTTP/1.1 from nginx")
+        rep.header([f"pages: {count} one-item pages, {total_bytes / count:.0f} bytes on average; {n} requests in flight "
+                    f"(http.concurrency = per_host = {n}; curl --parallel-max {n} -K <url file>; aiohttp limit {n})",
+                    "baseline: the same binary with a config of one of these sources"])
+        same = "not checked"
+        for phase, samples in run_rounds(tools, commands, outputs, nginx.pids, check, "many"):
+            if phase == "round1":
+                _, same = compare_outputs({tools[1]: (outputs[tools[1]], True), "aiohttp": (outputs["aiohttp"], False)}, "aiohttp")
+    finally:
+        nginx.stop()
+    ref = med(samples["curl"], "wall")
+    base_rss = med(samples[tools[0]], "rss_kib")
+    rows = []
+    for t in tools:
+        wl = med(samples[t], "wall")
+        rss = med(samples[t], "rss_kib")
+        per = "—"
+        if t == tools[1]:
+            per = f"{(rss - base_rss) / (count - 1):.1f}"
+        share, limited = server_limited(samples[t])
+        if limited:
+            rep.warn(f"nginx used {share:.0%} of a core during {t}'s runs (median)")
+        rows.append([t, f"{wl:.3f}", f"{med(samples[t], 'cpu'):.2f}", f"{rss / 1024:.1f}", per,
+                     "—" if t == tools[0] else f"{ref / wl:.2f}x", f"{share:.0%}"])
+    rep.add(*table(["tool", "wall s", "CPU s", "peak RSS MiB", "RSS KiB per source above baseline", "speed vs curl", "nginx share of a core"], rows))
+    rep.add("",
+            f"Same items from tributary and aiohttp (sorted, `fetched` removed, `source` set to bench): {same}.",
+            f"RSS per source = (peak RSS with {count} sources - peak RSS with 1 source) / {count - 1}, medians.",
+            "speed vs curl = curl's median wall / the tool's (higher is faster). curl only downloads; the others also map and write items.",
+            "")
+    rep.add(*every_run(samples, tools, lambda s: f"{s['wall']:.3f} s / {s['rss_kib'] / 1024:.1f} MiB (load {s['load']})"), "")
+    return rep.finish()
+
+
+# ---- mode: startup -------------------------------------------------------------------------
+
+def mode_startup(scratch):
+    reps = env_int("STARTUP_REPS", 20, 1, 10000)
+    demo = os.path.join(ROOT, "Sources-config", "demo.json")
+    tools = ["tributary --version", "tributary check demo", "jq -n 1"]
+    argv = {tools[0]: [BIN, "--version"], tools[1]: [BIN, "check", "-c", demo], "jq -n 1": ["jq", "-n", "1"]}
+    rep = Report("startup", "startup: process start to exit")
+    rep.header([f"each round runs each command {reps} times in a row, straight from the harness (no wrapper), "
+                f"then once under GNU time for its peak RSS; the table gives the median over all "
+                f"{RUNS * reps} runs of a command, and the spread of the per-round medians",
+                f"`tributary check demo` = `tributary check -c Sources-config/demo.json`; the binary as built (`{BIN}`)"])
+    samples = {t: [] for t in tools}
+    round_medians = {t: [] for t in tools}
+    for r in range(RUNS):
+        load1 = loadavg()[0]
+        for t in round_order(tools, r):
+            this = []
+            for _ in range(reps):
+                t0 = time.perf_counter()
+                p = subprocess.Popen(argv[t], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT)
+                _, status, ru = os.wait4(p.pid, 0)
+                wall = time.perf_counter() - t0
+                p.returncode = os.waitstatus_to_exitcode(status)
+                if p.returncode != 0:
+                    die(f"startup: {t} exited {p.returncode}")
+                this.append({"wall": wall, "cpu": ru.ru_utime + ru.ru_stime, "load": load1})
+            # Peak RSS from one more run under GNU time (ru_maxrss of a process started from
+            # here would count the harness's pages; see run_measured).
+            rss_file = os.path.join(scratch, "startup.rss")
+            subprocess.run([GNU_TIME, "-f", "%M", "-o", rss_file] + argv[t], stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL, cwd=ROOT, check=True)
+            with open(rss_file) as f:
+                rss = int(f.read().split()[-1])
+            for x in this:
+                x["rss_kib"] = rss
+            samples[t] += this
+            round_medians[t].append(statistics.median(s["wall"] for s in this))
+            log(f"startup round {r + 1}/{RUNS} {t:<22} median {round_medians[t][-1] * 1000:.2f} ms (load {load1})")
+    ref = med(samples["jq -n 1"], "wall")
+    rows = []
+    for t in tools:
+        wl = med(samples[t], "wall")
+        rows.append([t, f"{wl * 1000:.2f}", f"{min(round_medians[t]) * 1000:.2f}–{max(round_medians[t]) * 1000:.2f}",
+                     f"{med(samples[t], 'cpu') * 1000:.2f}", f"{med(samples[t], 'rss_kib') / 1024:.1f}", f"{wl / ref:.2f}x"])
+    rep.add(*table(["command", "wall ms", "per-round medians ms", "CPU ms", "peak RSS MiB", "wall / jq's"], rows))
+    rep.add("", "wall / jq's = the command's median wall / `jq -n 1`'s (lower is better; 1.00x = as fast as jq).", "")
+    return rep.finish()
+
+
+# ---- mode: serve ---------------------------------------------------------------------------
+
+def mode_serve(scratch):
+    seconds = env_int("SERVE_SECONDS", 3600, 1, 86400)
+    nginx = Nginx(scratch)
+    print(f"{nginx.base}/page-0001.json ... (decode corpus), {nginx.base}/many/page-00001.json ... (many); "
+          f"pid {nginx.proc.pid}; Ctrl-C stops it (or after {seconds} s)", flush=True)
+    try:
+        nginx.proc.wait(timeout=seconds)
+    except subprocess.TimeoutExpired:
+        pass
+    finally:
+        nginx.stop()
+
+
+MODES = {"decode": mode_decode, "fetch": mode_fetch, "many": mode_many, "startup": mode_startup}
+
+
+def main():
+    if len(sys.argv) != 2 or sys.argv[1] not in list(MODES) + ["all", "serve"]:
+        die("usage: harness.py decode|fetch|many|startup|all|serve (use bench/run.sh)")
+    if not BIN or not os.access(BIN, os.X_OK):
+        die("TRIBUTARY_BIN must name the tributary binary (bench/run.sh sets it)")
+    signal.signal(signal.SIGTERM, _on_signal)
+    signal.signal(signal.SIGINT, _on_signal)
+    signal.signal(signal.SIGHUP, _on_signal)
+    os.makedirs(RESULTS, exist_ok=True)
+    scratch = os.path.join(os.environ.get("TMPDIR", "/tmp"), f"tributary-bench.{os.getpid()}")
+    os.makedirs(scratch)
+    _scratch.append(scratch)
+    if RUNS < 5 and sys.argv[1] != "serve":
+        log(f"note: RUNS={RUNS}; at least 5 rounds are needed for numbers worth comparing")
+    try:
+        mode = sys.argv[1]
+        if mode == "serve":
+            mode_serve(scratch)
+        else:
+            for m in (MODES if mode == "all" else [mode]):
+                MODES[m](scratch)
+    finally:
+        cleanup()
+
+
+if __name__ == "__main__":
+    main()
