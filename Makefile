@@ -128,9 +128,10 @@ sanitize-address: deps test-tools
 sanitize-ci: deps test-tools
 	$(call sanitizer_pass,thread,.build/tsan,--filter 'TributaryCoreTests|EndToEndTests')
 
-## bench: Tributary (the release binary) beside jq and orjson (see bench/README.md)
+## bench: Tributary (the release binary) beside curl, aiohttp + orjson and jq (see bench/README.md; MODE=decode|fetch|many|startup|all)
+MODE ?= decode
 bench: release
-	TRIBUTARY_BIN=$(RELEASE_BIN) bash bench/run.sh
+	TRIBUTARY_BIN=$(RELEASE_BIN) bash bench/run.sh $(MODE)
 
 # A binary that is not there yet is built; an existing one is installed as it is (so
 # `make release && sudo make install` needs no toolchain for root).
