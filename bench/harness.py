@@ -364,7 +364,9 @@ http {{
         exe = shutil.which("nginx") or "/usr/sbin/nginx"
         self.proc = start_server([exe, "-c", conf, "-p", self.dir], stderr=subprocess.DEVNULL)
         self.base = f"http://127.0.0.1:{self.port}"
-        wait_http(f"{self.base}/page-0001.json", self.proc, "nginx")
+        # Any page that exists: a `many` run has no decode corpus, and the other way round.
+        probe = "page-0001.json" if os.path.exists(os.path.join(CORPUS, "page-0001.json")) else "many/page-00001.json"
+        wait_http(f"{self.base}/{probe}", self.proc, "nginx")
         self.pids = [self.proc.pid]
         log(f"nginx on {self.base} (pid {self.proc.pid}), serving {CORPUS}")
 

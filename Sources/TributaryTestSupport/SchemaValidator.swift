@@ -17,7 +17,7 @@ public struct SchemaValidator {
 
     /// The contract's item schema, copied into Tests/Fixtures.
     public static func itemSchema() throws -> SchemaValidator {
-        try SchemaValidator(file: BinaryRunner.packageRoot + "/Tests/Fixtures/item.schema.json")
+        try SchemaValidator(file: BinaryRunner.packageRoot + "/Docs/item.schema.json")
     }
 
     public func validate(_ value: JSONValue) -> [String] {

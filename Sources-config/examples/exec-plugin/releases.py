@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """An example Tributary exec plugin (Docs/sources/exec.md).
 
-Protocol: print one JSON object per line on stdout, using the item fields of SPEC.md section 4
+Protocol: print one JSON object per line on stdout, using the item fields of Docs/contract.md#items
 (id, kind, title, summary, url, image, author, published, tags, geo, data). `source`, `type`
 and `fetched` are filled in by Tributary; a missing `id` is derived from `url` or `title`.
 Anything written to stderr is logged with the source name. Exit 0 on success; a non-zero exit

@@ -74,7 +74,7 @@ public struct ConfigError: Error, CustomStringConvertible, Sendable {
     public var description: String { messages.joined(separator: "\n") }
 }
 
-/// Reads and validates a config file (SPEC.md section 2): strict JSON with line:column errors,
+/// Reads and validates a config file (Docs/contract.md#config-file): strict JSON with line:column errors,
 /// `$`-keys dropped, `${VAR}` interpolation, unknown keys rejected with suggestions, every error
 /// reported at once. Nothing is fetched or opened here.
 public enum ConfigLoader {

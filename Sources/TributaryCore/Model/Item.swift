@@ -1,4 +1,4 @@
-/// One unified item, the unit every source produces and every sink consumes (SPEC.md section 4).
+/// One unified item, the unit every source produces and every sink consumes (Docs/contract.md#items).
 /// `id` is stable across runs for the same real-world thing: `<family>:<native id>`.
 public struct Item: Sendable, Equatable {
     public var id: String
@@ -53,7 +53,7 @@ public struct Geo: Sendable, Equatable {
 }
 
 extension Item {
-    /// The item as one JSON Lines record (without the newline), keys in SPEC.md order,
+    /// The item as one JSON Lines record (without the newline), keys in Docs/contract.md order,
     /// optional fields omitted when absent.
     public func jsonLine() -> [UInt8] {
         var out: [UInt8] = []

@@ -7,7 +7,7 @@ import TributaryCore
 public final class StdoutSink: Sink, @unchecked Sendable {
     // Called by the engine from one task at a time (Sink contract); no other state.
     public static let descriptor = SinkDescriptor(type: "stdout", summary: "items on standard output, readable text or JSON Lines", options: [
-        OptionSpec("format", .enumeration(["text", "jsonl"]), default: "text", "text: one readable line per item; jsonl: SPEC.md section 4"),
+        OptionSpec("format", .enumeration(["text", "jsonl"]), default: "text", "text: one readable line per item; jsonl: Docs/contract.md#items"),
     ]) { reader in
         StdoutSink(format: reader.string("format") == "jsonl" ? .jsonl : .text, output: .standardOutput)
     }

@@ -1,6 +1,6 @@
 import TributaryCore
 
-/// The `{"channel": [...]}` list of the original TV app (ORIGINS.md section 2): `key` (a number
+/// The `{"channel": [...]}` list of the original TV app (Docs/origins.md): `key` (a number
 /// used as an identifier), `name`, `img_url` / `img`, `isLocked`, `priority`, `tag1` / `tag2`
 /// hashtags, `videoUrl` and `videoUrlArr`. Every wrong type is an error naming its key path.
 enum ChannelListFormat {

@@ -1,6 +1,6 @@
 import TributaryCore
 
-/// Dianping open-API request signing (SPEC.md section 6): the parameters other than `appkey`
+/// Dianping open-API request signing (Docs/contract.md#dianping-signing): the parameters other than `appkey`
 /// and `sign`, sorted by key in byte order, are concatenated as key + raw value between the app
 /// key and the app secret; `sign` is the upper-case hex SHA-1 (libcrypto) of that string.
 public enum DianpingSignature {

@@ -2,7 +2,7 @@ import Foundation
 import TributaryCore
 
 /// The `dianping` source: Dianping open API `v1/business/find_businesses`, each request signed
-/// with SHA-1 (SPEC.md section 6), one `business` item per result (Docs/sources/dianping.md).
+/// with SHA-1 (Docs/contract.md#dianping-signing), one `business` item per result (Docs/sources/dianping.md).
 public struct DianpingSource: FeedSource {
     public static let descriptor = SourceDescriptor(type: "dianping", summary: "Dianping open API v1/business/find_businesses, requests signed with SHA-1", options: options) { settings, reader in
         DianpingSource(settings: settings, reader: reader)

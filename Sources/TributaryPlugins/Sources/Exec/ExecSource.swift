@@ -89,7 +89,7 @@ public struct ExecSource: FeedSource {
         try await context.emit(items)
     }
 
-    /// One printed line into an item. Accepts SPEC.md section 4 fields; `source`, `type` and
+    /// One printed line into an item. Accepts Docs/contract.md#items fields; `source`, `type` and
     /// `fetched` are always this run's; a missing `id` is derived from `url`, else `title`.
     func parseLine(_ line: [UInt8], context: FetchContext) throws -> Item {
         let doc = try JSONParser.parse(line)

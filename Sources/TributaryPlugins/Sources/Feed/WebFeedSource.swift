@@ -147,7 +147,7 @@ public struct WebFeedSource: FeedSource {
 
     /// A native id that is a URI (`https://...`, `tag:...`, `urn:...`, `yt:video:...`) is
     /// global already; a bare one (`1042`, `n-1`) only means something within its feed, so it
-    /// is qualified with the feed's host to keep two feeds' `1042` apart (ids are global, SPEC 7).
+    /// is qualified with the feed's host to keep two feeds' `1042` apart (ids are global, Docs/contract.md#state).
     func scoped(_ native: String) -> String {
         if let colon = native.firstIndex(of: ":"), let first = native.first, first.isASCII, first.isLetter,
            native[..<colon].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == ".") }) {

@@ -3,7 +3,7 @@ import TributaryCore
 
 /// The `openweathermap` source: OpenWeatherMap current weather (`/data/2.5/weather`), one
 /// request per place (city name, city id or coordinates), all at once; one item of kind
-/// `weather` per place (Docs/sources/openweathermap.md, ORIGINS.md section 3).
+/// `weather` per place (Docs/sources/openweathermap.md, Docs/origins.md).
 public struct OpenWeatherMapSource: FeedSource {
     public static let descriptor = SourceDescriptor(
         type: "openweathermap",
