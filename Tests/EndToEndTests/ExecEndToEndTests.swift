@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TributaryCore
 import TributaryTestSupport
 
 /// The `exec` plugin protocol through the real binary, with small shell plugins.
@@ -11,6 +12,36 @@ final class ExecEndToEndTests: XCTestCase {
 
     func config(_ dir: TempDir, _ sources: String) -> String {
         dir.write("tributary.json", #"{"sources":[\#(sources)],"sinks":[{"type":"stdout","format":"jsonl"}]}"#)
+    }
+
+    /// A config from source objects, JSON-encoded here so any argument reaches the file intact.
+    func config(_ dir: TempDir, sources: [[String: Any]]) -> String {
+        let doc: [String: Any] = ["sources": sources, "sinks": [["type": "stdout", "format": "jsonl"]]]
+        let data = try! JSONSerialization.data(withJSONObject: doc, options: [.sortedKeys])
+        return dir.write("tributary.json", String(decoding: data, as: UTF8.self))
+    }
+
+    /// A Python test program in `dir`, run by its absolute path (so its command line names the
+    /// test folder, which `ProcessProbe` looks for). `note()` appends the calling process's pid to
+    /// `pids`; `item(n)` prints one item line.
+    func python(_ dir: TempDir, _ name: String, _ code: String) -> [String] {
+        let prelude = """
+        import json, os, signal, sys, time
+        PIDS = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'pids')
+        def note():
+            with open(PIDS, 'a') as f: f.write('%d\\n' % os.getpid())
+        def item(n, title='t'):
+            os.write(1, (json.dumps({'id': 'a:%s' % n, 'title': title}) + '\\n').encode())
+
+        """
+        let path = dir.write(name, prelude + code + "\n")
+        return ["python3", path]
+    }
+
+    /// Fails the test for every process listed in `dir/pids` that is still alive or unreaped.
+    func assertNoSurvivors(_ dir: TempDir, file: StaticString = #filePath, line: UInt = #line) {
+        let left = ProcessProbe.survivors(pidFile: dir.path + "/pids", marker: dir.path)
+        XCTAssertEqual(left, [], "processes of the test left behind", file: file, line: line)
     }
 
     func testItemsFilledInAndIdsDerived() throws {
@@ -106,5 +137,65 @@ final class ExecEndToEndTests: XCTestCase {
         XCTAssertTrue(bad.stderr.contains(#"sources[0] ("p").kind: "Bad" must match"#), bad.stderr)
         let noShell = try BinaryRunner.run(["check", "-c", config(dir, #"{"name":"p","type":"exec","command":"echo hi; rm -rf /"}"#)])
         XCTAssertEqual(noShell.status, 2, "command must be an array: no shell string")
+    }
+
+    func testArgumentsReachTheProgramLiterallyWithoutAShell() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let weird = #"a; echo $HOME `id` * | touch pwned && 'q' "d" \ $(touch pwned2) > f"#
+        let cmd = python(dir, "p.py", "item(1, sys.argv[1]); item(2, sys.argv[2])")
+        let r = try BinaryRunner.run(["run", "-c", config(dir, sources: [["name": "p", "type": "exec", "command": cmd + [weird, "*"]]])])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let titles = r.stdoutLines.compactMap { try? JSONNode(JSONParser.parse($0))["title"].string() }
+        XCTAssertEqual(titles, [weird, "*"])
+        for f in ["pwned", "pwned2", "f"] { XCTAssertNil(dir.read(f), "no shell ran: \(f) must not exist") }
+    }
+
+    func testOneGigabyteOfStdoutIsCappedAndDrained() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let cmd = python(dir, "p.py", """
+        note()
+        chunk = (json.dumps({'id': 'a:x', 'title': 'x' * 1000}) + '\\n').encode() * 1000
+        for _ in range(1000): os.write(1, chunk)
+        """)
+        let start = Date()
+        let r = try BinaryRunner.run(["run", "-c", config(dir, sources: [["name": "p", "type": "exec", "command": cmd, "timeout": "2m"]])], timeout: 120)
+        XCTAssertLessThan(Date().timeIntervalSince(start), 60, "the program is stopped at the cap, not read to its end")
+        XCTAssertEqual(r.status, 1)
+        XCTAssertTrue(r.stderr.contains("p     exec  failed: command python3: printed more than 64 MiB on stdout"), r.stderr)
+        XCTAssertEqual(r.stdout, "")
+        assertNoSurvivors(dir)
+    }
+
+    func testWorkingDirectoryEnvironmentAndSignalDispositions() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let cmd = python(dir, "p.py", """
+        print(json.dumps({'id': 'a:1', 'title': os.getcwd(), 'data': {'home': os.environ.get('HOME'), 'extra': os.environ.get('EXTRA'), 'inherited': os.environ.get('FROM_TEST'), 'stdin': os.read(0, 10).decode()}}))
+        """)
+        // Tributary ignores SIGPIPE and handles SIGINT and SIGTERM itself; the program must get
+        // the defaults back and an empty signal mask. grep, exec'ed by the shell, logs its own.
+        let cfg = config(dir, sources: [
+            ["name": "p", "type": "exec", "command": cmd, "env": ["EXTRA": "yes", "HOME": "/nowhere"]],
+            ["name": "s", "type": "exec", "command": ["/bin/sh", "-c", "exec grep -E '^Sig(Ign|Blk):' /proc/self/status >&2"]],
+        ])
+        let r = try BinaryRunner.run(["run", "-c", cfg], cwd: "/", env: ["FROM_TEST": "inherited", "HOME": "/root"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let items = r.stdoutLines.compactMap { try? JSONNode(JSONParser.parse($0)) }
+        let p = items.first { (try? $0["source"].string()) == "p" }
+        let realDir = URL(fileURLWithPath: dir.path).resolvingSymlinksInPath().path
+        XCTAssertEqual(try p?["title"].string(), realDir, "the program runs in the config file's folder")
+        XCTAssertEqual(try p?["data.home"].string(), "/nowhere", "env overrides an inherited variable")
+        XCTAssertEqual(try p?["data.extra"].string(), "yes")
+        XCTAssertEqual(try p?["data.inherited"].string(), "inherited", "the rest of the environment is passed on")
+        XCTAssertEqual(try p?["data.stdin"].string(), "", "stdin is /dev/null")
+        func mask(_ name: String) -> UInt64? {
+            guard let line = r.stderr.split(separator: "\n").first(where: { $0.hasPrefix("s: \(name):") }) else { return nil }
+            return UInt64(line.split(separator: "\t").last ?? "", radix: 16)
+        }
+        XCTAssertEqual(mask("SigBlk"), 0, r.stderr)
+        let ignored = try XCTUnwrap(mask("SigIgn"), r.stderr)
+        for sig in [SIGPIPE, SIGINT, SIGTERM] { XCTAssertEqual(ignored & (1 << UInt64(sig - 1)), 0, "signal \(sig) ignored in the program: \(r.stderr)") }
     }
 }
