@@ -198,4 +198,44 @@ final class ExecEndToEndTests: XCTestCase {
         let ignored = try XCTUnwrap(mask("SigIgn"), r.stderr)
         for sig in [SIGPIPE, SIGINT, SIGTERM] { XCTAssertEqual(ignored & (1 << UInt64(sig - 1)), 0, "signal \(sig) ignored in the program: \(r.stderr)") }
     }
+
+    func testHundredMebibytesOfStderrWithoutANewlineAreReadInBoundedMemory() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let cmd = python(dir, "p.py", """
+        note()
+        item(1)
+        chunk = b'x' * (1 << 20)
+        for _ in range(100): os.write(2, chunk)
+        """)
+        let start = Date()
+        let r = try BinaryRunner.run(["run", "-c", config(dir, sources: [["name": "p", "type": "exec", "command": cmd, "timeout": "20s"]])], timeout: 120)
+        let seconds = Date().timeIntervalSince(start)
+        XCTAssertEqual(r.status, 0, String(r.stderr.suffix(2000)))
+        XCTAssertEqual(r.stdoutLines.count, 1, "the item is delivered")
+        XCTAssertLessThan(r.stderr.utf8.count, 16 << 10, "one cut line is logged, not 100 MiB")
+        XCTAssertTrue(r.stderr.contains("p: " + String(repeating: "x", count: 4096) + "... [line of 104857600 bytes cut to 4096]\n"), String(r.stderr.prefix(300)))
+        XCTAssertTrue(r.stderr.contains("p     exec  ok  1 fetched"), String(r.stderr.suffix(500)))
+        XCTAssertLessThan(seconds, 20, "read at pipe speed, well within the timeout")
+        assertNoSurvivors(dir)
+    }
+
+    func testStderrLinesAreCappedPerRunAndInTheFailureMessage() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let cmd = python(dir, "p.py", """
+        for i in range(5000): os.write(2, b'line %d\\n' % i)
+        os.write(2, 'é'.encode() * 10000 + b'\\n')
+        sys.exit(3)
+        """)
+        let r = try BinaryRunner.run(["run", "-c", config(dir, sources: [["name": "p", "type": "exec", "command": cmd]])])
+        XCTAssertEqual(r.status, 1, r.stderr)
+        let logged = r.stderr.split(separator: "\n").filter { $0.hasPrefix("p: line ") }
+        XCTAssertEqual(logged.count, 1000, "a run logs at most 1000 stderr lines")
+        XCTAssertEqual(logged.last, "p: line 999")
+        XCTAssertTrue(r.stderr.contains("warning: p: stderr: 4001 more lines (56000 bytes) not logged; a run logs at most 1000 lines"), String(r.stderr.suffix(1500)))
+        let failure = try XCTUnwrap(r.stderr.split(separator: "\n").first { $0.hasPrefix("p     exec  failed:") }, r.stderr)
+        XCTAssertTrue(failure.hasPrefix("p     exec  failed: command python3: exited with status 3 (last stderr line: " + String(repeating: "é", count: 300) + "...)"), String(failure))
+        XCTAssertLessThan(failure.count, 500)
+    }
 }

@@ -14,6 +14,8 @@ struct ChildProcess: Sendable {
         var exitCode: Int32?
         var signal: Int32?
         var timedOut: Bool
+        /// What was read from stderr: the last line, and how many lines were not logged.
+        var stderr: StderrLines
     }
 
     struct LaunchError: Error, CustomStringConvertible {
@@ -132,22 +134,20 @@ struct ChildProcess: Sendable {
 
         let errFD = errPipe[0]
         let errDone = DispatchSemaphore(value: 0)
+        let errResult = Locked(StderrLines())
         DispatchQueue.global().async {
-            var pending: [UInt8] = []
-            var buf = [UInt8](repeating: 0, count: 4096)
+            var lines = StderrLines()
+            let buf = UnsafeMutableRawBufferPointer.allocate(byteCount: 65536, alignment: 1)
+            defer { buf.deallocate() }
             while true {
-                let n = buf.withUnsafeMutableBytes { read(errFD, $0.baseAddress, $0.count) }
+                let n = read(errFD, buf.baseAddress, buf.count)
                 if n < 0 && errno == EINTR { continue }
                 if n <= 0 { break }
-                pending.append(contentsOf: buf[0..<n])
-                while let nl = pending.firstIndex(of: 0x0A) {
-                    let line = String(decoding: pending[..<nl], as: UTF8.self)
-                    pending.removeSubrange(...nl)
-                    if !line.isEmpty { stderrLine(line) }
-                }
+                lines.feed(UnsafeRawBufferPointer(rebasing: buf[0..<n]), emit: stderrLine)
             }
-            if !pending.isEmpty { stderrLine(String(decoding: pending, as: UTF8.self)) }
+            lines.finish(emit: stderrLine)
             close(errFD)
+            errResult.withLock { $0 = lines }
             errDone.signal()
         }
 
@@ -171,7 +171,7 @@ struct ChildProcess: Sendable {
         _ = errDone.wait(timeout: .now() + 2)
         if overflow { throw LaunchError(description: "printed more than \(maxOutput / (1 << 20)) MiB on stdout") }
         let exited = status & 0x7F == 0
-        return Outcome(stdout: out, exitCode: exited ? (status >> 8) & 0xFF : nil, signal: exited ? nil : status & 0x7F, timedOut: timedOut.withLock { $0 })
+        return Outcome(stdout: out, exitCode: exited ? (status >> 8) & 0xFF : nil, signal: exited ? nil : status & 0x7F, timedOut: timedOut.withLock { $0 }, stderr: errResult.withLock { $0 })
     }
 }
 

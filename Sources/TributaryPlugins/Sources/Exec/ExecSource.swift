@@ -35,12 +35,8 @@ public struct ExecSource: FeedSource {
         let what = "command \(command[0])"
         let child = ChildProcess(command: command, environment: env, directory: directory, timeout: timeout, maxOutput: 64 << 20)
         let outcome: ChildProcess.Outcome
-        let lastErr = LastLine()
         do {
-            outcome = try await child.run { line in
-                lastErr.set(line)
-                context.log(line)
-            }
+            outcome = try await child.run { line in context.log(line) }
         } catch let e as ChildProcess.LaunchError {
             throw SourceError("\(what): \(e.description)")
         } catch {
@@ -62,6 +58,10 @@ public struct ExecSource: FeedSource {
                 problems.append("stdout line \(lineNumber): \(error)")
             }
         }
+        if outcome.stderr.dropped > 0 {
+            let n = outcome.stderr.dropped
+            context.warn("stderr: \(n) more line\(n == 1 ? "" : "s") (\(outcome.stderr.droppedBytes) bytes) not logged; a run logs at most \(outcome.stderr.lineLimit) lines")
+        }
         if outcome.timedOut {
             throw SourceError("\(what): timed out after \(Durations.format(timeout)) and was killed", partial: items)
         }
@@ -70,7 +70,7 @@ public struct ExecSource: FeedSource {
         }
         if let code = outcome.exitCode, code != 0 {
             var msg = "\(what): exited with status \(code)"
-            if let l = lastErr.get() { msg += " (last stderr line: \(l))" }
+            if let l = outcome.stderr.last { msg += " (last stderr line: \(Self.bounded(l)))" }
             throw SourceError(msg, partial: items)
         }
         if !problems.isEmpty {
@@ -137,6 +137,14 @@ public struct ExecSource: FeedSource {
         return item
     }
 
+    /// Longest last stderr line quoted in a failure message, in characters.
+    static let maxQuotedLine = 300
+
+    /// `line`, cut to `maxQuotedLine` characters for a failure message.
+    static func bounded(_ line: String) -> String {
+        line.count <= maxQuotedLine ? line : String(line.prefix(maxQuotedLine)) + "..."
+    }
+
     /// `youtube:video:x` has a family; `x` or `http://...` alone does not.
     static func hasFamily(_ id: String) -> Bool {
         guard let colon = id.firstIndex(of: ":"), colon != id.startIndex else { return false }
@@ -144,11 +152,4 @@ public struct ExecSource: FeedSource {
         if id[colon...].hasPrefix("://") { return false }
         return ConfigLoader.isValidName(String(family))
     }
-}
-
-/// The last stderr line, for the failure message.
-final class LastLine: Sendable {
-    private let value = Locked<String?>(nil)
-    func set(_ s: String) { value.withLock { $0 = s } }
-    func get() -> String? { value.withLock { $0 } }
 }
