@@ -238,4 +238,153 @@ final class ExecEndToEndTests: XCTestCase {
         XCTAssertTrue(failure.hasPrefix("p     exec  failed: command python3: exited with status 3 (last stderr line: " + String(repeating: "é", count: 300) + "...)"), String(failure))
         XCTAssertLessThan(failure.count, 500)
     }
+
+    /// A program whose child leaves the process group with setsid and sleeps holding stdout.
+    static let setsidChild = """
+    note()
+    if os.fork() == 0:
+        os.setsid()
+        note()
+        time.sleep(60)
+        os._exit(0)
+    item(1)
+    time.sleep(60)
+    """
+
+    func testTheTimeoutEndsARunWhoseSetsidChildHoldsStdout() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let cmd = python(dir, "p.py", Self.setsidChild)
+        let start = Date()
+        let r = try BinaryRunner.run(["run", "-c", config(dir, sources: [["name": "p", "type": "exec", "command": cmd, "timeout": "2s"]])], timeout: 30)
+        XCTAssertLessThan(Date().timeIntervalSince(start), 20, "the timeout (2 s) ends the run")
+        XCTAssertEqual(r.status, 1)
+        XCTAssertTrue(r.stderr.contains("p     exec  failed: command python3: timed out after 2s and was killed  1 fetched"), r.stderr)
+        XCTAssertEqual(r.stdoutLines.count, 1, "what was printed before the timeout is kept")
+        XCTAssertEqual(ProcessProbe.pids(inFile: dir.path + "/pids").count, 2)
+        assertNoSurvivors(dir)
+    }
+
+    func testTheTimeoutEndsARunWhoseDoubleForkedDaemonHoldsStdout() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let cmd = python(dir, "p.py", """
+        note()
+        if os.fork() == 0:
+            os.setsid()
+            if os.fork() == 0:
+                note()
+                time.sleep(60)
+            os._exit(0)
+        item(1)
+        time.sleep(60)
+        """)
+        let start = Date()
+        let r = try BinaryRunner.run(["run", "-c", config(dir, sources: [["name": "p", "type": "exec", "command": cmd, "timeout": "2s"]])], timeout: 30)
+        XCTAssertLessThan(Date().timeIntervalSince(start), 20, "the timeout (2 s) ends the run")
+        XCTAssertEqual(r.status, 1)
+        XCTAssertTrue(r.stderr.contains("timed out after 2s and was killed"), r.stderr)
+        XCTAssertEqual(ProcessProbe.pids(inFile: dir.path + "/pids").count, 2)
+        assertNoSurvivors(dir)
+    }
+
+    func testADetachedDaemonIsKilledWhenTheProgramEnds() throws {
+        // Double fork, setsid, stdio on /dev/null, and an empty environment: nothing ties it to
+        // the program any more but having been orphaned to Tributary.
+        let dir = TempDir()
+        defer { dir.remove() }
+        let cmd = python(dir, "p.py", """
+        if len(sys.argv) > 1:
+            time.sleep(60)
+            sys.exit(0)
+        note()
+        if os.fork() == 0:
+            os.setsid()
+            if os.fork() == 0:
+                note()
+                fd = os.open('/dev/null', os.O_RDWR)
+                for i in (0, 1, 2): os.dup2(fd, i)
+                os.execve(sys.executable, [sys.executable, os.path.abspath(__file__), 'daemon'], {})
+            os._exit(0)
+        item(1)
+        """)
+        let r = try BinaryRunner.run(["run", "-c", config(dir, sources: [["name": "p", "type": "exec", "command": cmd, "timeout": "20s"]])], timeout: 60)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.stdoutLines.count, 1)
+        XCTAssertEqual(ProcessProbe.pids(inFile: dir.path + "/pids").count, 2)
+        assertNoSurvivors(dir)
+    }
+
+    func testSIGTERMAndSIGINTEndARunWhoseDescendantsHoldStdout() throws {
+        for (signals, code) in [([SIGTERM], Int32(143)), ([SIGINT, SIGINT], Int32(130))] {
+            let dir = TempDir()
+            defer { dir.remove() }
+            let cmd = python(dir, "p.py", Self.setsidChild)
+            let cfg = config(dir, sources: [["name": "p", "type": "exec", "command": cmd, "timeout": "60s"]])
+            let p = try BinaryRunner.start(["run", "-c", cfg], stdoutPath: dir.path + "/out", stderrPath: dir.path + "/err")
+            let ready = Date().addingTimeInterval(20)
+            while ProcessProbe.pids(inFile: dir.path + "/pids").count < 2 && Date() < ready { usleep(20_000) }
+            let start = Date()
+            for sig in signals {
+                kill(p.processIdentifier, sig)
+                usleep(100_000)
+            }
+            while p.isRunning && Date().timeIntervalSince(start) < 30 { usleep(50_000) }
+            if p.isRunning {
+                kill(p.processIdentifier, SIGKILL)
+                XCTFail("\(signals): tributary did not stop")
+            }
+            p.waitUntilExit()
+            let err = dir.read("err") ?? ""
+            XCTAssertEqual(p.terminationStatus, code, err)
+            XCTAssertLessThan(Date().timeIntervalSince(start), 20, "within the grace period (5 s)")
+            XCTAssertTrue(err.contains("p     exec  stopped: interrupted  1 fetched"), err)
+            XCTAssertEqual(dir.read("out")?.split(separator: "\n").count, 1, "the item printed before the signal is delivered")
+            assertNoSurvivors(dir)
+        }
+    }
+
+    func testProgramsRunningAtOnceEachLoseOnlyTheirOwnProcesses() throws {
+        // a exits at once, leaving a daemon (setsid, double fork, stdio on /dev/null); b's child
+        // looks at that daemon while b still runs, then prints b's only item.
+        let dir = TempDir()
+        defer { dir.remove() }
+        let a = python(dir, "a.py", """
+        if os.fork() == 0:
+            os.setsid()
+            if os.fork() == 0:
+                note()
+                with open(PIDS + '.daemon', 'w') as f: f.write(str(os.getpid()))
+                fd = os.open('/dev/null', os.O_RDWR)
+                for i in (0, 1, 2): os.dup2(fd, i)
+                time.sleep(60)
+            os._exit(0)
+        item('a')
+        """)
+        let b = python(dir, "b.py", """
+        note()
+        child = os.fork()
+        if child == 0:
+            note()
+            for _ in range(400):
+                if os.path.exists(PIDS + '.daemon') and open(PIDS + '.daemon').read(): break
+                time.sleep(0.05)
+            daemon = int(open(PIDS + '.daemon').read())
+            time.sleep(2)
+            try: state = open('/proc/%d/stat' % daemon).read().rsplit(')', 1)[1].split()[0]
+            except OSError: state = 'gone'
+            item('b', 'daemon of a: ' + state)
+            os._exit(0)
+        os.waitpid(child, 0)
+        """)
+        let r = try BinaryRunner.run(["run", "-c", config(dir, sources: [
+            ["name": "a", "type": "exec", "command": a],
+            ["name": "b", "type": "exec", "command": b],
+        ])], timeout: 60)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let titles = r.stdoutLines.compactMap { try? JSONNode(JSONParser.parse($0))["title"].string() }.sorted()
+        XCTAssertEqual(titles, ["daemon of a: gone", "t"], "a's daemon is killed when a ends, b's child is left to finish")
+        XCTAssertEqual(ProcessProbe.pids(inFile: dir.path + "/pids").count, 3)
+        assertNoSurvivors(dir)
+    }
 }

@@ -3,7 +3,9 @@ import XCTest
 @testable import TributaryPlugins
 import TributaryTestSupport
 
-/// The exec source's process handling, in process: stderr line splitting.
+/// The exec source's process handling, in process: stderr line splitting, /proc parsing, and
+/// ChildProcess in a test process, which does not claim all its children (so a child the test
+/// harness started must never be touched).
 final class ExecProcessTests: XCTestCase {
     func lines(_ chunks: [String], cap: Int = 8, limit: Int = 100) -> (logged: [String], state: StderrLines) {
         var s = StderrLines(lineCap: cap, lineLimit: limit)
@@ -53,5 +55,95 @@ final class ExecProcessTests: XCTestCase {
         s.finish { out.append($0) }
         XCTAssertLessThan(Date().timeIntervalSince(start), 30, "linear, not quadratic")
         XCTAssertEqual(out, [String(repeating: "x", count: 4096) + "... [line of 104857600 bytes cut to 4096]"])
+    }
+
+    func testProcStatParsesNamesWithSpacesAndParentheses() throws {
+        let text = "4242 (we (ird) name) S 17 4242 99 34816 4242 4194560 137 0 0 0 1 2 0 0 20 0 1 0 987654 1000 200"
+        XCTAssertEqual(ProcStat.parse(Array(text.utf8)), ProcStat(pid: 4242, state: UInt8(ascii: "S"), ppid: 17, pgrp: 4242, session: 99, startTime: 987654))
+        XCTAssertNil(ProcStat.parse(Array("4242 (x) S 1 2".utf8)))
+        let me = try XCTUnwrap(ProcFS.stat(getpid()))
+        XCTAssertEqual(me.ppid, getppid())
+        XCTAssertTrue(ProcFS.all().contains { $0.pid == getpid() && $0.startTime == me.startTime })
+    }
+
+    func python(_ dir: TempDir, _ code: String) -> [String] {
+        let path = dir.write("p.py", """
+        import json, os, sys, time
+        PIDS = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'pids')
+        def note():
+            with open(PIDS, 'a') as f: f.write('%d\\n' % os.getpid())
+
+        """ + code + "\n")
+        return ["python3", path]
+    }
+
+    func testATimeoutEndsTheRunAndKillsASetsidChildHoldingStdoutButNothingElse() async throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        // A child of the test process itself, started before: never the exec source's to kill.
+        let bystander = Process()
+        bystander.executableURL = URL(fileURLWithPath: "/bin/sleep")
+        bystander.arguments = ["30"]
+        try bystander.run()
+        defer { bystander.terminate() }
+        let cmd = python(dir, """
+        note()
+        if os.fork() == 0:
+            os.setsid()
+            note()
+            time.sleep(60)
+        print('{"id":"a:1","title":"t"}', flush=True)
+        time.sleep(60)
+        """)
+        let start = Date()
+        let outcome = try await ChildProcess(command: cmd, environment: [], directory: dir.path, timeout: 1, maxOutput: 1 << 20).run { _ in }
+        XCTAssertLessThan(Date().timeIntervalSince(start), 15)
+        XCTAssertEqual(outcome.ending, .timedOut)
+        XCTAssertEqual(outcome.signal, SIGKILL)
+        XCTAssertEqual(String(decoding: outcome.stdout, as: UTF8.self), "{\"id\":\"a:1\",\"title\":\"t\"}\n")
+        XCTAssertEqual(outcome.othersKilled, 1)
+        XCTAssertEqual(ProcessProbe.survivors(pidFile: dir.path + "/pids", marker: dir.path), [])
+        XCTAssertTrue(bystander.isRunning, "a process the exec source did not start is left alone")
+    }
+
+    func testCancellingTheTaskEndsTheRunAtOnce() async throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let cmd = python(dir, """
+        note()
+        if os.fork() == 0:
+            os.setsid()
+            if os.fork() == 0:
+                note()
+                time.sleep(60)
+            os._exit(0)
+        time.sleep(60)
+        """)
+        let child = ChildProcess(command: cmd, environment: [], directory: dir.path, timeout: 60, maxOutput: 1 << 20)
+        let task = Task { try await child.run { _ in } }
+        let ready = Date().addingTimeInterval(20)
+        while ProcessProbe.pids(inFile: dir.path + "/pids").count < 2 && Date() < ready { try await Task.sleep(nanoseconds: 20_000_000) }
+        let start = Date()
+        task.cancel()
+        let outcome = try await task.value
+        XCTAssertLessThan(Date().timeIntervalSince(start), 10)
+        XCTAssertEqual(outcome.ending, .cancelled)
+        XCTAssertEqual(ProcessProbe.survivors(pidFile: dir.path + "/pids", marker: dir.path), [])
+    }
+
+    func testAProgramThatExitsWithItsOutputClosedEndsAtOnceAndIsReaped() async throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        for code in [0, 3] {
+            let outcome = try await ChildProcess(command: ["/bin/sh", "-c", "echo out; echo err >&2; exit \(code)"], environment: [], directory: dir.path, timeout: 20, maxOutput: 1 << 20).run { _ in }
+            XCTAssertEqual(outcome.ending, .exited)
+            XCTAssertEqual(outcome.exitCode, Int32(code))
+            XCTAssertEqual(outcome.stdout, Array("out\n".utf8))
+            XCTAssertEqual(outcome.stderr.last, "err")
+            XCTAssertEqual(outcome.othersKilled, 0)
+        }
+        let killed = try await ChildProcess(command: ["/bin/sh", "-c", "kill -SEGV $$"], environment: [], directory: dir.path, timeout: 20, maxOutput: 1 << 20).run { _ in }
+        XCTAssertEqual(killed.signal, SIGSEGV)
+        XCTAssertNil(killed.exitCode)
     }
 }

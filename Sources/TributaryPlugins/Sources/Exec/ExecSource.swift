@@ -14,6 +14,14 @@ public struct ExecSource: FeedSource {
         OptionSpec("kind", .string, default: "entry", "kind of items that do not print one"),
     ]
 
+    /// For the tributary binary, which starts no process but exec programs: every child of the
+    /// process that is not a running program is then an orphan of one, which the last run to
+    /// end may kill and reap (see `ProcessReaper`). A test process running exec sources next to
+    /// children of its own must not call this.
+    public static func claimAllChildren() {
+        ProcessReaper.claimAllChildren()
+    }
+
     let command: [String]
     let env: [(String, String)]
     let kind: String
@@ -61,6 +69,9 @@ public struct ExecSource: FeedSource {
         if outcome.stderr.dropped > 0 {
             let n = outcome.stderr.dropped
             context.warn("stderr: \(n) more line\(n == 1 ? "" : "s") (\(outcome.stderr.droppedBytes) bytes) not logged; a run logs at most \(outcome.stderr.lineLimit) lines")
+        }
+        if outcome.ending == .cancelled {
+            throw SourceError.interrupted(partial: items)
         }
         if outcome.timedOut {
             throw SourceError("\(what): timed out after \(Durations.format(timeout)) and was killed", partial: items)
