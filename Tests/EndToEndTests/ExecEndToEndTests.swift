@@ -387,4 +387,67 @@ final class ExecEndToEndTests: XCTestCase {
         XCTAssertEqual(ProcessProbe.pids(inFile: dir.path + "/pids").count, 3)
         assertNoSurvivors(dir)
     }
+
+    func testAProgramThatExitedIsOkWhenSomethingItStartedHoldsItsOutput() throws {
+        // p: a child in its group keeps stdout and stderr open, and prints one more item during
+        // the linger; q: the same after setsid; r: a child that closed its stdio stays behind.
+        let dir = TempDir()
+        defer { dir.remove() }
+        let p = python(dir, "p.py", """
+        note()
+        if os.fork() == 0:
+            note()
+            time.sleep(0.3)
+            item(2)
+            time.sleep(60)
+        item(1)
+        """)
+        let q = python(dir, "q.py", """
+        note()
+        if os.fork() == 0:
+            os.setsid()
+            note()
+            time.sleep(60)
+        item(3)
+        """)
+        let r = python(dir, "r.py", """
+        note()
+        if os.fork() == 0:
+            note()
+            fd = os.open('/dev/null', os.O_RDWR)
+            for i in (0, 1, 2): os.dup2(fd, i)
+            time.sleep(60)
+        item(4)
+        """)
+        let start = Date()
+        let run = try BinaryRunner.run(["run", "-c", config(dir, sources: [
+            ["name": "p", "type": "exec", "command": p, "timeout": "20s"],
+            ["name": "q", "type": "exec", "command": q, "timeout": "20s"],
+            ["name": "r", "type": "exec", "command": r, "timeout": "20s"],
+        ])], timeout: 60)
+        XCTAssertLessThan(Date().timeIntervalSince(start), 15, "the program's exit ends the run after a 1 s linger, not the 20 s timeout")
+        XCTAssertEqual(run.status, 0, run.stderr)
+        for line in ["p     exec  ok  2 fetched", "q     exec  ok  1 fetched", "r     exec  ok  1 fetched",
+                     "warning: p: a background process held stdout and stderr open after the program exited and was killed after 1s (1 process killed)",
+                     "warning: q: a background process held stdout and stderr open after the program exited and was killed after 1s (1 process killed)",
+                     "warning: r: 1 process still running after the program exited was killed"] {
+            XCTAssertTrue(run.stderr.contains(line), "\(line)\n\(run.stderr)")
+        }
+        XCTAssertEqual(run.stdoutLines.count, 4, "the item printed during the linger is kept")
+        XCTAssertEqual(ProcessProbe.pids(inFile: dir.path + "/pids").count, 6)
+        assertNoSurvivors(dir)
+    }
+
+    func testAProgramKilledByASignalSaysWhich() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let r = try BinaryRunner.run(["run", "-c", config(dir, sources: [
+            ["name": "segv", "type": "exec", "command": ["/bin/sh", "-c", "echo '{\"id\":\"a:1\",\"title\":\"t\"}'; kill -SEGV $$"]],
+            ["name": "term", "type": "exec", "command": ["/bin/sh", "-c", "kill $$"]],
+        ])])
+        XCTAssertEqual(r.status, 1)
+        XCTAssertTrue(r.stderr.contains("segv  exec  failed: command /bin/sh: killed by signal 11 (SIGSEGV)  1 fetched"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("term  exec  failed: command /bin/sh: killed by signal 15 (SIGTERM)  0 fetched"), r.stderr)
+        XCTAssertEqual(r.stdoutLines.count, 1, "items printed before are delivered")
+    }
 }

@@ -146,4 +146,28 @@ final class ExecProcessTests: XCTestCase {
         XCTAssertEqual(killed.signal, SIGSEGV)
         XCTAssertNil(killed.exitCode)
     }
+
+    func testAfterTheProgramExitsItsPipesAreReadForTheLingerThenTheirHolderIsKilled() async throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let cmd = python(dir, """
+        note()
+        if os.fork() == 0:
+            note()
+            os.close(2)
+            time.sleep(0.2)
+            print('late', flush=True)
+            time.sleep(60)
+        print('early', flush=True)
+        """)
+        let start = Date()
+        let outcome = try await ChildProcess(command: cmd, environment: [], directory: dir.path, timeout: 30, maxOutput: 1 << 20).run { _ in }
+        XCTAssertLessThan(Date().timeIntervalSince(start), 15)
+        XCTAssertEqual(outcome.ending, .lingered)
+        XCTAssertEqual(outcome.heldOpen, ["stdout"])
+        XCTAssertEqual(outcome.exitCode, 0)
+        XCTAssertEqual(String(decoding: outcome.stdout, as: UTF8.self), "early\nlate\n")
+        XCTAssertEqual(outcome.othersKilled, 1)
+        XCTAssertEqual(ProcessProbe.survivors(pidFile: dir.path + "/pids", marker: dir.path), [])
+    }
 }

@@ -10,9 +10,10 @@ import Glibc
 /// and its descendants do: the pipes are read with poll() against the run's deadline, never
 /// with a blocking read, so a descendant that keeps a pipe open cannot hold the run.
 ///
-/// When the run ends (timeout, cancellation, stdout over its cap, or the program and its
-/// output ended) the program's whole tree is killed and reaped by `ProcessReaper`, which
-/// also says what exactly is killed and why that is safe with several programs at once.
+/// When the run ends (timeout, cancellation, stdout over its cap, the program exited and its
+/// output ended, or `linger` after its exit if something it started still holds a pipe) the
+/// program's whole tree is killed and reaped by `ProcessReaper`, which also says what exactly
+/// is killed and why that is safe with several programs at once.
 /// Nothing is left behind: no zombie, no orphan, including descendants that called `setsid`
 /// or double-forked. (Only a SIGKILL of Tributary itself leaves no chance to clean up.)
 struct ChildProcess: Sendable {
@@ -23,6 +24,8 @@ struct ChildProcess: Sendable {
         var signal: Int32?
         var ending: Ending
         var timedOut: Bool { ending == .timedOut }
+        /// With `.lingered`: the pipes still open when the linger ended ("stdout", "stderr").
+        var heldOpen: [String]
         /// What was read from stderr: the last line, and how many lines were not logged.
         var stderr: StderrLines
         /// Processes other than the program still running when the run ended, and killed.
@@ -33,6 +36,9 @@ struct ChildProcess: Sendable {
     enum Ending: Sendable, Equatable {
         /// The program exited and its stdout and stderr were closed.
         case exited
+        /// The program exited but something it started kept stdout or stderr open past the
+        /// linger; that was killed.
+        case lingered
         /// The deadline came first; the program was killed.
         case timedOut
         /// The task was cancelled (SIGINT/SIGTERM of Tributary after the grace period).
@@ -52,6 +58,11 @@ struct ChildProcess: Sendable {
     let timeout: Double
     /// Cap on stdout bytes kept (the rest is drained and dropped, and the run fails).
     let maxOutput: Int
+
+    /// How long, after the program exited, its pipes are still read when a process it started
+    /// keeps them open: what that process prints meanwhile is kept, then it is killed. The
+    /// timeout still bounds the whole run.
+    static let linger = 1.0
 
     func run(stderrLine: @escaping @Sendable (String) -> Void) async throws -> Outcome {
         let control = RunControl()
@@ -178,16 +189,22 @@ struct ChildProcess: Sendable {
         var reader = PipeReader(stdoutFD: outPipe[0], stderrFD: errPipe[0], maxOutput: maxOutput, emit: stderrLine)
         defer { reader.deallocate() }
         let deadline = Monotonic.now() + timeout
-        var exited = false
+        // When the program has exited: the end of the linger (never past the deadline).
+        var lingerEnd: Double? = nil
         let ending: Ending
         while true {
             if control.isCancelled { ending = .cancelled; break }
             if reader.overflow { ending = .overflow; break }
-            if !exited { exited = tributary_child_exited(run.pid) == 1 }
+            if lingerEnd == nil && tributary_child_exited(run.pid) == 1 {
+                let t = Monotonic.now()
+                lingerEnd = max(t, min(t + Self.linger, deadline))
+            }
+            let exited = lingerEnd != nil
             if exited && !reader.outOpen && !reader.errOpen { ending = .exited; break }
             let now = Monotonic.now()
+            if let lingerEnd, now >= lingerEnd { ending = .lingered; break }
             if now >= deadline { ending = .timedOut; break }
-            var ms = Int32(min((deadline - now) * 1000, 60_000).rounded(.up))
+            var ms = Int32(min(((lingerEnd ?? deadline) - now) * 1000, 60_000).rounded(.up))
             // Without a pidfd or a wake pipe the exit or a cancellation is noticed by polling.
             if (pidfd < 0 && !exited) || wake < 0 { ms = min(ms, 50) }
             var extra: [Int32] = []
@@ -195,6 +212,11 @@ struct ChildProcess: Sendable {
             if pidfd >= 0 && !exited { extra.append(pidfd) }
             let ready = reader.wait(milliseconds: max(ms, 1), also: extra)
             if ready.contains(wake) { control.drainWake(wake) }
+        }
+        var heldOpen: [String] = []
+        if ending == .lingered {
+            if reader.outOpen { heldOpen.append("stdout") }
+            if reader.errOpen { heldOpen.append("stderr") }
         }
         let ended = reaper.end(run)
         // The writers are dead now: read what they left in the pipes. Bounded, in case a
@@ -211,7 +233,7 @@ struct ChildProcess: Sendable {
         let normal = status.map { $0 & 0x7F == 0 } ?? false
         return Outcome(stdout: reader.stdout, exitCode: normal ? (status! >> 8) & 0xFF : nil,
                        signal: normal ? nil : status.map { $0 & 0x7F },
-                       ending: ending, stderr: reader.lines, othersKilled: ended.othersKilled)
+                       ending: ending, heldOpen: heldOpen, stderr: reader.lines, othersKilled: ended.othersKilled)
     }
 }
 

@@ -76,8 +76,15 @@ public struct ExecSource: FeedSource {
         if outcome.timedOut {
             throw SourceError("\(what): timed out after \(Durations.format(timeout)) and was killed", partial: items)
         }
+        let n = outcome.othersKilled
+        let processes = "\(n) process\(n == 1 ? "" : "es")"
+        if outcome.ending == .lingered {
+            context.warn("a background process held \(outcome.heldOpen.joined(separator: " and ")) open after the program exited and was killed after \(Durations.format(ChildProcess.linger)) (\(processes) killed)")
+        } else if n > 0 {
+            context.warn("\(processes) still running after the program exited \(n == 1 ? "was" : "were") killed")
+        }
         if let sig = outcome.signal {
-            throw SourceError("\(what): killed by signal \(sig)", partial: items)
+            throw SourceError("\(what): killed by signal \(sig)\(Self.signalName(sig).map { " (\($0))" } ?? "")", partial: items)
         }
         if let code = outcome.exitCode, code != 0 {
             var msg = "\(what): exited with status \(code)"
@@ -146,6 +153,17 @@ public struct ExecSource: FeedSource {
             item.data = data
         }
         return item
+    }
+
+    /// `SIGSEGV` for 11: the signals a program is commonly killed by (Linux numbers).
+    static func signalName(_ sig: Int32) -> String? {
+        let names: [Int32: String] = [
+            SIGHUP: "SIGHUP", SIGINT: "SIGINT", SIGQUIT: "SIGQUIT", SIGILL: "SIGILL", SIGTRAP: "SIGTRAP",
+            SIGABRT: "SIGABRT", SIGBUS: "SIGBUS", SIGFPE: "SIGFPE", SIGKILL: "SIGKILL", SIGUSR1: "SIGUSR1",
+            SIGSEGV: "SIGSEGV", SIGUSR2: "SIGUSR2", SIGPIPE: "SIGPIPE", SIGALRM: "SIGALRM", SIGTERM: "SIGTERM",
+            SIGXCPU: "SIGXCPU", SIGXFSZ: "SIGXFSZ", SIGSYS: "SIGSYS",
+        ]
+        return names[sig]
     }
 
     /// Longest last stderr line quoted in a failure message, in characters.
