@@ -15,6 +15,7 @@ public enum TributaryCommand {
     /// Installs signal handling first, then runs the command line. Returns the exit code.
     public static func main(_ argv: [String]) async -> Int32 {
         signal(SIGPIPE, SIG_IGN)
+        ExecSource.claimAllChildren()  // this binary starts no process but exec programs
         let signals = SignalWatcher()
         let code = await dispatch(argv, signals: signals)
         return code

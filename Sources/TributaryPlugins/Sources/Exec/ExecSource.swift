@@ -14,6 +14,14 @@ public struct ExecSource: FeedSource {
         OptionSpec("kind", .string, default: "entry", "kind of items that do not print one"),
     ]
 
+    /// For the tributary binary, which starts no process but exec programs: every child of the
+    /// process that is not a running program is then an orphan of one, which the last run to
+    /// end may kill and reap (see `ProcessReaper`). A test process running exec sources next to
+    /// children of its own must not call this.
+    public static func claimAllChildren() {
+        ProcessReaper.claimAllChildren()
+    }
+
     let command: [String]
     let env: [(String, String)]
     let kind: String
@@ -40,12 +48,8 @@ public struct ExecSource: FeedSource {
         let what = "command \(command[0])"
         let child = ChildProcess(command: command, environment: env, directory: directory, timeout: timeout, maxOutput: 64 << 20)
         let outcome: ChildProcess.Outcome
-        let lastErr = LastLine()
         do {
-            outcome = try await child.run { line in
-                lastErr.set(line)
-                context.log(line)
-            }
+            outcome = try await child.run { line in context.log(line) }
         } catch let e as ChildProcess.LaunchError {
             throw SourceError("\(what): \(e.description)")
         } catch {
@@ -67,17 +71,32 @@ public struct ExecSource: FeedSource {
                 problems.append("stdout line \(lineNumber): \(error)")
             }
         }
+        if outcome.stderr.dropped > 0 {
+            let n = outcome.stderr.dropped
+            context.warn("stderr: \(n) more line\(n == 1 ? "" : "s") (\(outcome.stderr.droppedBytes) bytes) not logged; a run logs at most \(outcome.stderr.lineLimit) lines")
+        }
+        if outcome.ending == .cancelled {
+            try? await context.emit(items)  // the run is stopping: deliver what was printed if it still can
+            throw SourceError.interrupted
+        }
         if outcome.timedOut {
             try await context.emit(items)
             throw SourceError("\(what): timed out after \(Durations.format(timeout)) and was killed")
         }
+        let n = outcome.othersKilled
+        let processes = "\(n) process\(n == 1 ? "" : "es")"
+        if outcome.ending == .lingered {
+            context.warn("a background process held \(outcome.heldOpen.joined(separator: " and ")) open after the program exited and was killed after \(Durations.format(ChildProcess.linger)) (\(processes) killed)")
+        } else if n > 0 {
+            context.warn("\(processes) still running after the program exited \(n == 1 ? "was" : "were") killed")
+        }
         if let sig = outcome.signal {
             try await context.emit(items)
-            throw SourceError("\(what): killed by signal \(sig)")
+            throw SourceError("\(what): killed by signal \(sig)\(Self.signalName(sig).map { " (\($0))" } ?? "")")
         }
         if let code = outcome.exitCode, code != 0 {
             var msg = "\(what): exited with status \(code)"
-            if let l = lastErr.get() { msg += " (last stderr line: \(l))" }
+            if let l = outcome.stderr.last { msg += " (last stderr line: \(Self.bounded(l)))" }
             try await context.emit(items)
             throw SourceError(msg)
         }
@@ -146,6 +165,25 @@ public struct ExecSource: FeedSource {
         return item
     }
 
+    /// `SIGSEGV` for 11: the signals a program is commonly killed by (Linux numbers).
+    static func signalName(_ sig: Int32) -> String? {
+        let names: [Int32: String] = [
+            SIGHUP: "SIGHUP", SIGINT: "SIGINT", SIGQUIT: "SIGQUIT", SIGILL: "SIGILL", SIGTRAP: "SIGTRAP",
+            SIGABRT: "SIGABRT", SIGBUS: "SIGBUS", SIGFPE: "SIGFPE", SIGKILL: "SIGKILL", SIGUSR1: "SIGUSR1",
+            SIGSEGV: "SIGSEGV", SIGUSR2: "SIGUSR2", SIGPIPE: "SIGPIPE", SIGALRM: "SIGALRM", SIGTERM: "SIGTERM",
+            SIGXCPU: "SIGXCPU", SIGXFSZ: "SIGXFSZ", SIGSYS: "SIGSYS",
+        ]
+        return names[sig]
+    }
+
+    /// Longest last stderr line quoted in a failure message, in characters.
+    static let maxQuotedLine = 300
+
+    /// `line`, cut to `maxQuotedLine` characters for a failure message.
+    static func bounded(_ line: String) -> String {
+        line.count <= maxQuotedLine ? line : String(line.prefix(maxQuotedLine)) + "..."
+    }
+
     /// `youtube:video:x` has a family; `x` or `http://...` alone does not.
     static func hasFamily(_ id: String) -> Bool {
         guard let colon = id.firstIndex(of: ":"), colon != id.startIndex else { return false }
@@ -153,11 +191,4 @@ public struct ExecSource: FeedSource {
         if id[colon...].hasPrefix("://") { return false }
         return ConfigLoader.isValidName(String(family))
     }
-}
-
-/// The last stderr line, for the failure message.
-final class LastLine: Sendable {
-    private let value = Locked<String?>(nil)
-    func set(_ s: String) { value.withLock { $0 = s } }
-    func get() -> String? { value.withLock { $0 } }
 }
