@@ -14,12 +14,11 @@ let package = Package(
         .library(name: "TributaryPlugins", targets: ["TributaryPlugins"]),
     ],
     targets: [
-        // C shim over libcurl: typed wrappers for the variadic calls, nothing else.
-        .systemLibrary(
-            name: "CCurl",
-            pkgConfig: "libcurl",
-            providers: [.apt(["libcurl4-openssl-dev"])]
-        ),
+        // C shim over libcurl: a function table filled at run time (dlopen on first use, see
+        // CurlLibrary.swift) and typed wrappers over it, nothing else. Headers only: no pkgConfig,
+        // because SwiftPM would then link -lcurl and every start would load libcurl's ~30
+        // libraries. Needs libcurl4-openssl-dev for <curl/curl.h>.
+        .systemLibrary(name: "CCurl"),
         // C shim over OpenSSL's libcrypto: digests for request signing.
         .systemLibrary(
             name: "CCrypto",
