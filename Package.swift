@@ -19,6 +19,8 @@ let package = Package(
         // because SwiftPM would then link -lcurl and every start would load libcurl's ~30
         // libraries. Needs libcurl4-openssl-dev for <curl/curl.h>.
         .systemLibrary(name: "CCurl"),
+        // dlinfo and Dl_serinfo, which Swift's Glibc module hides (GNU extensions).
+        .systemLibrary(name: "CDynamicLoader"),
         // C shim over OpenSSL's libcrypto: digests for request signing.
         .systemLibrary(
             name: "CCrypto",
@@ -32,7 +34,7 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"])]
         ),
         // Engine: JSON layer, model, HTTP, config, engine, plugin protocols.
-        .target(name: "TributaryCore", dependencies: ["CCurl", "CCrypto", "CSQLite"], swiftSettings: strict),
+        .target(name: "TributaryCore", dependencies: ["CCurl", "CCrypto", "CSQLite", "CDynamicLoader"], swiftSettings: strict),
         // Built-in sources and sinks, one folder each, plus the registry.
         .target(name: "TributaryPlugins", dependencies: ["TributaryCore"], swiftSettings: strict),
         // Command-line front end (argument parsing, signals, summary); no business logic.

@@ -1,9 +1,10 @@
+import CDynamicLoader
 import Foundation
 import XCTest
 @testable import TributaryCore
 import TributaryTestSupport
 
-/// libcurl opened at run time (CurlLibrary).
+/// libcurl opened at run time (CurlLibrary) and the version read without loading it.
 final class CurlLibraryTests: XCTestCase {
     func testFirstRequestLoadsLibcurlAndFetches() async throws {
         let server = try LoopbackServer { _ in .text(#"{"lazy":true}"#) }
@@ -19,6 +20,24 @@ final class CurlLibraryTests: XCTestCase {
         for (slot, name) in CurlLibrary.slots {
             XCTAssertNotNil(lib.api.pointee[keyPath: slot], name)
         }
+    }
+
+    func testVersionFromTheLibraryFileIsCurlVersionInfo() throws {
+        let onDisk = CurlLibrary.versionOnDisk()
+        let lib = try CurlLibrary.shared().get()
+        XCTAssertNotNil(onDisk, "libcurl.so.4 located and its version found without loading it")
+        XCTAssertEqual(onDisk, lib.version)
+        XCTAssertEqual(CurlTransport.curlVersion, lib.version)
+        XCTAssertFalse(lib.version.contains("not found"), lib.version)
+    }
+
+    func testLocateFindsTheFileTheLoaderOpened() throws {
+        let lib = try CurlLibrary.shared().get()
+        let located = try XCTUnwrap(LibraryFile.locate(CurlLibrary.soname))
+        var info = Dl_info()
+        XCTAssertNotEqual(dladdr(lib.api.pointee.easy_init, &info), 0)
+        let loaded = try XCTUnwrap(info.dli_fname.map { String(cString: $0) })
+        XCTAssertEqual(realpath(located), realpath(loaded), "\(located) vs \(loaded)")
     }
 
     func testAMissingLibraryFailsEveryRequestWithTheLoaderMessage() async throws {
@@ -52,5 +71,36 @@ final class CurlLibraryTests: XCTestCase {
             XCTAssertEqual(error.kind, .cancelled)
         }
         refusing.shutdown()
+    }
+
+    func testEmbeddedVersion() {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let path = dir.write("libfake.so.4", "junk\0libcurl/%s\0libcurl/ no\0libcurl/8.5.0-DEV\0libcurl/9.9.9\0")
+        XCTAssertEqual(LibraryFile.embeddedVersion(after: "libcurl/", inFile: path), "8.5.0-DEV")
+        XCTAssertNil(LibraryFile.embeddedVersion(after: "libz/", inFile: path))
+        XCTAssertNil(LibraryFile.embeddedVersion(after: "libcurl/", inFile: dir.path + "/missing.so"))
+    }
+
+    func testSearchOrderPieces() {
+        for d in ["/lib", "/usr/lib", "/usr/lib/", "/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/usr/lib64"] {
+            XCTAssertTrue(LibraryFile.isSystemDirectory(d), d)
+        }
+        for d in ["/opt/lib", "/usr/local/lib", "/usr/lib/x86_64-linux-gnu/sub", "/library", "/work/.build/release"] {
+            XCTAssertFalse(LibraryFile.isSystemDirectory(d), d)
+        }
+        let dirs = LibraryFile.searchDirectories()
+        XCTAssertFalse(dirs.isEmpty)
+        XCTAssertTrue(dirs.contains { LibraryFile.isSystemDirectory($0) }, "\(dirs)")
+        let libc = LibraryFile.cacheLookup("libc.so.6")
+        XCTAssertTrue(libc?.hasSuffix("/libc.so.6") ?? false, "\(libc ?? "nil")")
+        XCTAssertNil(LibraryFile.cacheLookup("libtributary-no-such.so.1"))
+        XCTAssertNil(LibraryFile.cacheLookup("libc.so.6", cache: "/nonexistent/ld.so.cache"))
+    }
+
+    private func realpath(_ path: String) -> String {
+        guard let r = Foundation.realpath(path, nil) else { return path }
+        defer { free(r) }
+        return String(cString: r)
     }
 }

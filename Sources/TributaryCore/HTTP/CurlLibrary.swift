@@ -93,4 +93,11 @@ struct CurlLibrary: @unchecked Sendable {
         guard let info = tributary_curl_version_info(api), let v = info.pointee.version else { return "unknown" }
         return String(cString: v)
     }
+
+    /// The version of the libcurl file the dynamic loader would open for `libcurl.so.4`, read
+    /// from its data without loading it; nil when there is no such file or no version in it.
+    static func versionOnDisk() -> String? {
+        guard let path = LibraryFile.locate(soname) else { return nil }
+        return LibraryFile.embeddedVersion(after: "libcurl/", inFile: path)
+    }
 }

@@ -44,12 +44,26 @@ public final class CurlTransport: HTTPTransport, @unchecked Sendable {
         self.library = library
     }
 
-    /// The libcurl version string, e.g. `7.88.1` (`curl_version_info`; loads libcurl).
+    /// The version of the libcurl this process uses, or would use once it fetches, e.g. `7.88.1`.
+    ///
+    /// Once libcurl is loaded this is `curl_version_info(CURLVERSION_NOW)->version`. Before
+    /// that, which is always the case for `tributary --version`, loading libcurl only to ask
+    /// would cost the ~8 ms of dynamic loading this program avoids at start, so the version is
+    /// read from the file the loader would open: `LibraryFile.locate` follows ld.so's order
+    /// (its own search list from `dlinfo`: LD_LIBRARY_PATH, the program's RUNPATH; then
+    /// /etc/ld.so.cache; then the system directories), and the version is the one in the
+    /// `libcurl/<version>` string that libcurl keeps in its read-only data for `curl_version()`.
+    /// That is a few small reads (the cache, about 60 KB of `.rodata`), well under a
+    /// millisecond, and it names the library a later `dlopen` gets. The build-time
+    /// `LIBCURL_VERSION` (the headers' version) is the fallback only when no such file or
+    /// string is found, marked as such, because the installed library can differ from the
+    /// headers (a security update, another machine). Rejected: `dlopen` just for this (the cost
+    /// above), `dlopen(RTLD_NOLOAD)` (sees only loaded libraries), `ldconfig -p` (a process,
+    /// and it ignores LD_LIBRARY_PATH). Tests compare the value with `curl_version_info`.
     public static var curlVersion: String {
-        switch CurlLibrary.shared() {
-        case .success(let lib): return lib.version
-        case .failure: return "\(LIBCURL_VERSION) (build headers; \(CurlLibrary.soname) could not be loaded)"
-        }
+        if let lib = CurlLibrary.ifLoaded { return lib.version }
+        if let v = CurlLibrary.versionOnDisk() { return v }
+        return "\(LIBCURL_VERSION) (build headers; \(CurlLibrary.soname) not found)"
     }
 
     /// After this, new requests fail with `.cancelled` at once; transfers in flight continue.
