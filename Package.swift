@@ -21,12 +21,10 @@ let package = Package(
         .systemLibrary(name: "CCurl"),
         // dlinfo and Dl_serinfo, which Swift's Glibc module hides (GNU extensions).
         .systemLibrary(name: "CDynamicLoader"),
-        // C shim over OpenSSL's libcrypto: digests for request signing.
-        .systemLibrary(
-            name: "CCrypto",
-            pkgConfig: "libcrypto",
-            providers: [.apt(["libssl-dev"])]
-        ),
+        // C shim over OpenSSL's libcrypto: digests for request signing and item ids, through a
+        // function table filled at run time (dlopen on first digest, see Digest.swift); headers
+        // only, from libssl-dev, for the same reason as CCurl.
+        .systemLibrary(name: "CCrypto"),
         // C shim over SQLite: the state store's database.
         .systemLibrary(
             name: "CSQLite",

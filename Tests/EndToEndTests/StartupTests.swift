@@ -2,8 +2,9 @@ import Foundation
 import XCTest
 import TributaryTestSupport
 
-/// What the binary loads at start: libcurl only when a request is made (never for `--version`
-/// or `check`), and `--version` names the libcurl the dynamic loader would pick.
+/// What the binary loads at start: libcurl only when a request is made and libcrypto only
+/// for a digest (neither for `--version` or `check`), and `--version` names the libcurl the
+/// dynamic loader would pick.
 /// (How long a start takes is measured by bench/startup.sh, not here.)
 final class StartupTests: XCTestCase {
     /// Libraries the dynamic loader opened, from its own trace (LD_DEBUG=files).
@@ -14,10 +15,11 @@ final class StartupTests: XCTestCase {
         return r.stderr
     }
 
-    func testVersionAndCheckDoNotLoadLibcurl() throws {
+    func testVersionAndCheckLoadNeitherLibcurlNorLibcrypto() throws {
         for args in [["--version"], ["check", "-c", "Sources-config/demo.json"]] {
             let trace = try loadedLibraries(args)
             XCTAssertFalse(trace.contains("libcurl.so.4"), "\(args) loaded libcurl")
+            XCTAssertFalse(trace.contains("libcrypto.so.3"), "\(args) loaded libcrypto")
         }
     }
 

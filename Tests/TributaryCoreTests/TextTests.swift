@@ -8,6 +8,16 @@ final class DigestTests: XCTestCase {
         XCTAssertEqual(Digest.hex(Digest.sha1(Array("abc".utf8)), uppercase: true), "A9993E364706816ABA3E25717850C26C9CD0D89D")
         XCTAssertEqual(Digest.hex(Digest.sha256(Array("abc".utf8))), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
     }
+
+    /// libcrypto is opened at run time; a missing one is reported with the loader's reason.
+    func testLibcryptoLoadsAtRunTimeAndAMissingOneIsNamed() {
+        guard case .success(let lib) = CryptoLibrary.open(CryptoLibrary.soname) else { return XCTFail("libcrypto.so.3 must load") }
+        XCTAssertNotNil(lib.api.pointee.EVP_Digest)
+        let name = "libtributary-no-such-crypto.so.3"
+        guard case .failure(let e) = CryptoLibrary.open(name) else { return XCTFail("\(name) cannot load") }
+        XCTAssertTrue(e.message.hasPrefix("SHA-1/SHA-256 need libcrypto (\(name)"), e.message)
+        XCTAssertTrue(e.message.contains("\(name): cannot open shared object file"), e.message)
+    }
 }
 
 final class HTMLTextTests: XCTestCase {
