@@ -12,11 +12,13 @@ public enum Environment {
     /// Replaces `${VAR}` and `${VAR:-default}` in `text`. Unset variables without a default are
     /// returned in `missing` (the text keeps them empty).
     public static func interpolate(_ text: String, lookup: (String) -> String? = Environment.get) -> (text: String, missing: [String]) {
-        guard text.contains("${") else { return (text, []) }
+        // firstRange(of:) compares Characters, as Foundation's contains/range(of:) do, without
+        // bridging to NSString (this runs for every string of a config).
+        guard text.firstRange(of: "${") != nil else { return (text, []) }
         var out = ""
         var missing: [String] = []
         var rest = Substring(text)
-        while let start = rest.range(of: "${") {
+        while let start = rest.firstRange(of: "${") {
             out += rest[..<start.lowerBound]
             let after = rest[start.upperBound...]
             guard let close = after.firstIndex(of: "}") else {
@@ -27,7 +29,7 @@ public enum Environment {
             let body = after[..<close]
             var name = String(body)
             var fallback: String? = nil
-            if let sep = body.range(of: ":-") {
+            if let sep = body.firstRange(of: ":-") {
                 name = String(body[..<sep.lowerBound])
                 fallback = String(body[sep.upperBound...])
             }

@@ -26,13 +26,13 @@ public enum URLEncoding {
     public static func appendQuery(_ url: String, _ pairs: [(String, String)]) -> String {
         guard !pairs.isEmpty else { return url }
         let q = query(pairs)
-        if url.contains("?") { return url.hasSuffix("?") || url.hasSuffix("&") ? url + q : url + "&" + q }
+        if url.contains("?" as Character) { return url.hasSuffix("?") || url.hasSuffix("&") ? url + q : url + "&" + q }
         return url + "?" + q
     }
 
     /// The host (lowercased, with port) of an absolute URL, used for per-host limits.
     public static func hostKey(_ url: String) -> String {
-        guard let r = url.range(of: "://") else { return "" }
+        guard let r = url.firstRange(of: "://") else { return "" }
         let rest = url[r.upperBound...]
         let end = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? rest.endIndex
         var host = rest[..<end]
