@@ -40,7 +40,7 @@ struct CurlLibrary: @unchecked Sendable {
 
     /// nil until the first `shared()`; then that call's outcome, kept (a failed load is not
     /// retried on every request).
-    private static let state = Mutex<Result<CurlLibrary, SharedLibrary.LoadError>?>(nil)
+    private static let state = Locked<Result<CurlLibrary, SharedLibrary.LoadError>?>(nil)
 
     /// The process's libcurl. The first call opens it, binds the table and runs
     /// `curl_global_init(CURL_GLOBAL_DEFAULT)`, all under one lock: global init runs exactly

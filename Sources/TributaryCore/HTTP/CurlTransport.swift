@@ -32,7 +32,10 @@ public final class CurlTransport: HTTPTransport, @unchecked Sendable {
 
     private let settings: HTTPSettings
     private let library: @Sendable () -> Result<CurlLibrary, SharedLibrary.LoadError>
-    private let phase = Mutex(Phase.idle)
+    private let phase = Locked(Phase.idle)
+    /// The driver once started, read without a lock by every request (the lock is only for the
+    /// first start and the other transitions).
+    private let running = AtomicLazyReference<CurlDriver>()
 
     public convenience init(settings: HTTPSettings) {
         self.init(settings: settings, library: CurlLibrary.shared)
@@ -95,6 +98,9 @@ public final class CurlTransport: HTTPTransport, @unchecked Sendable {
 
     /// The running driver, started on the first request.
     private func start(for request: HTTPRequest) throws(HTTPError) -> CurlDriver {
+        // After shutdown() this still returns the driver, which then refuses the request itself
+        // ("not started: shutting down"), as before.
+        if let d = running.load() { return d }
         let outcome = phase.withLock { p -> Result<CurlDriver, HTTPError> in
             switch p {
             case .running(let d):
@@ -106,7 +112,7 @@ public final class CurlTransport: HTTPTransport, @unchecked Sendable {
             case .idle:
                 switch library() {
                 case .success(let lib):
-                    let d = CurlDriver(settings: settings, curl: lib)
+                    let d = running.storeIfNil(CurlDriver(settings: settings, curl: lib))
                     p = .running(d)
                     return .success(d)
                 case .failure(let e):
@@ -122,7 +128,7 @@ public final class CurlTransport: HTTPTransport, @unchecked Sendable {
 /// The curl thread and its multi handle, made by `CurlTransport` on its first request.
 ///
 /// Threading rule: `multi`, `active` and the easy handles are touched only by the curl thread;
-/// `waiting`, `cancelled` and `stopping` live in `shared` (a Mutex) and are how other threads talk
+/// `waiting`, `cancelled` and `stopping` live in `shared` (`Locked`) and are how other threads talk
 /// to it, followed by `curl_multi_wakeup`.
 final class CurlDriver: @unchecked Sendable {
     private struct Shared {
@@ -136,7 +142,7 @@ final class CurlDriver: @unchecked Sendable {
     private let curl: CurlLibrary
     private let api: UnsafePointer<tributary_curl>
     private let multi: UnsafeMutableRawPointer
-    private let shared = Mutex(Shared())
+    private let shared = Locked(Shared())
     private var active: [Transfer] = []      // curl thread only
     private var perHost: [String: Int] = [:]  // curl thread only
     private var thread: Thread?
@@ -326,8 +332,8 @@ final class Transfer: @unchecked Sendable {
     var tooLarge = false
     var headerList: UnsafeMutablePointer<curl_slist>?
     let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
-    private let done = Mutex(false)
-    private let cancelFlag = Mutex(false)
+    private let done = Locked(false)
+    private let cancelFlag = Locked(false)
 
     /// Set by the cancellation handler, possibly before the transfer was queued.
     var isCancelled: Bool { cancelFlag.withLock { $0 } }
