@@ -41,6 +41,9 @@ struct CurlLibrary: @unchecked Sendable {
     /// nil until the first `shared()`; then that call's outcome, kept (a failed load is not
     /// retried on every request).
     private static let state = Locked<Result<CurlLibrary, SharedLibrary.LoadError>?>(nil)
+    /// Set once `state` holds a loaded library, so that `ifLoaded` (asked by `--version`) does
+    /// not have to create the lock, a generic class instance, just to learn that nothing is loaded.
+    private static let loaded = Atomic<Bool>(false)
 
     /// The process's libcurl. The first call opens it, binds the table and runs
     /// `curl_global_init(CURL_GLOBAL_DEFAULT)`, all under one lock: global init runs exactly
@@ -57,13 +60,15 @@ struct CurlLibrary: @unchecked Sendable {
                 return .success(lib)
             }
             s = r
+            if case .success = r { loaded.store(true, ordering: .releasing) }
             return r
         }
     }
 
     /// The library if `shared()` has loaded it; never loads.
     static var ifLoaded: CurlLibrary? {
-        state.withLock { s in
+        guard loaded.load(ordering: .acquiring) else { return nil }
+        return state.withLock { s in
             if case .success(let lib)? = s { return lib }
             return nil
         }
