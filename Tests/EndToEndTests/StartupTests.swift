@@ -35,4 +35,26 @@ final class StartupTests: XCTestCase {
         XCTAssertTrue(plain.stdout.contains("libcurl 7.") || plain.stdout.contains("libcurl 8."), plain.stdout)
         XCTAssertFalse(plain.stdout.contains("not found"), plain.stdout)
     }
+
+    /// With libcurl hidden (a private mount namespace binds /dev/null over it: root only, and
+    /// skipped where namespaces are not allowed), a run that needs HTTP fails its source with a
+    /// message naming libcurl.so.4 instead of crashing, and --version falls back to the headers.
+    func testWithoutLibcurlARunFailsReadablyAndVersionFallsBack() throws {
+        let real = URL(fileURLWithPath: "/lib/x86_64-linux-gnu/libcurl.so.4").resolvingSymlinksInPath().path
+        guard getuid() == 0, FileManager.default.fileExists(atPath: real),
+              (try? Shell.run(["unshare", "-m", "true"]))?.status == 0 else {
+            throw XCTSkip("needs root, unshare -m and \(real)")
+        }
+        let dir = TempDir()
+        defer { dir.remove() }
+        // Port 9 on the loopback is never reached: the request fails before curl exists.
+        let cfg = dir.write("tributary.json", #"{"sources":[{"name":"a","type":"json","url":"http://127.0.0.1:9/x","fields":{"id":"id","title":"title"}}]}"#)
+        let script = "mount --bind /dev/null \(real) || exit 99; \"$0\" --version; \"$0\" run -c \"$1\" --no-state --jsonl"
+        let r = try Shell.run(["unshare", "-m", "sh", "-c", script, BinaryRunner.binary, cfg], env: ["XDG_STATE_HOME": dir.path + "/state"])
+        XCTAssertNotEqual(r.status, 99, "mount failed: \(r.stderr)")
+        XCTAssertEqual(r.status, 1, r.stderr)
+        XCTAssertTrue(r.stdout.contains("(build headers; libcurl.so.4 not found)"), r.stdout)
+        XCTAssertTrue(r.stderr.contains("failed: GET http://127.0.0.1:9/x: HTTP needs libcurl (libcurl.so.4, Debian package libcurl4), which could not be loaded: "), r.stderr)
+        XCTAssertFalse(r.stderr.contains("crashed") || r.stderr.contains("Fatal error"), r.stderr)
+    }
 }

@@ -65,8 +65,10 @@ public final class CurlTransport: HTTPTransport, @unchecked Sendable {
     /// and it ignores LD_LIBRARY_PATH). Tests compare the value with `curl_version_info`.
     public static var curlVersion: String {
         if let lib = CurlLibrary.ifLoaded { return lib.version }
-        if let v = CurlLibrary.versionOnDisk() { return v }
-        return "\(LIBCURL_VERSION) (build headers; \(CurlLibrary.soname) not found)"
+        guard let path = LibraryFile.locate(CurlLibrary.soname) else {
+            return "\(LIBCURL_VERSION) (build headers; \(CurlLibrary.soname) not found)"
+        }
+        return LibraryFile.embeddedVersion(after: "libcurl/", inFile: path) ?? "\(LIBCURL_VERSION) (build headers; no version in \(path))"
     }
 
     /// After this, new requests fail with `.cancelled` at once; transfers in flight continue.
