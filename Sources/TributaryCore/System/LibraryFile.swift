@@ -19,15 +19,21 @@ enum LibraryFile {
         var systemStart = dirs.count
         while systemStart > 0 && isSystemDirectory(dirs[systemStart - 1]) { systemStart -= 1 }
         for dir in dirs[..<systemStart] {
-            let path = dir.hasSuffix("/") ? dir + soname : dir + "/" + soname
+            let path = join(dir, soname)
             if isReadableFile(path) { return path }
         }
         if let cached = cacheLookup(soname), isReadableFile(cached) { return cached }
         for dir in dirs[systemStart...] {
-            let path = dir.hasSuffix("/") ? dir + soname : dir + "/" + soname
+            let path = join(dir, soname)
             if isReadableFile(path) { return path }
         }
         return nil
+    }
+
+    // Byte-level string checks here: this runs for `--version`, and String's hasPrefix/contains
+    // resolve to Foundation's NSString versions in this module, whose first use is costly.
+    private static func join(_ dir: String, _ name: String) -> String {
+        dir.utf8.last == UInt8(ascii: "/") ? dir + name : dir + "/" + name
     }
 
     /// ld.so's search list for libraries the main program opens, in order.
@@ -51,11 +57,13 @@ enum LibraryFile {
     /// glibc's built-in directories are /lib, /usr/lib (and lib64) and, on multiarch systems,
     /// one level below them.
     static func isSystemDirectory(_ dir: String) -> Bool {
-        var d = dir
-        while d.count > 1 && d.hasSuffix("/") { d.removeLast() }
+        let slash = UInt8(ascii: "/")
+        var d = Array(dir.utf8)
+        while d.count > 1 && d.last == slash { d.removeLast() }
         for root in ["/lib", "/usr/lib", "/lib64", "/usr/lib64"] {
-            if d == root { return true }
-            if d.hasPrefix(root + "/") && !d.dropFirst(root.count + 1).contains("/") { return true }
+            let r = Array(root.utf8)
+            if d == r { return true }
+            if d.count > r.count + 1, d.starts(with: r), d[r.count] == slash, !d[(r.count + 1)...].contains(slash) { return true }
         }
         return false
     }
@@ -81,6 +89,11 @@ enum LibraryFile {
             guard at < bytes.count, let end = bytes[at...].firstIndex(of: 0) else { return nil }
             return Array(bytes[at..<end])
         }
+        func isKey(_ at: Int) -> Bool {  // the NUL-terminated string at `at` is `key`, no copy
+            guard at >= 0, at + key.count < bytes.count else { return false }
+            for k in 0..<key.count where bytes[at + k] != key[k] { return false }
+            return bytes[at + key.count] == 0
+        }
         let count = Int(u32(20))
         guard headerSize + count * entrySize <= bytes.count else { return nil }
         let key = Array(soname.utf8)
@@ -88,7 +101,7 @@ enum LibraryFile {
             let e = headerSize + i * entrySize
             let flags = Int32(bitPattern: u32(e))
             let hwcap = UInt64(u32(e + 16)) | UInt64(u32(e + 20)) << 32
-            guard flags == wanted, hwcap == 0, cString(Int(u32(e + 4))) == key, let value = cString(Int(u32(e + 8))) else { continue }
+            guard flags == wanted, hwcap == 0, isKey(Int(u32(e + 4))), let value = cString(Int(u32(e + 8))) else { continue }
             return String(decoding: value, as: UTF8.self)
         }
         return nil
@@ -100,23 +113,25 @@ enum LibraryFile {
     static func embeddedVersion(after prefix: String, inFile path: String) -> String? {
         guard let data = readOnlyData(path) else { return nil }
         let p = Array(prefix.utf8)
-        guard data.count > p.count else { return nil }
-        var i = 0
-        let last = data.count - p.count
-        while i < last {
-            var k = 0
-            while k < p.count && data[i + k] == p[k] { k += 1 }
-            if k == p.count {
-                var j = i + p.count
-                if j < data.count, data[j] >= UInt8(ascii: "0"), data[j] <= UInt8(ascii: "9") {
-                    let start = j
-                    while j < data.count, isVersionByte(data[j]) { j += 1 }
-                    return String(decoding: data[start..<j], as: UTF8.self)
+        guard !p.isEmpty, data.count > p.count else { return nil }
+        return data.withUnsafeBufferPointer { buf -> String? in
+            let base = buf.baseAddress!
+            var i = 0
+            // memchr to each candidate first byte, then compare the rest.
+            while i + p.count < buf.count, let hit = memchr(base + i, Int32(p[0]), buf.count - p.count - i) {
+                let at = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                if memcmp(base + at, p, p.count) == 0 {
+                    var j = at + p.count
+                    if j < buf.count, buf[j] >= UInt8(ascii: "0"), buf[j] <= UInt8(ascii: "9") {
+                        let start = j
+                        while j < buf.count, isVersionByte(buf[j]) { j += 1 }
+                        return String(decoding: UnsafeBufferPointer(rebasing: buf[start..<j]), as: UTF8.self)
+                    }
                 }
+                i = at + 1
             }
-            i += 1
+            return nil
         }
-        return nil
     }
 
     private static func isVersionByte(_ b: UInt8) -> Bool {
@@ -169,16 +184,16 @@ enum LibraryFile {
 
     private static func pread(_ fd: Int32, offset: Int, count: Int) -> [UInt8]? {
         guard count >= 0 else { return nil }
-        var out = [UInt8](repeating: 0, count: count)
-        var done = 0
-        while done < count {
-            let n = out.withUnsafeMutableBytes { Glibc.pread(fd, $0.baseAddress! + done, count - done, off_t(offset + done)) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { break }
-            done += n
+        return [UInt8](unsafeUninitializedCapacity: count) { buf, initialized in
+            var done = 0
+            while done < count {
+                let n = Glibc.pread(fd, buf.baseAddress! + done, count - done, off_t(offset + done))
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 { break }
+                done += n
+            }
+            initialized = done
         }
-        out.removeLast(count - done)
-        return out
     }
 
     static func readFile(_ path: String, limit: Int) -> [UInt8]? {
