@@ -19,7 +19,16 @@ public enum URLEncoding {
 
     /// `a=1&b=x%20y` from ordered pairs.
     public static func query(_ pairs: [(String, String)]) -> String {
-        pairs.map { encode($0.0) + "=" + encode($0.1) }.joined(separator: "&")
+        // A loop rather than map + joined(separator:), whose generic first use (type metadata,
+        // conformance lookups) was a visible part of `check` (config validation builds URLs).
+        var out = ""
+        for (i, pair) in pairs.enumerated() {
+            if i > 0 { out += "&" }
+            out += encode(pair.0)
+            out += "="
+            out += encode(pair.1)
+        }
+        return out
     }
 
     /// Appends encoded pairs to a URL that may already have a query.
