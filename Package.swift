@@ -14,18 +14,17 @@ let package = Package(
         .library(name: "TributaryPlugins", targets: ["TributaryPlugins"]),
     ],
     targets: [
-        // C shim over libcurl: typed wrappers for the variadic calls, nothing else.
-        .systemLibrary(
-            name: "CCurl",
-            pkgConfig: "libcurl",
-            providers: [.apt(["libcurl4-openssl-dev"])]
-        ),
-        // C shim over OpenSSL's libcrypto: digests for request signing.
-        .systemLibrary(
-            name: "CCrypto",
-            pkgConfig: "libcrypto",
-            providers: [.apt(["libssl-dev"])]
-        ),
+        // C shim over libcurl: a function table filled at run time (dlopen on first use, see
+        // CurlLibrary.swift) and typed wrappers over it, nothing else. Headers only: no pkgConfig,
+        // because SwiftPM would then link -lcurl and every start would load libcurl's ~30
+        // libraries. Needs libcurl4-openssl-dev for <curl/curl.h>.
+        .systemLibrary(name: "CCurl"),
+        // dlinfo and Dl_serinfo, which Swift's Glibc module hides (GNU extensions).
+        .systemLibrary(name: "CDynamicLoader"),
+        // C shim over OpenSSL's libcrypto: digests for request signing and item ids, through a
+        // function table filled at run time (dlopen on first digest, see Digest.swift); headers
+        // only, from libssl-dev, for the same reason as CCurl.
+        .systemLibrary(name: "CCrypto"),
         // C shim over SQLite: the state store's database.
         .systemLibrary(
             name: "CSQLite",
@@ -37,7 +36,7 @@ let package = Package(
         // C shim over the process calls Swift cannot make (prctl, pidfd_open, waitid): the exec source.
         .systemLibrary(name: "CProcess"),
         // Engine: JSON layer, model, HTTP, config, engine, plugin protocols.
-        .target(name: "TributaryCore", dependencies: ["CCurl", "CCrypto", "CSQLite"], swiftSettings: strict),
+        .target(name: "TributaryCore", dependencies: ["CCurl", "CCrypto", "CSQLite", "CDynamicLoader"], swiftSettings: strict),
         // Built-in sources and sinks, one folder each, plus the registry.
         .target(name: "TributaryPlugins", dependencies: ["TributaryCore", "CProcess"], swiftSettings: strict),
         // Command-line front end (argument parsing, signals, summary); no business logic.

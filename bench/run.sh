@@ -72,8 +72,8 @@ if [ -n "${TRIBUTARY_BIN:-}" ]; then
 else
     SCRATCH_ARGS=()
     [ -n "${BENCH_SCRATCH:-}" ] && SCRATCH_ARGS=(--scratch-path "$BENCH_SCRATCH")
-    log "building tributary (swift build -c release --product tributary ${SCRATCH_ARGS[*]:-})"
-    (cd "$ROOT" && swift build -c release --product tributary "${SCRATCH_ARGS[@]}" >&2)
+    log "building tributary (swift build -c release --product tributary --static-swift-stdlib ${SCRATCH_ARGS[*]:-})"
+    (cd "$ROOT" && swift build -c release --product tributary --static-swift-stdlib "${SCRATCH_ARGS[@]}" >&2)
     BIN=$(cd "$ROOT" && swift build -c release --show-bin-path "${SCRATCH_ARGS[@]}")/tributary
     TRIBUTARY_BUILT=1
 fi

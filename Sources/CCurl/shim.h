@@ -1,19 +1,70 @@
-// Typed wrappers over libcurl's variadic calls. Only wraps; never decides.
+// libcurl through a function table. Only wraps; never decides.
+//
+// Nothing here links libcurl: the program opens libcurl.so.4 with dlopen on first use
+// (CurlLibrary.swift), stores what dlsym returns for each name below in a tributary_curl table,
+// and calls curl only through these wrappers. Types, CURLOPT_* / CURLINFO_* constants and
+// LIBCURL_VERSION still come from the real headers (libcurl4-openssl-dev), and every wrapper
+// casts its slot to the type of the function as <curl/curl.h> declares it, so a wrapper cannot
+// drift from the library's prototype.
 #ifndef TRIBUTARY_CCURL_SHIM_H
 #define TRIBUTARY_CCURL_SHIM_H
 #include <curl/curl.h>
 
+/// One slot per libcurl function the project calls, filled from dlsym(handle, "curl_<slot>").
+typedef struct tributary_curl {
+    void *global_init;
+    void *version_info;
+    void *easy_init;
+    void *easy_setopt;
+    void *easy_getinfo;
+    void *easy_cleanup;
+    void *easy_strerror;
+    void *multi_init;
+    void *multi_setopt;
+    void *multi_add_handle;
+    void *multi_remove_handle;
+    void *multi_perform;
+    void *multi_poll;
+    void *multi_wakeup;
+    void *multi_info_read;
+    void *multi_cleanup;
+    void *slist_append;
+    void *slist_free_all;
+} tributary_curl;
+
+// The slot `name` as a pointer to curl_<name>, typed as the header declares it.
+#define TRIBUTARY_CURL_FN(c, name) ((__typeof__(&curl_##name))(c)->name)
+
 typedef size_t (*tributary_write_cb)(char *, size_t, size_t, void *);
 
-static inline CURLcode tributary_easy_setopt_long(CURL *h, CURLoption o, long v) { return curl_easy_setopt(h, o, v); }
-static inline CURLcode tributary_easy_setopt_off(CURL *h, CURLoption o, curl_off_t v) { return curl_easy_setopt(h, o, v); }
-static inline CURLcode tributary_easy_setopt_string(CURL *h, CURLoption o, const char *v) { return curl_easy_setopt(h, o, v); }
-static inline CURLcode tributary_easy_setopt_pointer(CURL *h, CURLoption o, void *v) { return curl_easy_setopt(h, o, v); }
-static inline CURLcode tributary_easy_setopt_write_cb(CURL *h, CURLoption o, tributary_write_cb v) { return curl_easy_setopt(h, o, v); }
-static inline CURLcode tributary_easy_getinfo_long(CURL *h, CURLINFO i, long *v) { return curl_easy_getinfo(h, i, v); }
-static inline CURLcode tributary_easy_getinfo_pointer(CURL *h, CURLINFO i, void **v) { return curl_easy_getinfo(h, i, v); }
-static inline CURLcode tributary_easy_getinfo_string(CURL *h, CURLINFO i, char **v) { return curl_easy_getinfo(h, i, v); }
-static inline CURLMcode tributary_multi_setopt_long(CURLM *m, CURLMoption o, long v) { return curl_multi_setopt(m, o, v); }
+static inline CURLcode tributary_curl_global_init(const tributary_curl *c, long flags) { return TRIBUTARY_CURL_FN(c, global_init)(flags); }
+static inline curl_version_info_data *tributary_curl_version_info(const tributary_curl *c) { return TRIBUTARY_CURL_FN(c, version_info)(CURLVERSION_NOW); }
+
+static inline CURL *tributary_curl_easy_init(const tributary_curl *c) { return TRIBUTARY_CURL_FN(c, easy_init)(); }
+static inline void tributary_curl_easy_cleanup(const tributary_curl *c, CURL *h) { TRIBUTARY_CURL_FN(c, easy_cleanup)(h); }
+static inline const char *tributary_curl_easy_strerror(const tributary_curl *c, CURLcode code) { return TRIBUTARY_CURL_FN(c, easy_strerror)(code); }
+
+// Typed wrappers over the variadic calls.
+static inline CURLcode tributary_easy_setopt_long(const tributary_curl *c, CURL *h, CURLoption o, long v) { return TRIBUTARY_CURL_FN(c, easy_setopt)(h, o, v); }
+static inline CURLcode tributary_easy_setopt_off(const tributary_curl *c, CURL *h, CURLoption o, curl_off_t v) { return TRIBUTARY_CURL_FN(c, easy_setopt)(h, o, v); }
+static inline CURLcode tributary_easy_setopt_string(const tributary_curl *c, CURL *h, CURLoption o, const char *v) { return TRIBUTARY_CURL_FN(c, easy_setopt)(h, o, v); }
+static inline CURLcode tributary_easy_setopt_pointer(const tributary_curl *c, CURL *h, CURLoption o, void *v) { return TRIBUTARY_CURL_FN(c, easy_setopt)(h, o, v); }
+static inline CURLcode tributary_easy_setopt_write_cb(const tributary_curl *c, CURL *h, CURLoption o, tributary_write_cb v) { return TRIBUTARY_CURL_FN(c, easy_setopt)(h, o, v); }
+static inline CURLcode tributary_easy_getinfo_long(const tributary_curl *c, CURL *h, CURLINFO i, long *v) { return TRIBUTARY_CURL_FN(c, easy_getinfo)(h, i, v); }
+static inline CURLcode tributary_easy_getinfo_pointer(const tributary_curl *c, CURL *h, CURLINFO i, void **v) { return TRIBUTARY_CURL_FN(c, easy_getinfo)(h, i, v); }
+static inline CURLcode tributary_easy_getinfo_string(const tributary_curl *c, CURL *h, CURLINFO i, char **v) { return TRIBUTARY_CURL_FN(c, easy_getinfo)(h, i, v); }
+
+static inline CURLM *tributary_curl_multi_init(const tributary_curl *c) { return TRIBUTARY_CURL_FN(c, multi_init)(); }
+static inline CURLMcode tributary_multi_setopt_long(const tributary_curl *c, CURLM *m, CURLMoption o, long v) { return TRIBUTARY_CURL_FN(c, multi_setopt)(m, o, v); }
+static inline CURLMcode tributary_curl_multi_add_handle(const tributary_curl *c, CURLM *m, CURL *h) { return TRIBUTARY_CURL_FN(c, multi_add_handle)(m, h); }
+static inline CURLMcode tributary_curl_multi_remove_handle(const tributary_curl *c, CURLM *m, CURL *h) { return TRIBUTARY_CURL_FN(c, multi_remove_handle)(m, h); }
+static inline CURLMcode tributary_curl_multi_perform(const tributary_curl *c, CURLM *m, int *running) { return TRIBUTARY_CURL_FN(c, multi_perform)(m, running); }
+static inline CURLMcode tributary_curl_multi_poll(const tributary_curl *c, CURLM *m, struct curl_waitfd *fds, unsigned int nfds, int timeout_ms, int *numfds) { return TRIBUTARY_CURL_FN(c, multi_poll)(m, fds, nfds, timeout_ms, numfds); }
+static inline CURLMcode tributary_curl_multi_wakeup(const tributary_curl *c, CURLM *m) { return TRIBUTARY_CURL_FN(c, multi_wakeup)(m); }
+static inline CURLMsg *tributary_curl_multi_info_read(const tributary_curl *c, CURLM *m, int *left) { return TRIBUTARY_CURL_FN(c, multi_info_read)(m, left); }
+static inline CURLMcode tributary_curl_multi_cleanup(const tributary_curl *c, CURLM *m) { return TRIBUTARY_CURL_FN(c, multi_cleanup)(m); }
 static inline CURLcode tributary_msg_result(CURLMsg *m) { return m->data.result; }
-static inline curl_version_info_data *tributary_version_info(void) { return curl_version_info(CURLVERSION_NOW); }
+
+static inline struct curl_slist *tributary_curl_slist_append(const tributary_curl *c, struct curl_slist *l, const char *s) { return TRIBUTARY_CURL_FN(c, slist_append)(l, s); }
+static inline void tributary_curl_slist_free_all(const tributary_curl *c, struct curl_slist *l) { TRIBUTARY_CURL_FN(c, slist_free_all)(l); }
 #endif

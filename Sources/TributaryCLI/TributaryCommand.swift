@@ -12,25 +12,68 @@ public enum TributaryCommand {
     static let err = FDOutput.standardError
     static let out = FDOutput.standardOutput
 
-    /// Installs signal handling first, then runs the command line. Returns the exit code.
-    public static func main(_ argv: [String]) async -> Int32 {
-        signal(SIGPIPE, SIG_IGN)
-        ExecSource.claimAllChildren()  // this binary starts no process but exec programs
-        let signals = SignalWatcher()
-        let code = await dispatch(argv, signals: signals)
-        return code
+    /// What is left of a command line once `start` has done the synchronous part.
+    public enum Start: Sendable {
+        /// The command is done (or failed): exit with this code.
+        case finished(Int32)
+        /// `run`, `watch` or `test`: the engine needs tasks.
+        case needsTasks(Job)
     }
 
-    static func dispatch(_ argv: [String], signals: SignalWatcher) async -> Int32 {
+    /// A `run`, `watch` or `test` with its config loaded and signal handling installed.
+    public struct Job: Sendable {
+        let runner: Runner
+        let watch: Bool
+
+        public func run() async -> Int32 {
+            if watch { return await Watcher(runner: runner).run() }
+            return await runner.run()
+        }
+    }
+
+    /// Runs the command line and returns the exit code.
+    public static func main(_ argv: [String]) async -> Int32 {
+        switch start(argv) {
+        case .finished(let code): return code
+        case .needsTasks(let job): return await job.run()
+        }
+    }
+
+    /// Everything before the engine, on the calling thread and without tasks: the arguments,
+    /// `--version`, `help`, `sources`, `check`, and the config of `run`/`watch`/`test`. So the
+    /// commands that never fetch do not start the concurrency runtime's threads or dispatch's
+    /// signal sources (`bench/run.sh startup` measures them).
+    ///
+    /// Signals: SIGINT and SIGTERM are ignored from the start. `run`, `watch` and `test` then
+    /// install the SignalWatcher before their config is read, so a signal during their start-up
+    /// is still seen; the other commands leave them ignored, as they were when every command
+    /// installed the watcher and none of them had a handler.
+    public static func start(_ argv: [String]) -> Start {
+        signal(SIGPIPE, SIG_IGN)
+        signal(SIGINT, SIG_IGN)
+        signal(SIGTERM, SIG_IGN)
         let args: Arguments
         do { args = try Arguments.parse(argv) } catch {
             err.log("tributary: \(error)\n")
-            return 2
+            return .finished(2)
         }
         if args.help {
             out.log((Help.commands[args.command] ?? Help.main) + "\n")
-            return 0
+            return .finished(0)
         }
+        let fetches = ["run", "watch", "test"].contains(args.command)
+        // This binary starts no process but exec programs: their orphans are ours to reap.
+        if fetches { ExecSource.claimAllChildren() }
+        let signals = fetches ? SignalWatcher() : nil
+        var job: Job?
+        let code = dispatch(args, signals: signals, job: &job)
+        if let job { return .needsTasks(job) }
+        return .finished(code)
+    }
+
+    /// Runs a command that needs no tasks and returns its exit code, or sets `job` to what is
+    /// left of `run`, `watch` or `test`.
+    static func dispatch(_ args: Arguments, signals: SignalWatcher?, job: inout Job?) -> Int32 {
         switch args.command {
         case "version":
             out.log("""
@@ -67,9 +110,9 @@ public enum TributaryCommand {
             err.log("\(config.file): ok: \(config.sources.count) source\(config.sources.count == 1 ? "" : "s") (\(enabled) enabled), \(config.sinks.count) sink\(config.sinks.count == 1 ? "" : "s")\n")
             return 0
         }
-        let runner = Runner(args: args, config: config, signals: signals)
-        if args.command == "watch" { return await Watcher(runner: runner).run() }
-        return await runner.run()
+        let runner = Runner(args: args, config: config, signals: signals ?? SignalWatcher())
+        job = Job(runner: runner, watch: args.command == "watch")
+        return 0
     }
 
     static func loadConfig(_ args: Arguments) -> Config? {

@@ -1,7 +1,16 @@
+import Dispatch
 import TributaryCLI
 #if canImport(Glibc)
 import Glibc
 #endif
 
-let code = await TributaryCommand.main(Array(CommandLine.arguments.dropFirst()))
-exit(code)
+// No top-level `await`: that would make all of main async and start the concurrency runtime
+// (threads, the main-queue drain) before the first line runs, which --version, help, sources
+// and check, finished in `start`, never need.
+switch TributaryCommand.start(Array(CommandLine.arguments.dropFirst())) {
+case .finished(let code):
+    exit(code)
+case .needsTasks(let job):
+    Task { exit(await job.run()) }
+    dispatchMain()
+}

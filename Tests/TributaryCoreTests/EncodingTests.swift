@@ -114,6 +114,12 @@ final class ValuesTests: XCTestCase {
         XCTAssertEqual(Environment.interpolate("${NOPE}", lookup: look).missing, ["NOPE"])
         XCTAssertEqual(Environment.interpolate("no vars $HOME", lookup: look).text, "no vars $HOME")
         XCTAssertEqual(Environment.interpolate("${HOME}${HOME}", lookup: look).text, "/home/a/home/a")
+        // Matching is by Character, as it was with Foundation's range(of:): a combining mark
+        // on "{" or "-" makes it another character.
+        XCTAssertEqual(Environment.interpolate("${\u{301}HOME}", lookup: look).text, "${\u{301}HOME}")
+        XCTAssertEqual(Environment.interpolate("${NOPE:-\u{301}x}", lookup: look).missing, ["NOPE:-\u{301}x"])
+        XCTAssertEqual(Environment.interpolate("Ünïcødé ${HOME} 東京 $ {", lookup: look).text, "Ünïcødé /home/a 東京 $ {")
+        XCTAssertEqual(Environment.interpolate("unclosed ${HOME", lookup: look).text, "unclosed ${HOME")
     }
 }
 

@@ -1,3 +1,4 @@
+import Foundation
 import XCTest
 @testable import TributaryCore
 
@@ -7,6 +8,16 @@ final class DigestTests: XCTestCase {
         XCTAssertEqual(Digest.hex(Digest.sha1([])), "da39a3ee5e6b4b0d3255bfef95601890afd80709")
         XCTAssertEqual(Digest.hex(Digest.sha1(Array("abc".utf8)), uppercase: true), "A9993E364706816ABA3E25717850C26C9CD0D89D")
         XCTAssertEqual(Digest.hex(Digest.sha256(Array("abc".utf8))), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+    }
+
+    /// libcrypto is opened at run time; a missing one is reported with the loader's reason.
+    func testLibcryptoLoadsAtRunTimeAndAMissingOneIsNamed() {
+        guard case .success(let lib) = CryptoLibrary.open(CryptoLibrary.soname) else { return XCTFail("libcrypto.so.3 must load") }
+        XCTAssertNotNil(lib.api.pointee.EVP_Digest)
+        let name = "libtributary-no-such-crypto.so.3"
+        guard case .failure(let e) = CryptoLibrary.open(name) else { return XCTFail("\(name) cannot load") }
+        XCTAssertTrue(e.message.hasPrefix("SHA-1/SHA-256 need libcrypto (\(name)"), e.message)
+        XCTAssertTrue(e.message.contains("\(name): cannot open shared object file"), e.message)
     }
 }
 
@@ -25,5 +36,29 @@ final class HTMLTextTests: XCTestCase {
         XCTAssertEqual(HTMLText.toPlainText("  many   spaces\t\there  "), "many spaces here")
         XCTAssertEqual(HTMLText.toPlainText("a < b and c > d"), "a < b and c > d")
         XCTAssertEqual(HTMLText.toPlainText("<ul><li>one</li><li>two</li></ul>"), "one\ntwo")
+    }
+}
+
+/// The Foundation-free trimming used by config validation gives Foundation's results.
+final class TrimmingTests: XCTestCase {
+    func testSetsAreFoundationsOverEveryScalar() {
+        let blanks = CharacterSet.whitespaces, whitespace = CharacterSet.whitespacesAndNewlines
+        var differ: [String] = []
+        for v in UInt32(0)...0x10FFFF {
+            guard let s = Unicode.Scalar(v) else { continue }
+            if s.isFoundationBlank != blanks.contains(s) { differ.append("blank U+\(String(v, radix: 16))") }
+            if s.isFoundationWhitespaceOrNewline != whitespace.contains(s) { differ.append("whitespace U+\(String(v, radix: 16))") }
+        }
+        XCTAssertEqual(differ, [])
+    }
+
+    func testTrimmingMatchesFoundation() {
+        let samples = ["", " ", "  a b  ", "\t\nx\r\n", "\u{3000}東京\u{00A0}", "\u{200B}k\u{200B}", " \u{301}a ", "a\u{2028}", "\u{85}b\u{85}", "\u{FEFF}c", "e\u{301} "]
+        for s in samples {
+            XCTAssertEqual(s.trimmingBlanks, s.trimmingCharacters(in: .whitespaces), s.debugDescription)
+            XCTAssertEqual(s.trimmingWhitespaceAndNewlines, s.trimmingCharacters(in: .whitespacesAndNewlines), s.debugDescription)
+            let sub = Substring("x" + s + "y").dropFirst().dropLast()
+            XCTAssertEqual(sub.trimmingBlanks, sub.trimmingCharacters(in: .whitespaces), s.debugDescription)
+        }
     }
 }

@@ -307,3 +307,15 @@ final class WebFeedSourceTests: XCTestCase {
         XCTAssertEqual(plugins.configErrors(#"{"name":"f","type":"feed","url":"https://e.org/","kind":"post","headers":{"Accept":"application/rss+xml"},"max_items":5}"#), [])
     }
 }
+
+/// FeedLinks' pure-Swift URL character test is its CharacterSet's membership.
+final class FeedLinksCharacterTests: XCTestCase {
+    func testURLCharacterIsTheCharacterSetOverEveryScalar() {
+        var differ: [UInt32] = []
+        for v in UInt32(0)...0x10FFFF {
+            guard let s = Unicode.Scalar(v) else { continue }
+            if FeedLinks.isURLCharacter(s) != FeedLinks.urlCharacters.contains(s) { differ.append(v) }
+        }
+        XCTAssertEqual(differ, [])
+    }
+}

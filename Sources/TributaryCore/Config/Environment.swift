@@ -9,25 +9,53 @@ public enum Environment {
         return String(cString: p)
     }
 
+    // The searches below compare Characters, as Foundation's range(of:) did here ("${" followed
+    // by a combining mark is not a match), with concrete String/Substring code only: this runs
+    // for every string of a config, and the generic standard-library and Foundation searches
+    // cost `check` their first-use type and conformance lookups.
+
+    /// Whether `a` is directly followed by `b` somewhere in the UTF-8 bytes (a necessary
+    /// condition for a Character-wise match of the two ASCII characters).
+    static func hasBytePair(_ s: String, _ a: UInt8, _ b: UInt8) -> Bool {
+        var previous: UInt8 = 0
+        for byte in s.utf8 {
+            if previous == a && byte == b { return true }
+            previous = byte
+        }
+        return false
+    }
+
+    /// The first two adjacent Characters `a` `b` in `s`.
+    static func firstPair(_ a: Character, _ b: Character, in s: Substring) -> Range<String.Index>? {
+        var i = s.startIndex
+        while i < s.endIndex {
+            let next = s.index(after: i)
+            if s[i] == a, next < s.endIndex, s[next] == b { return i..<s.index(after: next) }
+            i = next
+        }
+        return nil
+    }
+
     /// Replaces `${VAR}` and `${VAR:-default}` in `text`. Unset variables without a default are
     /// returned in `missing` (the text keeps them empty).
     public static func interpolate(_ text: String, lookup: (String) -> String? = Environment.get) -> (text: String, missing: [String]) {
-        guard text.contains("${") else { return (text, []) }
+        // Most strings of a config have no "${" even as bytes: done without looking further.
+        guard hasBytePair(text, UInt8(ascii: "$"), UInt8(ascii: "{")) else { return (text, []) }
         var out = ""
         var missing: [String] = []
         var rest = Substring(text)
-        while let start = rest.range(of: "${") {
-            out += rest[..<start.lowerBound]
+        while let start = firstPair("$", "{", in: rest) {
+            out += String(rest[..<start.lowerBound])
             let after = rest[start.upperBound...]
             guard let close = after.firstIndex(of: "}") else {
-                out += rest[start.lowerBound...]
+                out += String(rest[start.lowerBound...])
                 rest = ""
                 break
             }
             let body = after[..<close]
             var name = String(body)
             var fallback: String? = nil
-            if let sep = body.range(of: ":-") {
+            if let sep = firstPair(":", "-", in: body) {
                 name = String(body[..<sep.lowerBound])
                 fallback = String(body[sep.upperBound...])
             }
@@ -40,7 +68,7 @@ public enum Environment {
             }
             rest = after[after.index(after: close)...]
         }
-        out += rest
+        out += String(rest)
         return (out, missing)
     }
 }

@@ -1,5 +1,6 @@
 import CCurl
 import Foundation
+import Synchronization
 
 /// Settings shared by every request of one run (config `http` section).
 public struct HTTPSettings: Sendable, Equatable {
@@ -21,10 +22,122 @@ public struct HTTPSettings: Sendable, Equatable {
 /// `concurrency` transfers inside curl, and at most `perHost` per host, so curl's timeouts only
 /// ever count time on the wire.
 ///
-/// Threading rule: `multi`, `active` and the easy handles are touched only by the curl thread;
-/// `waiting`, `cancelled` and `stopping` live in `shared` (a `Locked`) and are how other threads talk
-/// to it, followed by `curl_multi_wakeup`.
+/// Nothing happens until the first request: then libcurl is loaded (`CurlLibrary.shared()`), the
+/// multi handle made and the curl thread started (`CurlDriver`). A run that replays or fails
+/// before fetching never loads libcurl. When libcurl cannot be loaded every request fails with
+/// an `.other` error that names libcurl.so.4 and says why (the loader's message).
 public final class CurlTransport: HTTPTransport, @unchecked Sendable {
+    private enum Phase {
+        case idle
+        case running(CurlDriver)
+        case unavailable(SharedLibrary.LoadError)
+        case refusing  // refuseNewRequests() before the first request
+        case stopped
+    }
+
+    private let settings: HTTPSettings
+    private let library: @Sendable () -> Result<CurlLibrary, SharedLibrary.LoadError>
+    private let phase = Locked(Phase.idle)
+    /// The driver once started, read without a lock by every request (the lock is only for the
+    /// first start and the other transitions).
+    private let running = AtomicLazyReference<CurlDriver>()
+
+    public convenience init(settings: HTTPSettings) {
+        self.init(settings: settings, library: CurlLibrary.shared)
+    }
+
+    /// `library` stands in for `CurlLibrary.shared` in tests (a library that does not exist).
+    init(settings: HTTPSettings, library: @escaping @Sendable () -> Result<CurlLibrary, SharedLibrary.LoadError>) {
+        self.settings = settings
+        self.library = library
+    }
+
+    /// The version of the libcurl this process uses, or would use once it fetches, e.g. `7.88.1`.
+    ///
+    /// Once libcurl is loaded this is `curl_version_info(CURLVERSION_NOW)->version`. Before
+    /// that, which is always the case for `tributary --version`, loading libcurl only to ask
+    /// would cost the ~8 ms of dynamic loading this program avoids at start, so the version is
+    /// read from the file the loader would open: `LibraryFile.locate` follows ld.so's order
+    /// (its own search list from `dlinfo`: LD_LIBRARY_PATH, the program's RUNPATH; then
+    /// /etc/ld.so.cache; then the system directories), and the version is the one in the
+    /// `libcurl/<version>` string that libcurl keeps in its read-only data for `curl_version()`.
+    /// That is a few small reads (the cache, about 60 KB of `.rodata`), well under a
+    /// millisecond, and it names the library a later `dlopen` gets. The build-time
+    /// `LIBCURL_VERSION` (the headers' version) is the fallback only when no such file or
+    /// string is found, marked as such, because the installed library can differ from the
+    /// headers (a security update, another machine). Rejected: `dlopen` just for this (the cost
+    /// above), `dlopen(RTLD_NOLOAD)` (sees only loaded libraries), `ldconfig -p` (a process,
+    /// and it ignores LD_LIBRARY_PATH). Tests compare the value with `curl_version_info`.
+    public static var curlVersion: String {
+        if let lib = CurlLibrary.ifLoaded { return lib.version }
+        guard let path = LibraryFile.locate(CurlLibrary.soname) else {
+            return "\(LIBCURL_VERSION) (build headers; \(CurlLibrary.soname) not found)"
+        }
+        return LibraryFile.embeddedVersion(after: "libcurl/", inFile: path) ?? "\(LIBCURL_VERSION) (build headers; no version in \(path))"
+    }
+
+    /// After this, new requests fail with `.cancelled` at once; transfers in flight continue.
+    public func refuseNewRequests() {
+        let driver = phase.withLock { p -> CurlDriver? in
+            switch p {
+            case .running(let d): return d
+            case .idle: p = .refusing; return nil
+            case .unavailable, .refusing, .stopped: return nil
+            }
+        }
+        driver?.refuseNewRequests()
+    }
+
+    /// Stops the curl thread (cancelling what is left) and frees the multi handle. Idempotent.
+    public func shutdown() {
+        let driver = phase.withLock { p -> CurlDriver? in
+            defer { p = .stopped }
+            if case .running(let d) = p { return d }
+            return nil
+        }
+        driver?.shutdown()
+    }
+
+    public func send(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
+        let driver = try start(for: request)
+        return try await driver.send(request)
+    }
+
+    /// The running driver, started on the first request.
+    private func start(for request: HTTPRequest) throws(HTTPError) -> CurlDriver {
+        // After shutdown() this still returns the driver, which then refuses the request itself
+        // ("not started: shutting down"), as before.
+        if let d = running.load() { return d }
+        let outcome = phase.withLock { p -> Result<CurlDriver, HTTPError> in
+            switch p {
+            case .running(let d):
+                return .success(d)
+            case .unavailable(let e):
+                return .failure(HTTPError(kind: .other, method: request.method, url: request.url, message: e.message))
+            case .refusing, .stopped:
+                return .failure(HTTPError(kind: .cancelled, method: request.method, url: request.url, message: "not started: shutting down"))
+            case .idle:
+                switch library() {
+                case .success(let lib):
+                    let d = running.storeIfNil(CurlDriver(settings: settings, curl: lib))
+                    p = .running(d)
+                    return .success(d)
+                case .failure(let e):
+                    p = .unavailable(e)
+                    return .failure(HTTPError(kind: .other, method: request.method, url: request.url, message: e.message))
+                }
+            }
+        }
+        return try outcome.get()
+    }
+}
+
+/// The curl thread and its multi handle, made by `CurlTransport` on its first request.
+///
+/// Threading rule: `multi`, `active` and the easy handles are touched only by the curl thread;
+/// `waiting`, `cancelled` and `stopping` live in `shared` (`Locked`) and are how other threads talk
+/// to it, followed by `curl_multi_wakeup`.
+final class CurlDriver: @unchecked Sendable {
     private struct Shared {
         var waiting: [Transfer] = []
         var cancelled: [Transfer] = []
@@ -33,6 +146,8 @@ public final class CurlTransport: HTTPTransport, @unchecked Sendable {
     }
 
     private let settings: HTTPSettings
+    private let curl: CurlLibrary
+    private let api: UnsafePointer<tributary_curl>
     private let multi: UnsafeMutableRawPointer
     private let shared = Locked(Shared())
     private var active: [Transfer] = []      // curl thread only
@@ -40,47 +155,37 @@ public final class CurlTransport: HTTPTransport, @unchecked Sendable {
     private var thread: Thread?
     private let finished = DispatchSemaphore(value: 0)
 
-    public init(settings: HTTPSettings) {
-        CurlTransport.globalInit
+    init(settings: HTTPSettings, curl: CurlLibrary) {
         self.settings = settings
-        self.multi = curl_multi_init()!
-        tributary_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, Int(max(settings.concurrency, 8)))
+        self.curl = curl
+        self.api = curl.api
+        self.multi = tributary_curl_multi_init(curl.api)!
+        tributary_multi_setopt_long(api, multi, CURLMOPT_MAXCONNECTS, Int(max(settings.concurrency, 8)))
         let t = Thread { [unowned self] in self.loop() }
         t.name = "tributary-curl"
         self.thread = t
         t.start()
     }
 
-    /// `curl_global_init` exactly once, before any handle exists.
-    private static let globalInit: Void = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
-
-    /// The libcurl version string, e.g. `7.88.1`.
-    public static var curlVersion: String {
-        guard let info = tributary_version_info(), let v = info.pointee.version else { return "unknown" }
-        return String(cString: v)
-    }
-
-    /// After this, new requests fail with `.cancelled` at once; transfers in flight continue.
-    public func refuseNewRequests() {
+    func refuseNewRequests() {
         shared.withLock { $0.refuseNew = true }
-        curl_multi_wakeup(multi)
+        tributary_curl_multi_wakeup(api, multi)
     }
 
-    /// Stops the curl thread (cancelling what is left) and frees the multi handle. Idempotent.
-    public func shutdown() {
+    func shutdown() {
         let wasStopping = shared.withLock { s -> Bool in
             let was = s.stopping
             s.stopping = true
             return was
         }
         if wasStopping { return }
-        curl_multi_wakeup(multi)
+        tributary_curl_multi_wakeup(api, multi)
         finished.wait()
-        curl_multi_cleanup(multi)
+        tributary_curl_multi_cleanup(api, multi)
     }
 
-    public func send(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
-        let transfer = Transfer(request: request, maxBody: settings.maxBody)
+    func send(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
+        let transfer = Transfer(request: request, maxBody: settings.maxBody, curl: curl)
         let result: Result<HTTPResponse, HTTPError> = await withTaskCancellationHandler {
             await withCheckedContinuation { (cont: CheckedContinuation<Result<HTTPResponse, HTTPError>, Never>) in
                 transfer.continuation = cont
@@ -90,7 +195,7 @@ public final class CurlTransport: HTTPTransport, @unchecked Sendable {
                     return true
                 }
                 if accepted {
-                    curl_multi_wakeup(multi)
+                    tributary_curl_multi_wakeup(api, multi)
                 } else {
                     transfer.finish(.failure(transfer.error(.cancelled, transfer.isCancelled ? "cancelled" : "not started: shutting down")))
                 }
@@ -98,7 +203,7 @@ public final class CurlTransport: HTTPTransport, @unchecked Sendable {
         } onCancel: {
             transfer.markCancelled()
             shared.withLock { $0.cancelled.append(transfer) }
-            curl_multi_wakeup(multi)
+            tributary_curl_multi_wakeup(api, multi)
         }
         return try result.get()
     }
@@ -117,12 +222,12 @@ public final class CurlTransport: HTTPTransport, @unchecked Sendable {
             if stopping { break }
             admit()
             var running: Int32 = 0
-            curl_multi_perform(multi, &running)
+            tributary_curl_multi_perform(api, multi, &running)
             // Finished transfers free slots: go round again at once so waiting ones are admitted
             // now, not after the poll's timeout.
             if drainMessages() > 0 { continue }
             var numfds: Int32 = 0
-            curl_multi_poll(multi, nil, 0, 1000, &numfds)
+            tributary_curl_multi_poll(api, multi, nil, 0, 1000, &numfds)
         }
         // Shutdown: fail everything still waiting or running.
         let leftovers = shared.withLock { s -> [Transfer] in
@@ -132,7 +237,7 @@ public final class CurlTransport: HTTPTransport, @unchecked Sendable {
         }
         for t in leftovers { t.finish(.failure(t.error(.cancelled, "cancelled: shutting down"))) }
         for t in active {
-            if let h = t.easy { curl_multi_remove_handle(multi, h) }
+            if let h = t.easy { tributary_curl_multi_remove_handle(api, multi, h) }
             t.cleanup()
             t.finish(.failure(t.error(.cancelled, "cancelled: shutting down")))
         }
@@ -172,7 +277,7 @@ public final class CurlTransport: HTTPTransport, @unchecked Sendable {
             perHost[t.host, default: 0] += 1
             t.started = DispatchTime.now().uptimeNanoseconds
             active.append(t)
-            curl_multi_add_handle(multi, easy)
+            tributary_curl_multi_add_handle(api, multi, easy)
         }
     }
 
@@ -180,13 +285,13 @@ public final class CurlTransport: HTTPTransport, @unchecked Sendable {
     private func drainMessages() -> Int {
         var finished = 0
         var left: Int32 = 0
-        while let msg = curl_multi_info_read(multi, &left) {
+        while let msg = tributary_curl_multi_info_read(api, multi, &left) {
             guard msg.pointee.msg == CURLMSG_DONE, let easy = msg.pointee.easy_handle else { continue }
             let code = tributary_msg_result(msg)
             guard let idx = active.firstIndex(where: { $0.easy == easy }) else { continue }
             let t = active.remove(at: idx)
             release(t)
-            curl_multi_remove_handle(multi, easy)
+            tributary_curl_multi_remove_handle(api, multi, easy)
             let result = t.complete(code: code)
             t.cleanup()
             t.finish(result)
@@ -213,7 +318,7 @@ public final class CurlTransport: HTTPTransport, @unchecked Sendable {
         if let idx = active.firstIndex(where: { $0 === t }) {
             active.remove(at: idx)
             release(t)
-            if let h = t.easy { curl_multi_remove_handle(multi, h) }
+            if let h = t.easy { tributary_curl_multi_remove_handle(api, multi, h) }
             t.cleanup()
             t.finish(.failure(t.error(.cancelled, "cancelled")))
         }
@@ -226,6 +331,8 @@ final class Transfer: @unchecked Sendable {
     let request: HTTPRequest
     let host: String
     let maxBody: Int
+    /// libcurl's table (`CurlLibrary.api`), for the handle's calls.
+    let api: UnsafePointer<tributary_curl>
     var continuation: CheckedContinuation<Result<HTTPResponse, HTTPError>, Never>?
     var easy: UnsafeMutableRawPointer?
     var body: [UInt8] = []
@@ -242,8 +349,9 @@ final class Transfer: @unchecked Sendable {
     var isCancelled: Bool { cancelFlag.withLock { $0 } }
     func markCancelled() { cancelFlag.withLock { $0 = true } }
 
-    init(request: HTTPRequest, maxBody: Int) {
+    init(request: HTTPRequest, maxBody: Int, curl: CurlLibrary) {
         self.request = request
+        self.api = curl.api
         self.host = URLEncoding.hostKey(request.url)
         self.maxBody = maxBody
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
@@ -267,28 +375,28 @@ final class Transfer: @unchecked Sendable {
     }
 
     func configure(settings: HTTPSettings) -> UnsafeMutableRawPointer? {
-        guard let h = curl_easy_init() else { return nil }
+        guard let h = tributary_curl_easy_init(api) else { return nil }
         easy = h
         let timeoutSeconds = request.timeout ?? 20
         let timeoutMs = max(1, Int(timeoutSeconds * 1000))
-        tributary_easy_setopt_string(h, CURLOPT_URL, request.url)
-        tributary_easy_setopt_long(h, CURLOPT_NOSIGNAL, 1)
-        tributary_easy_setopt_long(h, CURLOPT_TIMEOUT_MS, timeoutMs)
-        tributary_easy_setopt_long(h, CURLOPT_CONNECTTIMEOUT_MS, min(timeoutMs, 10_000))
-        tributary_easy_setopt_long(h, CURLOPT_LOW_SPEED_LIMIT, 1)
-        tributary_easy_setopt_long(h, CURLOPT_LOW_SPEED_TIME, Self.stallSeconds(timeoutSeconds))
-        tributary_easy_setopt_long(h, CURLOPT_FOLLOWLOCATION, 1)
-        tributary_easy_setopt_long(h, CURLOPT_MAXREDIRS, settings.maxRedirects)
-        tributary_easy_setopt_string(h, CURLOPT_PROTOCOLS_STR, request.allowFile ? "http,https,file" : "http,https")
-        tributary_easy_setopt_string(h, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
-        tributary_easy_setopt_string(h, CURLOPT_ACCEPT_ENCODING, "")
-        tributary_easy_setopt_long(h, CURLOPT_SSL_VERIFYPEER, 1)
-        tributary_easy_setopt_long(h, CURLOPT_SSL_VERIFYHOST, 2)
-        tributary_easy_setopt_string(h, CURLOPT_USERAGENT, settings.userAgent)
-        tributary_easy_setopt_off(h, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(settings.maxBody))
-        tributary_easy_setopt_pointer(h, CURLOPT_ERRORBUFFER, errorBuffer)
+        tributary_easy_setopt_string(api, h, CURLOPT_URL, request.url)
+        tributary_easy_setopt_long(api, h, CURLOPT_NOSIGNAL, 1)
+        tributary_easy_setopt_long(api, h, CURLOPT_TIMEOUT_MS, timeoutMs)
+        tributary_easy_setopt_long(api, h, CURLOPT_CONNECTTIMEOUT_MS, min(timeoutMs, 10_000))
+        tributary_easy_setopt_long(api, h, CURLOPT_LOW_SPEED_LIMIT, 1)
+        tributary_easy_setopt_long(api, h, CURLOPT_LOW_SPEED_TIME, Self.stallSeconds(timeoutSeconds))
+        tributary_easy_setopt_long(api, h, CURLOPT_FOLLOWLOCATION, 1)
+        tributary_easy_setopt_long(api, h, CURLOPT_MAXREDIRS, settings.maxRedirects)
+        tributary_easy_setopt_string(api, h, CURLOPT_PROTOCOLS_STR, request.allowFile ? "http,https,file" : "http,https")
+        tributary_easy_setopt_string(api, h, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
+        tributary_easy_setopt_string(api, h, CURLOPT_ACCEPT_ENCODING, "")
+        tributary_easy_setopt_long(api, h, CURLOPT_SSL_VERIFYPEER, 1)
+        tributary_easy_setopt_long(api, h, CURLOPT_SSL_VERIFYHOST, 2)
+        tributary_easy_setopt_string(api, h, CURLOPT_USERAGENT, settings.userAgent)
+        tributary_easy_setopt_off(api, h, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(settings.maxBody))
+        tributary_easy_setopt_pointer(api, h, CURLOPT_ERRORBUFFER, errorBuffer)
         let me = Unmanaged.passUnretained(self).toOpaque()
-        tributary_easy_setopt_write_cb(h, CURLOPT_WRITEFUNCTION, { ptr, size, n, ctx in
+        tributary_easy_setopt_write_cb(api, h, CURLOPT_WRITEFUNCTION, { ptr, size, n, ctx in
             let t = Unmanaged<Transfer>.fromOpaque(ctx!).takeUnretainedValue()
             let count = size * n
             if t.body.count + count > t.maxBody {
@@ -298,8 +406,8 @@ final class Transfer: @unchecked Sendable {
             if let ptr { t.body.append(contentsOf: UnsafeRawBufferPointer(start: ptr, count: count)) }
             return count
         })
-        tributary_easy_setopt_pointer(h, CURLOPT_WRITEDATA, me)
-        tributary_easy_setopt_write_cb(h, CURLOPT_HEADERFUNCTION, { ptr, size, n, ctx in
+        tributary_easy_setopt_pointer(api, h, CURLOPT_WRITEDATA, me)
+        tributary_easy_setopt_write_cb(api, h, CURLOPT_HEADERFUNCTION, { ptr, size, n, ctx in
             let t = Unmanaged<Transfer>.fromOpaque(ctx!).takeUnretainedValue()
             let count = size * n
             guard let ptr else { return count }
@@ -313,21 +421,21 @@ final class Transfer: @unchecked Sendable {
             }
             return count
         })
-        tributary_easy_setopt_pointer(h, CURLOPT_HEADERDATA, me)
+        tributary_easy_setopt_pointer(api, h, CURLOPT_HEADERDATA, me)
         for header in request.headers {
-            headerList = curl_slist_append(headerList, "\(header.name): \(header.value)")
+            headerList = tributary_curl_slist_append(api, headerList, "\(header.name): \(header.value)")
         }
-        if let headerList { tributary_easy_setopt_pointer(h, CURLOPT_HTTPHEADER, UnsafeMutableRawPointer(headerList)) }
+        if let headerList { tributary_easy_setopt_pointer(api, h, CURLOPT_HTTPHEADER, UnsafeMutableRawPointer(headerList)) }
         switch request.method {
         case "GET": break
-        case "HEAD": tributary_easy_setopt_long(h, CURLOPT_NOBODY, 1)
-        case "POST": tributary_easy_setopt_long(h, CURLOPT_POST, 1)
-        default: tributary_easy_setopt_string(h, CURLOPT_CUSTOMREQUEST, request.method)
+        case "HEAD": tributary_easy_setopt_long(api, h, CURLOPT_NOBODY, 1)
+        case "POST": tributary_easy_setopt_long(api, h, CURLOPT_POST, 1)
+        default: tributary_easy_setopt_string(api, h, CURLOPT_CUSTOMREQUEST, request.method)
         }
         if let body = request.body {
-            tributary_easy_setopt_off(h, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count))
+            tributary_easy_setopt_off(api, h, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count))
             body.withUnsafeBytes { raw in
-                _ = tributary_easy_setopt_pointer(h, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: raw.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!))
+                _ = tributary_easy_setopt_pointer(api, h, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: raw.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!))
             }
         }
         return h
@@ -336,16 +444,16 @@ final class Transfer: @unchecked Sendable {
     func complete(code: CURLcode) -> Result<HTTPResponse, HTTPError> {
         guard let h = easy else { return .failure(error(.other, "no handle")) }
         var status = 0
-        tributary_easy_getinfo_long(h, CURLINFO_RESPONSE_CODE, &status)
+        tributary_easy_getinfo_long(api, h, CURLINFO_RESPONSE_CODE, &status)
         var effective: UnsafeMutablePointer<CChar>? = nil
-        tributary_easy_getinfo_string(h, CURLINFO_EFFECTIVE_URL, &effective)
+        tributary_easy_getinfo_string(api, h, CURLINFO_EFFECTIVE_URL, &effective)
         let finalURL = effective.map { String(cString: $0) } ?? request.url
         if code == CURLE_OK {
             if request.url.hasPrefix("file:") && status == 0 { status = 200 }
             return .success(HTTPResponse(status: status, headers: headers, body: body, url: finalURL))
         }
         let detail = String(cString: errorBuffer)
-        let text = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
+        let text = detail.isEmpty ? String(cString: tributary_curl_easy_strerror(api, code)) : detail
         switch code {
         case CURLE_WRITE_ERROR where tooLarge, CURLE_FILESIZE_EXCEEDED:
             return .failure(error(.bodyTooLarge, "response body larger than \(ByteSizes.format(maxBody)) (http.max_body)"))
@@ -378,9 +486,9 @@ final class Transfer: @unchecked Sendable {
     static func stallSeconds(_ timeout: Double) -> Int { max(1, min(Int(timeout), 15)) }
 
     func cleanup() {
-        if let h = easy { curl_easy_cleanup(h) }
+        if let h = easy { tributary_curl_easy_cleanup(api, h) }
         easy = nil
-        if let l = headerList { curl_slist_free_all(l) }
+        if let l = headerList { tributary_curl_slist_free_all(api, l) }
         headerList = nil
     }
 }

@@ -19,20 +19,29 @@ public enum URLEncoding {
 
     /// `a=1&b=x%20y` from ordered pairs.
     public static func query(_ pairs: [(String, String)]) -> String {
-        pairs.map { encode($0.0) + "=" + encode($0.1) }.joined(separator: "&")
+        // A loop rather than map + joined(separator:), whose generic first use (type metadata,
+        // conformance lookups) was a visible part of `check` (config validation builds URLs).
+        var out = ""
+        for (i, pair) in pairs.enumerated() {
+            if i > 0 { out += "&" }
+            out += encode(pair.0)
+            out += "="
+            out += encode(pair.1)
+        }
+        return out
     }
 
     /// Appends encoded pairs to a URL that may already have a query.
     public static func appendQuery(_ url: String, _ pairs: [(String, String)]) -> String {
         guard !pairs.isEmpty else { return url }
         let q = query(pairs)
-        if url.contains("?") { return url.hasSuffix("?") || url.hasSuffix("&") ? url + q : url + "&" + q }
+        if url.contains("?" as Character) { return url.hasSuffix("?") || url.hasSuffix("&") ? url + q : url + "&" + q }
         return url + "?" + q
     }
 
     /// The host (lowercased, with port) of an absolute URL, used for per-host limits.
     public static func hostKey(_ url: String) -> String {
-        guard let r = url.range(of: "://") else { return "" }
+        guard let r = url.firstRange(of: "://") else { return "" }
         let rest = url[r.upperBound...]
         let end = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? rest.endIndex
         var host = rest[..<end]

@@ -13,7 +13,7 @@ public enum HTMLText {
 
     /// Decodes character references; unknown or malformed ones are left as written.
     public static func decodeEntities(_ s: String) -> String {
-        guard s.contains("&") else { return s }
+        guard s.contains("&" as Character) else { return s }
         var out = ""
         out.reserveCapacity(s.utf8.count)
         var i = s.startIndex

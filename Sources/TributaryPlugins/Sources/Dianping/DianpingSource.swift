@@ -34,8 +34,8 @@ public struct DianpingSource: FeedSource {
     init?(settings: SourceSettings, reader: OptionReader) {
         appKey = reader.string("app_key") ?? ""
         appSecret = reader.string("app_secret") ?? ""
-        if reader.has("app_key") && appKey.trimmingCharacters(in: .whitespaces).isEmpty { reader.error("app_key", "must not be empty") }
-        if reader.has("app_secret") && appSecret.trimmingCharacters(in: .whitespaces).isEmpty { reader.error("app_secret", "must not be empty") }
+        if reader.has("app_key") && appKey.trimmingBlanks.isEmpty { reader.error("app_key", "must not be empty") }
+        if reader.has("app_secret") && appSecret.trimmingBlanks.isEmpty { reader.error("app_secret", "must not be empty") }
         var base = reader.string("base_url") ?? Self.defaultBaseURL
         if !base.hasSuffix("/") { base += "/" }
         endpoint = base + Self.path
@@ -58,14 +58,14 @@ public struct DianpingSource: FeedSource {
             if k.isEmpty { reader.error("params", "a parameter name must not be empty") }
             if k == "appkey" || k == "sign" { reader.error("params.\(k)", "is added by the source; set \"app_key\" / \"app_secret\" instead") }
             if let range = Self.integerParams[k] {
-                if let n = Int64(v.trimmingCharacters(in: .whitespaces)) {
+                if let n = Int64(v.trimmingBlanks) {
                     if !range.contains(n) { reader.error("params.\(k)", "expected an integer from \(range.lowerBound) to \(range.upperBound == Int64(Int32.max) ? "up" : String(range.upperBound)), found \(v)") }
                 } else {
                     reader.error("params.\(k)", "expected an integer, found \"\(v)\"")
                 }
             }
             if let range = Self.coordinateParams[k] {
-                if let d = Double(v.trimmingCharacters(in: .whitespaces)), d.isFinite {
+                if let d = Double(v.trimmingBlanks), d.isFinite {
                     if !range.contains(d) { reader.error("params.\(k)", "expected a number from \(Int(range.lowerBound)) to \(Int(range.upperBound)), found \(v)") }
                 } else {
                     reader.error("params.\(k)", "expected a number, found \"\(v)\"")

@@ -21,8 +21,17 @@ enum FeedLinks {
     }
 
     static func encoded(_ s: String) -> String {
-        if s.unicodeScalars.allSatisfy({ urlCharacters.contains($0) }) { return s }
+        if s.unicodeScalars.allSatisfy(isURLCharacter) { return s }
         return s.addingPercentEncoding(withAllowedCharacters: urlCharacters) ?? s
+    }
+
+    /// `urlCharacters.contains(c)` without building the CharacterSet (CoreFoundation), which
+    /// config validation would otherwise pay for at every start: the set is ASCII only.
+    static func isURLCharacter(_ c: Unicode.Scalar) -> Bool {
+        switch c.value {
+        case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: return true
+        default: return c.isASCII && "-._~:/?#[]@!$&'()*+,;=%".unicodeScalars.contains(c)
+        }
     }
 
     /// The link when it is an absolute http(s) URL with a host, else nil.

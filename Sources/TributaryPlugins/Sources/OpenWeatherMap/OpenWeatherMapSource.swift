@@ -60,7 +60,7 @@ public struct OpenWeatherMapSource: FeedSource {
 
     init?(settings: SourceSettings, reader: OptionReader) {
         apiKey = reader.string("api_key") ?? ""
-        if reader.has("api_key") && apiKey.trimmingCharacters(in: .whitespaces).isEmpty {
+        if reader.has("api_key") && apiKey.trimmingBlanks.isEmpty {
             reader.error("api_key", "must not be empty (set the variable it refers to)")
         }
         var places: [Place] = []
@@ -70,7 +70,7 @@ public struct OpenWeatherMapSource: FeedSource {
             if name.isEmpty { reader.error("cities[\(i)]", "expected a city name such as \"Belo Horizonte,BR\", found an empty string") } else { places.append(.city(name)) }
         }
         for (i, id) in (reader.stringList("city_ids") ?? []).enumerated() {
-            let t = id.trimmingCharacters(in: .whitespaces)
+            let t = id.trimmingBlanks
             if t.isEmpty || !t.allSatisfy({ $0.isASCII && $0.isNumber }) {
                 reader.error("city_ids[\(i)]", "expected a numeric city id such as \"3470127\", found \"\(id)\"")
             } else {
@@ -85,7 +85,7 @@ public struct OpenWeatherMapSource: FeedSource {
         }
         self.places = places
         units = reader.string("units").flatMap(WeatherUnits.init(rawValue:)) ?? .metric
-        lang = reader.string("lang").map { $0.trimmingCharacters(in: .whitespaces) }
+        lang = reader.string("lang").map { $0.trimmingBlanks }
         if let lang, !Self.isLanguageCode(lang) {
             reader.error("lang", "expected a language code such as \"en\", \"pt_br\" or \"zh_cn\", found \"\(lang)\"")
         }

@@ -69,7 +69,7 @@ enum WeatherText {
     /// Decodes character references and trims and joins a text to one line (API names and
     /// descriptions sometimes carry entities and newlines).
     static func clean(_ s: String) -> String {
-        HTMLText.decodeEntities(s).split(whereSeparator: { $0.isNewline || $0 == "\t" }).map { $0.trimmingCharacters(in: .whitespaces) }
+        HTMLText.decodeEntities(s).split(whereSeparator: { $0.isNewline || $0 == "\t" }).map { $0.trimmingBlanks }
             .filter { !$0.isEmpty }.joined(separator: " ")
     }
 }

@@ -34,13 +34,13 @@ public struct YelpSource: FeedSource {
 
     init?(settings: SourceSettings, reader: OptionReader) {
         apiKey = reader.string("api_key") ?? ""
-        if reader.has("api_key") && apiKey.trimmingCharacters(in: .whitespaces).isEmpty { reader.error("api_key", "must not be empty") }
+        if reader.has("api_key") && apiKey.trimmingBlanks.isEmpty { reader.error("api_key", "must not be empty") }
         var query: [(String, String)] = []
         if let term = reader.string("term") { query.append(("term", term)) }
         let location = reader.string("location")
         let lat = reader.double("latitude"), lon = reader.double("longitude")
         if let location {
-            if location.trimmingCharacters(in: .whitespaces).isEmpty { reader.error("location", "must not be empty") }
+            if location.trimmingBlanks.isEmpty { reader.error("location", "must not be empty") }
             if reader.has("latitude") || reader.has("longitude") { reader.error(nil, "use either \"location\" or \"latitude\" + \"longitude\", not both") }
             query.append(("location", location))
         } else if reader.has("latitude") != reader.has("longitude") {
@@ -56,12 +56,12 @@ public struct YelpSource: FeedSource {
         }
         if let r = reader.int("radius") { query.append(("radius", String(r))) }
         if let cats = reader.stringList("categories") {
-            let list = cats.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            let list = cats.flatMap { $0.split(separator: ",") }.map { $0.trimmingBlanks }.filter { !$0.isEmpty }
             if list.isEmpty { reader.error("categories", "must name at least one category alias") } else { query.append(("categories", list.joined(separator: ","))) }
         }
         if let s = reader.string("sort_by") { query.append(("sort_by", s)) }
         if let prices = reader.stringList("price") {
-            let levels = prices.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }
+            let levels = prices.flatMap { $0.split(separator: ",") }.map { $0.trimmingBlanks }
             if levels.isEmpty || !levels.allSatisfy({ ["1", "2", "3", "4"].contains($0) }) {
                 reader.error("price", "expected price levels 1 to 4 such as \"1,2\", found \(prices.map { "\"\($0)\"" }.joined(separator: ", "))")
             } else {

@@ -41,15 +41,15 @@ public struct YouTubeSearchSource: FeedSource {
 
     init?(settings: SourceSettings, reader: OptionReader) {
         let query = reader.string("query") ?? ""
-        if reader.has("query") && reader.string("query") != nil && query.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+        if reader.has("query") && reader.string("query") != nil && query.trimmingWhitespaceAndNewlines.isEmpty {
             reader.error("query", "must not be empty")
         }
         self.query = query
         let key = reader.string("api_key") ?? ""
-        if reader.string("api_key") != nil && key.trimmingCharacters(in: .whitespaces).isEmpty {
+        if reader.string("api_key") != nil && key.trimmingBlanks.isEmpty {
             reader.error("api_key", "must not be empty (get one at https://console.cloud.google.com/apis/credentials)")
         }
-        self.apiKey = key.trimmingCharacters(in: .whitespaces)
+        self.apiKey = key.trimmingBlanks
         self.order = reader.string("order") ?? "date"
         self.maxResults = reader.int("max_results") ?? 25
         self.pages = reader.int("pages") ?? 1
@@ -68,7 +68,7 @@ public struct YouTubeSearchSource: FeedSource {
         if !(base.hasPrefix("http://") || base.hasPrefix("https://")) {
             reader.error("base_url", "expected an http:// or https:// URL, found \"\(base)\"")
         }
-        if base.contains("?") || base.contains("#") {
+        if base.contains("?" as Character) || base.contains("#" as Character) {
             reader.error("base_url", "expected the API root without a query, found \"\(Redactor.redactURL(base))\"")
         }
         while base.hasSuffix("/") { base.removeLast() }
@@ -80,7 +80,7 @@ public struct YouTubeSearchSource: FeedSource {
         guard let raw = reader.stringList("result_type") else { return ["video"] }
         var out: [String] = []
         for part in raw.flatMap({ $0.split(separator: ",", omittingEmptySubsequences: false) }) {
-            let t = part.trimmingCharacters(in: .whitespaces)
+            let t = part.trimmingBlanks
             guard resultTypes.contains(t) else {
                 var msg = "expected \"video\", \"channel\" or \"playlist\" (or several, comma-separated), found \"\(t)\""
                 if let s = Suggest.closest(to: t, in: resultTypes) { msg += " (did you mean \"\(s)\"?)" }

@@ -1,0 +1,38 @@
+/// Foundation's `trimmingCharacters(in: .whitespaces)` and `(in: .whitespacesAndNewlines)`,
+/// with the same results, in the standard library alone. Foundation's go through NSString and
+/// CoreFoundation, whose first use costs a short-lived process (`check`, `--version`) a
+/// noticeable share of its start-up; config validation uses these instead. Trimming is by
+/// Unicode scalar, as Foundation's is (a combining mark after a trimmed space stays).
+/// TextTests compares both sets with CharacterSet over every scalar.
+extension Unicode.Scalar {
+    /// In `CharacterSet.whitespaces`: Unicode category Zs, U+0009 and U+200B (zero width space).
+    public var isFoundationBlank: Bool {
+        value == 0x09 || value == 0x200B || properties.generalCategory == .spaceSeparator
+    }
+
+    /// In `CharacterSet.whitespacesAndNewlines`: Unicode White_Space and U+200B.
+    public var isFoundationWhitespaceOrNewline: Bool {
+        value == 0x200B || properties.isWhitespace
+    }
+}
+
+extension String {
+    /// `trimmingCharacters(in: .whitespaces)` without Foundation.
+    public var trimmingBlanks: String { Substring(self).trimmingBlanks }
+    /// `trimmingCharacters(in: .whitespacesAndNewlines)` without Foundation.
+    public var trimmingWhitespaceAndNewlines: String { Substring(self).trimmingWhitespaceAndNewlines }
+}
+
+extension Substring {
+    /// `trimmingCharacters(in: .whitespaces)` without Foundation.
+    public var trimmingBlanks: String { trimScalars(\.isFoundationBlank) }
+    /// `trimmingCharacters(in: .whitespacesAndNewlines)` without Foundation.
+    public var trimmingWhitespaceAndNewlines: String { trimScalars(\.isFoundationWhitespaceOrNewline) }
+
+    private func trimScalars(_ drop: (Unicode.Scalar) -> Bool) -> String {
+        var s = unicodeScalars[...]
+        while let f = s.first, drop(f) { s.removeFirst() }
+        while let l = s.last, drop(l) { s.removeLast() }
+        return String(s)
+    }
+}
