@@ -19,57 +19,62 @@ public enum Redactor {
     }
 
     /// `https://h/p?q=a&key=XYZ` -> `https://h/p?q=a&key=***`; also hides `user:pass@`.
+    /// Delimiters are found among Unicode scalars, not Characters: `=`, `&`, `?` or `@` followed
+    /// by a combining mark is one Character, and would otherwise hide the delimiter (and let
+    /// the secret after it through).
     public static func redactURL(_ url: String) -> String {
-        var s = Substring(url)
+        var s = Substring(url).unicodeScalars
         var fragment = ""
         if let hash = s.firstIndex(of: "#") {
             fragment = String(s[hash...])
             s = s[..<hash]
         }
-        var head = String(s)
-        var query: Substring? = nil
+        var head = s
+        var query: Substring.UnicodeScalarView? = nil
         if let q = s.firstIndex(of: "?") {
-            head = String(s[..<q])
+            head = s[..<q]
             query = s[s.index(after: q)...]
         }
-        if let scheme = head.range(of: "://") {
+        var shownHead = String(head)
+        if let scheme = head.firstRange(of: "://".unicodeScalars) {
             let rest = head[scheme.upperBound...]
             let hostEnd = rest.firstIndex(of: "/") ?? rest.endIndex
             if let at = rest[..<hostEnd].lastIndex(of: "@") {
-                head = String(head[..<scheme.upperBound]) + "***@" + String(rest[rest.index(after: at)...])
+                shownHead = String(head[..<scheme.upperBound]) + "***@" + String(rest[rest.index(after: at)...])
             }
         }
-        guard let query else { return head + fragment }
+        guard let query else { return shownHead + fragment }
         let pairs = query.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
             guard let eq = pair.firstIndex(of: "=") else { return String(pair) }
             let name = String(pair[..<eq])
             let decoded = name.removingPercentEncoding ?? name
             return isSecretParameter(decoded) ? name + "=***" : String(pair)
         }
-        return head + "?" + pairs.joined(separator: "&") + fragment
+        return shownHead + "?" + pairs.joined(separator: "&") + fragment
     }
 
     /// Redacts every URL found inside free text (error messages from libcurl or servers).
     public static func redactText(_ text: String) -> String {
-        guard text.contains("://") else { return text }
-        var out = ""
-        var word = ""
+        guard text.unicodeScalars.firstRange(of: "://".unicodeScalars) != nil else { return text }
+        var out = String.UnicodeScalarView()
+        var word = String.UnicodeScalarView()
         func flush() {
-            guard word.contains("://") else { out += word; word = ""; return }
-            var tail = ""
-            while let last = word.last, ":,;.)".contains(last) { tail = String(last) + tail; word.removeLast() }
-            out += redactURL(word) + tail
-            word = ""
+            guard word.firstRange(of: "://".unicodeScalars) != nil else { out += word; word = String.UnicodeScalarView(); return }
+            var tail = String.UnicodeScalarView()
+            while let last = word.last, ":,;.)".unicodeScalars.contains(last) { tail.insert(last, at: tail.startIndex); word.removeLast() }
+            out += redactURL(String(word)).unicodeScalars
+            out += tail
+            word = String.UnicodeScalarView()
         }
-        for ch in text {
-            if ch == " " || ch == "\n" || ch == "'" || ch == "\"" || ch == "<" || ch == ">" {
+        for u in text.unicodeScalars {
+            if u == " " || u == "\n" || u == "'" || u == "\"" || u == "<" || u == ">" {
                 flush()
-                out.append(ch)
+                out.append(u)
             } else {
-                word.append(ch)
+                word.append(u)
             }
         }
         flush()
-        return out
+        return String(out)
     }
 }
