@@ -115,7 +115,7 @@ for t in "${TARGETS[@]}"; do
     for f in "${found[@]:0:10}"; do
         (cd "$dir" && TRIBUTARY_FUZZ_TARGET=$t timeout -k 10 120 "$BIN" -timeout=10 -rss_limit_mb=2048 "$f" >"$f.txt" 2>&1) || true
         sig=$(grep -E '^ *#[0-9]+ .* in .*Tributary' "$f.txt" | grep -v 'FuzzTargets.swift' | head -3 | sed -E 's/^ *#[0-9]+ 0x[0-9a-f]+ in ([^ ]+).*/\1/' | demangle | tr '\n' '|' || true)
-        kind=$(grep -m1 -oE 'ERROR: (libFuzzer|AddressSanitizer|LeakSanitizer): [a-z -]+' "$f.txt" || basename "$f" | cut -d- -f1)
+        kind=$(grep -m1 -oE 'ERROR: (libFuzzer|AddressSanitizer|LeakSanitizer): [A-Za-z -]+' "$f.txt" || basename "$f" | cut -d- -f1)
         key="$kind $sig"
         [ -n "${seen[$key]:-}" ] && continue
         seen[$key]=1
