@@ -325,8 +325,8 @@ enum FuzzText {
         let unix = FeedText.unixNewlines(s)
         fuzzCheck(!unix.unicodeScalars.contains("\r"), "unixNewlines left a CR")
         _ = XMLElementNode.escape(s)
-        _ = FeedLinks.absolute(s, base: "https://fuzz.example.org/a/b")
-        _ = FeedLinks.resolve(s, against: "https://fuzz.example.org/a/b")
+        _ = Links.absolute(s, base: "https://fuzz.example.org/a/b")
+        _ = Links.resolve(s, against: "https://fuzz.example.org/a/b")
     }
 }
 
