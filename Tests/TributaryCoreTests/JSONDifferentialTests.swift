@@ -7,7 +7,8 @@ import TributaryTestSupport
 // replays: documents come from a JSON grammar, then most of them are damaged (bytes replaced,
 // inserted or deleted, truncated, slices repeated, wrapped in deep nesting). Both parsers must
 // agree on accept/reject, on the exact error (offset, line, column, message), and on the value;
-// accepted documents are also written from the tape, which must match JSONWriter.
+// accepted documents are also read through tape and tree nodes, which must agree on every
+// accessor, path and error message, and written from the tape, which must match JSONWriter.
 
 /// SplitMix64: small, fast, and the same sequence everywhere.
 private struct SeededGenerator: RandomNumberGenerator {
@@ -196,6 +197,10 @@ private func identical(_ a: JSONValue, _ b: JSONValue) -> Bool {
     }
 }
 
+private func outcome<T>(_ body: () throws -> T) -> String {
+    do { return "ok \(try body())" } catch { return "error \(error)" }
+}
+
 private func printable(_ bytes: [UInt8]) -> String {
     bytes.prefix(160).map { $0 >= 0x20 && $0 < 0x7F ? String(Character(Unicode.Scalar($0))) : "\\x" + String($0, radix: 16) }.joined()
 }
@@ -222,7 +227,8 @@ final class JSONDifferentialTests: XCTestCase {
                 if e != a { failures.append("case \(n): oracle \(e.offset) \(e) / tape \(a.offset) \(a)  input: \(printable(input))") }
             case (.success(let v), .success(let doc)):
                 accepted += 1
-                if let problem = compare(v, doc) { failures.append("case \(n): \(problem)  input: \(printable(input))") }
+                // Every accepted document: value and writer. One in 12 also through every node accessor.
+                if let problem = compare(v, doc, nodes: accepted % 12 == 0) { failures.append("case \(n): \(problem)  input: \(printable(input))") }
             case (.success, .failure(let a)):
                 failures.append("case \(n): oracle accepted, tape rejected: \(a)  input: \(printable(input))")
             case (.failure(let e), .success):
@@ -236,12 +242,60 @@ final class JSONDifferentialTests: XCTestCase {
         XCTAssertGreaterThan(rejected, cases / 5)
     }
 
-    /// The tape against the oracle's value: conversion and writing.
-    private func compare(_ v: JSONValue, _ doc: JSONDocument) -> String? {
+    /// The tape against the oracle's value: conversion, writing, and every node accessor.
+    private func compare(_ v: JSONValue, _ doc: JSONDocument, nodes: Bool) -> String? {
         guard identical(doc.value, v) else { return "values differ: tape \(doc.value) oracle \(v)" }
         var written: [UInt8] = []
-        doc.write(at: 0, to: &written)
-        guard written == JSONWriter.serialize(v) else { return "write differs: \(printable(written))" }
-        return nil
+        doc.root().writeJSON(to: &written)
+        guard written == JSONWriter.serialize(v) else { return "writeJSON differs: \(printable(written))" }
+        guard nodes else { return nil }
+        var problem: String? = nil
+        compareNodes(doc.root(), JSONNode(v), v, &problem)
+        return problem
+    }
+
+    private func compareNodes(_ tape: JSONNode, _ tree: JSONNode, _ v: JSONValue, _ problem: inout String?) {
+        guard problem == nil else { return }
+        func check(_ what: String, _ a: String, _ b: String) {
+            if problem == nil && a != b { problem = "\(what) at \(tree.path): tape '\(a)' tree '\(b)'" }
+        }
+        check("path", tape.path.description, tree.path.description)
+        check("kind", "\(String(describing: tape.kind))", "\(String(describing: tree.kind))")
+        check("string", outcome { try tape.optionalString(allowNumber: true) }, outcome { try tree.optionalString(allowNumber: true) })
+        check("strict string", outcome { try tape.string() }, outcome { try tree.string() })
+        check("double", outcome { try tape.optionalDouble(allowString: true)?.bitPattern }, outcome { try tree.optionalDouble(allowString: true)?.bitPattern })
+        check("int", outcome { try tape.optionalInt(allowString: true) }, outcome { try tree.optionalInt(allowString: true) })
+        check("bool", outcome { try tape.optionalBool(lenient: true) }, outcome { try tree.optionalBool(lenient: true) })
+        check("number", outcome { try tape.optionalNumber().map { "\($0.value.bitPattern) \($0.json)" } }, outcome { try tree.optionalNumber().map { "\($0.value.bitPattern) \($0.json)" } })
+        check("object", outcome { try tape.object().count }, outcome { try tree.object().count })
+        check("missing", outcome { try tape[key: "zz"][index: 2]["q.r"].string() }, outcome { try tree[key: "zz"][index: 2]["q.r"].string() })
+        check("missing path", tape["zz[1].y"][key: "w"].path.description, tree["zz[1].y"][key: "w"].path.description)
+        check("strings", outcome { try tape.stringArray(allowNumber: true) }, outcome { try tree.stringArray(allowNumber: true) })
+        if case .string(let s) = v {
+            var canonical: [UInt8] = []
+            var verbatim: [UInt8] = []
+            _ = try? tape.appendJSONString(to: &canonical)
+            _ = try? tape.appendJSONString(to: &verbatim, verbatim: true)
+            var expected: [UInt8] = []
+            JSONWriter.writeString(s, into: &expected)
+            check("canonical string", printable(canonical), printable(expected))
+            let back = try? RecursiveJSONParser.parse(verbatim)
+            check("verbatim string", "\(back.map { Array(($0.stringValue ?? "").utf8) } ?? [])", "\(Array(s.utf8))")
+        }
+        switch v {
+        case .array(let items):
+            guard let a = try? tape.elements(), let b = try? tree.elements(), a.count == items.count, b.count == items.count else {
+                problem = "elements at \(tree.path)"
+                return
+            }
+            for ((x, y), item) in zip(zip(a, b), items) { compareNodes(x, y, item, &problem) }
+        case .object(let o):
+            // A lookup finds the last duplicate (by String equality, as JSONObject does).
+            for (k, _) in o.entries {
+                if let target = o[k] { compareNodes(tape[key: k], tree[key: k], target, &problem) }
+            }
+        default:
+            break
+        }
     }
 }

@@ -2,7 +2,8 @@
 /// entry per value, see `JSONTapeEntry`). Parsing allocates this object and the tape, nothing
 /// per value; strings are decoded, and numbers converted, only when they are read.
 ///
-/// Convert it with `value` where a `JSONValue` tree is needed. Strict as RFC 8259 and the same errors as `JSONParser.parse`, which is this plus
+/// Read it through `root` (a `JSONNode`), or convert it with `value` where a `JSONValue` tree is
+/// needed. Strict as RFC 8259 and the same errors as `JSONParser.parse`, which is this plus
 /// `value`.
 public final class JSONDocument: @unchecked Sendable {
     // @unchecked Sendable: every stored property is a `let`, and the tape memory is written only
@@ -48,6 +49,9 @@ public final class JSONDocument: @unchecked Sendable {
     }
 
     deinit { tape.deallocate() }
+
+    /// The whole document as a node; `path` is the key path its errors start from.
+    public func root(path: KeyPath = .root) -> JSONNode { JSONNode(self, path: path) }
 
     /// The whole document as a `JSONValue` tree.
     public var value: JSONValue { value(at: 0) }
