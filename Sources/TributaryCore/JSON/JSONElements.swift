@@ -4,8 +4,8 @@ public struct JSONElements: Sequence, Sendable {
     enum Storage: Sendable {
         /// The first element's index, the count, and the array node's context (its base path).
         case tape(JSONDocument, first: Int, count: Int, JSONNodeContext?)
-        /// The elements and the array's path.
-        case tree([JSONValue], path: KeyPath)
+        /// The elements and the array node's context.
+        case tree([JSONValue], JSONNodeContext?)
     }
 
     let storage: Storage
@@ -46,8 +46,8 @@ public struct JSONElements: Sequence, Sendable {
                 // Invariant: offset < count, so i is the offset-th element of the array.
                 next_ = doc.end(of: i)
                 return JSONNode(doc, i, found: true, context)
-            case .tree(let a, let path):
-                return JSONNode(nil, 0, found: true, JSONNodeContext(base: path, tail: .one(.index(offset)), tree: a[offset]))
+            case .tree(let a, let context):
+                return JSONNode(nil, 0, found: true, JSONNodeContext(parent: context, step: .index(offset), base: .root, tree: a[offset]))
             }
         }
     }

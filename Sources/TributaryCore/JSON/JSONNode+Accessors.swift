@@ -125,7 +125,7 @@ extension JSONNode {
             if e.kind == JSONTapeEntry.array { return JSONElements(.tape(doc, first: index + 1, count: Int(e.length), context)) }
             if e.kind == JSONTapeEntry.null { return nil }
         } else if case .array(let a)? = context?.tree {
-            return JSONElements(.tree(a, path: path))
+            return JSONElements(.tree(a, context))
         } else if case .null? = context?.tree {
             return nil
         }

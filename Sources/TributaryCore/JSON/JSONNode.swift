@@ -26,20 +26,18 @@ public struct JSONNode: Sendable {
 
     /// A node on a value tree; `path` is where `root` sits (for error messages).
     public init(_ root: JSONValue, path: KeyPath = .root) {
-        self.init(nil, 0, found: true, JSONNodeContext(base: path, tail: .none, tree: root))
+        self.init(nil, 0, found: true, .head(base: path, tree: root))
     }
 
     /// The root of a parsed document; `path` is where the document sits (for error messages).
     public init(_ document: JSONDocument, path: KeyPath = .root) {
-        self.init(document, 0, found: true, path.components.isEmpty ? nil : JSONNodeContext(base: path, tail: .none, tree: nil))
+        self.init(document, 0, found: true, path.components.isEmpty ? nil : .head(base: path, tree: nil))
     }
 
-    var base: KeyPath { context?.base ?? .root }
-    var tail: JSONPathTail { context?.tail ?? .none }
-
-    /// This node with `step` asked for past it, where it led nowhere (tape) or to `tree`.
-    private func following(_ step: JSONPathTail.Step, tree: JSONValue?) -> JSONNode {
-        JSONNode(document, index, found: tree != nil, JSONNodeContext(base: base, tail: tail.appending(step), tree: tree))
+    /// The node `step` leads to from here: on a tape, nothing (the step is remembered for the
+    /// path); on a tree, `tree`.
+    private func following(_ step: JSONNodeContext.Step, tree: JSONValue?) -> JSONNode {
+        JSONNode(document, index, found: tree != nil, JSONNodeContext(parent: context, step: step, base: .root, tree: tree))
     }
 
     // MARK: Navigation
@@ -50,7 +48,7 @@ public struct JSONNode: Sendable {
             guard found else { return following(.path(sub, from: 0), tree: nil) }
             let (reached, matched) = doc.walk(sub.components, from: 0, at: index)
             if matched == sub.components.count { return JSONNode(doc, reached, found: true, context) }
-            return JSONNode(doc, reached, found: false, JSONNodeContext(base: base, tail: .one(.path(sub, from: matched)), tree: nil))
+            return JSONNode(doc, reached, found: false, JSONNodeContext(parent: context, step: .path(sub, from: matched), base: .root, tree: nil))
         }
         return following(.path(sub, from: 0), tree: found ? context?.tree?[path: sub] : nil)
     }
@@ -60,7 +58,8 @@ public struct JSONNode: Sendable {
             if found, let m = doc.member(key, in: index) { return JSONNode(doc, m, found: true, context) }
             return following(.key(key), tree: nil)
         }
-        return following(.key(key), tree: found ? context?.tree?.objectValue?[key] : nil)
+        guard found, case .object(let o)? = context?.tree else { return following(.key(key), tree: nil) }
+        return following(.key(key), tree: o[key])
     }
 
     public subscript(index n: Int) -> JSONNode {
@@ -68,24 +67,25 @@ public struct JSONNode: Sendable {
             if found, let e = doc.element(n, in: index) { return JSONNode(doc, e, found: true, context) }
             return following(.index(n), tree: nil)
         }
-        var next: JSONValue? = nil
-        if found, case .array(let a)? = context?.tree, n >= 0, n < a.count { next = a[n] }
-        return following(.index(n), tree: next)
+        guard found, case .array(let a)? = context?.tree, n >= 0, n < a.count else { return following(.index(n), tree: nil) }
+        return following(.index(n), tree: a[n])
     }
 
-    /// The full key path of this node, built now (nodes do not carry it).
+    /// The full key path of this node, built now (nodes do not carry it): the base, then on a
+    /// tape the path down to the last value found, then the steps asked for past it.
     public var path: KeyPath {
-        let tail = self.tail
+        let base = context?.headBase ?? .root
+        let steps = context?.hasSteps ?? false
         if let doc = document {
-            if index == 0 && tail.isEmpty { return base }
+            if index == 0 && !steps { return base }
             var comps = base.components
             doc.appendPath(to: index, into: &comps)
-            tail.append(to: &comps)
+            context?.appendSteps(to: &comps)
             return KeyPath(components: comps)
         }
-        if tail.isEmpty { return base }
+        if !steps { return base }
         var comps = base.components
-        tail.append(to: &comps)
+        context?.appendSteps(to: &comps)
         return KeyPath(components: comps)
     }
 
@@ -155,19 +155,5 @@ public struct JSONNode: Sendable {
         if let doc = document { return doc.entry(index).kind == JSONTapeEntry.true }
         guard case .bool(let b)? = context?.tree else { preconditionFailure("not a bool") }
         return b
-    }
-}
-
-/// What a node carries beyond a tape position, when it needs to: its base path, the steps asked
-/// for past the last value found (or, on a tree, since the base), and a tree node's value.
-final class JSONNodeContext: Sendable {
-    let base: KeyPath
-    let tail: JSONPathTail
-    let tree: JSONValue?
-
-    init(base: KeyPath, tail: JSONPathTail, tree: JSONValue?) {
-        self.base = base
-        self.tail = tail
-        self.tree = tree
     }
 }
