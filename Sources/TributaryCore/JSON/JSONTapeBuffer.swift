@@ -4,9 +4,13 @@ struct JSONTapeBuffer {
     private(set) var base: UnsafeMutablePointer<JSONTapeEntry>
     private(set) var count = 0
     private(set) var capacity: Int
+    /// The most entries the document can need: every value takes at least one input byte, so
+    /// a document of n bytes has at most n entries. Growth stops there (16 bytes per input byte).
+    private let limit: Int
 
-    init(capacity: Int) {
-        self.capacity = max(capacity, 8)
+    init(capacity: Int, limit: Int) {
+        self.limit = max(limit, 1)
+        self.capacity = min(max(capacity, 8), self.limit)
         self.base = .allocate(capacity: self.capacity)
     }
 
@@ -20,7 +24,8 @@ struct JSONTapeBuffer {
 
     @inline(never)
     private mutating func grow() {
-        let newCapacity = capacity * 2
+        precondition(capacity < limit, "more tape entries than input bytes")
+        let newCapacity = min(capacity * 2, limit)
         let newBase = UnsafeMutablePointer<JSONTapeEntry>.allocate(capacity: newCapacity)
         // Invariant: the first `count` entries of `base` are initialized and newCapacity > count.
         newBase.moveInitialize(from: base, count: count)

@@ -22,7 +22,7 @@ struct JSONTapeParser {
         self.count = bytes.count
         self.maxDepth = maxDepth
         // About one value per 16 bytes in API responses; the buffer doubles when that is short.
-        self.tape = JSONTapeBuffer(capacity: bytes.count / 16 + 16)
+        self.tape = JSONTapeBuffer(capacity: bytes.count / 16 + 16, limit: bytes.count)
     }
 
     // MARK: Structure
