@@ -44,6 +44,8 @@ let package = Package(
         .executableTarget(name: "tributary", dependencies: ["TributaryCLI"], swiftSettings: strict),
         // Benchmark of the state store's cost per run (bench/README.md).
         .executableTarget(name: "tributary-state-bench", dependencies: ["TributaryCore"], path: "bench/StateBench", swiftSettings: strict),
+        // Benchmark of the JSON layer: the corpus parsed from memory, eight fields read per item (bench/README.md).
+        .executableTarget(name: "tributary-json-bench", dependencies: ["TributaryCore", "TributaryTestSupport"], path: "bench/JSONBench", swiftSettings: strict),
         // Loopback HTTP server, fixtures and an in-memory sink for tests.
         .target(name: "TributaryTestSupport", dependencies: ["TributaryCore"], swiftSettings: strict),
         .testTarget(name: "TributaryCoreTests", dependencies: ["TributaryCore", "TributaryTestSupport"], swiftSettings: strict),
