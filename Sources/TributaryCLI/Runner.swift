@@ -55,7 +55,7 @@ struct Runner {
 
     /// The state, unless `--no-state` or `test`; pruned of what retention says to forget.
     func openState() -> (ok: Bool, store: SQLiteState?) {
-        if args[Flags.noState] || args.is(.test) { return (true, nil) }
+        if args.is(.test) || args.given(ifDeclared: Flags.noState) { return (true, nil) }
         let path = args.value(Flags.state) ?? config.statePath ?? SQLiteState.defaultPath()
         do {
             let signals = self.signals
@@ -76,15 +76,15 @@ struct Runner {
         let opened = openState()
         guard opened.ok else { return notStarted() }
         guard let (transport, curl) = makeTransport() else { return 2 }
-        let sinks: [any Sink] = isTest || args[Flags.jsonl] ? [JSONLSink(path: "-")] : config.sinks.map(\.sink)
-        let progress = ProgressLine(enabled: !args[Flags.quiet] && !isTest && err.isTerminal, output: err)
+        let sinks: [any Sink] = isTest || args.given(ifDeclared: Flags.jsonl) ? [JSONLSink(path: "-")] : config.sinks.map(\.sink)
+        let progress = ProgressLine(enabled: !args.given(ifDeclared: Flags.quiet) && !isTest && err.isTerminal, output: err)
         let stopping = StopFlag()
-        let sinkFilters = isTest || args[Flags.jsonl] ? [] : config.sinks.map(\.filter)
-        let delivery = Delivery(sinks: sinks, sinkFilters: sinkFilters, state: opened.store, options: Delivery.Options(emitAll: args[Flags.all]))
+        let sinkFilters = isTest || args.given(ifDeclared: Flags.jsonl) ? [] : config.sinks.map(\.filter)
+        let delivery = Delivery(sinks: sinks, sinkFilters: sinkFilters, state: opened.store, options: Delivery.Options(emitAll: args.given(ifDeclared: Flags.all)))
         let engine = Engine(sources: selected, delivery: delivery, transport: transport,
-                            options: Engine.Options(respectSchedule: args[Flags.respectSchedule], concurrency: config.http.concurrency, grace: Runner.gracePeriod),
+                            options: Engine.Options(respectSchedule: args.given(ifDeclared: Flags.respectSchedule), concurrency: config.http.concurrency, grace: Runner.gracePeriod),
                             stopping: stopping)
-        let observer = Self.observer(progress: progress, verbose: args[Flags.verbose])
+        let observer = Self.observer(progress: progress, verbose: args.given(ifDeclared: Flags.verbose))
         let task = Task { await engine.run(observer: observer) }
         let start = DispatchTime.now().uptimeNanoseconds
         let signalCount = SignalCounter()
@@ -102,7 +102,7 @@ struct Runner {
         curl?.shutdown()
         progress.clear()
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        if !args[Flags.quiet] && !isTest {
+        if !args.given(ifDeclared: Flags.quiet) && !isTest {
             err.log(Summary.render(report, elapsed: elapsed))
         } else if isTest, let r = report.sources.first, case .failed(let reason) = r.status {
             err.log("\(r.name): failed: \(reason)\n")
