@@ -12,8 +12,14 @@ VERSION := $(shell sed -n 's/^ *public static let version = "\(.*\)"$$/\1/p' Sou
 # libcurl (OpenSSL flavour), libcrypto and PCRE2, which the binary opens with dlopen on first use.
 APT_PACKAGES := libcurl4-openssl-dev libssl-dev libsqlite3-dev libpcre2-dev pkg-config
 # Tools the tests run: readelf (binutils), systemd-analyze (systemd), dpkg-shlibdeps (dpkg-dev),
-# the shells and man that check the generated completion scripts and man page.
-TOOL_PACKAGES := binutils systemd dpkg-dev zsh fish man-db groff-base
+# the shells and man that check the generated completion scripts and man page, and a Python venv
+# (python3-venv) for the feed readers the tests read the feed sinks' files with.
+TOOL_PACKAGES := binutils systemd dpkg-dev zsh fish man-db groff-base python3-venv
+# The tests' feed readers, from PyPI into a venv of their own (TributaryTestSupport/FeedReader):
+# feedparser for RSS and Atom, fastfeedparser for JSON Feed (released feedparser reads none).
+TEST_VENV := .build/test-tools/venv
+FEEDPARSER_VERSION := 6.0.14
+FASTFEEDPARSER_VERSION := 0.6.5
 
 # Written by commit-header, git-ignored, read by Sources/CBuildInfo/build_info.c.
 COMMIT_HEADER := Sources/CBuildInfo/generated/commit.h
@@ -59,6 +65,11 @@ deps:
 ## test-tools: install the tools the tests and `make deb` run if missing
 test-tools:
 	$(call apt_ensure,$(TOOL_PACKAGES))
+	@if ! $(TEST_VENV)/bin/python3 -c 'import feedparser, fastfeedparser' 2>/dev/null; then \
+		echo "installing feedparser $(FEEDPARSER_VERSION) and fastfeedparser $(FASTFEEDPARSER_VERSION) into $(TEST_VENV) (pip)"; \
+		python3 -m venv $(TEST_VENV) && $(TEST_VENV)/bin/pip install -q --disable-pip-version-check \
+			feedparser==$(FEEDPARSER_VERSION) fastfeedparser==$(FASTFEEDPARSER_VERSION); \
+	fi
 
 ## commit-header: write the commit (`git rev-parse --short HEAD`, `-dirty` with uncommitted
 ## changes) into $(COMMIT_HEADER) when it differs from what is there, so an unchanged commit
@@ -85,11 +96,11 @@ release: deps commit-header
 	$(SWIFT) build -c release --product tributary --static-swift-stdlib
 
 ## demo: run Sources-config/demo.json with the release binary from recorded responses (no
-## network): readable items on the terminal, out/items.jsonl and out/feed.xml written
+## network): readable items on the terminal, out/items.jsonl, out/feed.xml and out/feed.atom written
 demo: release
 	@rm -rf out && mkdir -p out
 	$(RELEASE_BIN) run -c Sources-config/demo.json
-	@echo "wrote out/items.jsonl ($$(wc -l < out/items.jsonl) items) and out/feed.xml" >&2
+	@echo "wrote out/items.jsonl ($$(wc -l < out/items.jsonl) items), out/feed.xml and out/feed.atom" >&2
 
 ## test: the whole test suite (unit tests and end-to-end tests; all XCTest). The end-to-end
 ## tests drive the release binary; the test bundle itself is a debug build.
