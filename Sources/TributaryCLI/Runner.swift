@@ -42,11 +42,11 @@ struct Runner {
         }
         do {
             // An explicit --record means the network, even when the config replays.
-            if let dir = args.value(Flags.replay) ?? (args.value(Flags.record) == nil ? config.replayDirectory : nil) {
+            if let dir = args.value(Flags.replay) ?? (args.value(ifDeclared: Flags.record) == nil ? config.replayDirectory : nil) {
                 return (try ReplayTransport(directory: dir), nil)
             }
             let c = CurlTransport(settings: config.http)
-            return (try args.value(Flags.record).map { try RecordingTransport(inner: c, directory: $0) } ?? c, c)
+            return (try args.value(ifDeclared: Flags.record).map { try RecordingTransport(inner: c, directory: $0) } ?? c, c)
         } catch {
             err.log("tributary: \(error)\n")
             return nil
