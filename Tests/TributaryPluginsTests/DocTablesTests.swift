@@ -55,6 +55,7 @@ final class DocTablesTests: XCTestCase {
         var out: [(String, String?, String)] = []
         for d in BuiltinRegistry.standard.sources { out.append(("Docs/sources/\(d.type).md", nil, table(d.options))) }
         for d in BuiltinRegistry.standard.sinks { out.append(("Docs/sinks/\(d.type).md", nil, table(d.options))) }
+        out.append(("Docs/writing-a-source.md", "hn", table(HackerNewsSource.options.map(\.spec))))
         out.append(("Docs/sinks.md", "feed-file", table(FeedFileOptions.all.map(\.spec))))
         let conf = "Docs/configuration.md"
         out.append((conf, "top-level", table(ConfigLoader.topLevel, expand: false)))
