@@ -47,26 +47,10 @@ public struct OpenMeteoSource: FeedSource {
         ])
     }
 
-    /// One request per place, at most `context.parallelism` at once; the items are delivered
-    /// in the order of the places in the config, each as soon as the places before it are done,
-    /// and one failing place fails only itself.
+    /// One request per place (`PlaceFetch`: in config order, one failing place fails only itself).
     public func fetch(_ context: FetchContext) async throws(SourceError) {
-        let failures = try await FanOut.runOrdered(places, limit: context.parallelism, emit: { items throws(SourceError) in try await context.emit(items) }) { place throws(SourceError) in
-            let item = try await fetchPlace(place, context)
-            return [item]
-        }
-        guard let first = failures.first else { return }
-        if places.count == 1 { throw first.error }
-        throw SourceError(FanOut.summary(failures.map(\.error.message), of: places.count, noun: "places"))
-    }
-
-    func fetchPlace(_ place: PlaceCoordinate, _ context: FetchContext) async throws(SourceError) -> Item {
-        let url = url(for: place)
-        let root = try await context.getJSON(HTTPRequest(url: url), apiError: Self.apiError)
-        do {
-            return try item(root, place: place, context: context)
-        } catch {
-            throw SourceError("GET \(Redactor.redactURL(url)): \(error)")
+        try await PlaceFetch.run(places, context, url: url(for:), apiError: Self.apiError) { root, place throws(JSONAccessError) in
+            try item(root, place: place, context: context)
         }
     }
 
