@@ -109,9 +109,9 @@ final class FeedSinkTests: XCTestCase {
         let dir = TempDir()
         defer { dir.remove() }
         let makers: [(String, (String) -> any Sink)] = [
-            ("rss", { RSSSink(path: $0, title: "t", link: "https://e.org/", description: "d", maxItems: 10) }),
-            ("atom", { AtomSink(path: $0, title: "t", link: "https://e.org/", description: "d", maxItems: 10) }),
-            ("jsonfeed", { JSONFeedSink(path: $0, title: "t", link: "https://e.org/", description: "d", maxItems: 10) }),
+            ("rss", { RSSSink.make(path: $0, title: "t", link: "https://e.org/", description: "d", maxItems: 10) }),
+            ("atom", { AtomSink.make(path: $0, title: "t", link: "https://e.org/", description: "d", maxItems: 10) }),
+            ("jsonfeed", { JSONFeedSink.make(path: $0, title: "t", link: "https://e.org/", description: "d", maxItems: 10) }),
         ]
         for (type, make) in makers {
             let path = dir.path + "/out/feed." + type

@@ -7,7 +7,7 @@
 ///     static let title = Option.string("title", "channel title").defaulted("Tributary")
 ///     static let maxItems = Option.integer("max_items", 1...100_000, "newest items kept").defaulted(100)
 ///
-///     let sink = RSSSink(path: reader[path], title: reader[title], maxItems: reader[maxItems])
+///     let sink = FeedFile(format: ..., path: reader[path], maxItems: reader[maxItems])
 public protocol OptionDeclaration: Sendable {
     /// The declaration as the validator, the schema and the docs see it.
     var spec: OptionSpec { get }

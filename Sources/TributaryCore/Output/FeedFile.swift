@@ -82,7 +82,7 @@ public struct FeedWindow: Sendable, Equatable {
 ///
 /// Called from the delivery thread only (the `Sink` contract); the lock keeps the mutable
 /// state sound without `@unchecked Sendable`.
-public final class FeedFile: Sendable {
+public final class FeedFile: Sink {
     public let format: any FeedFormat
     public let path: String
     public let maxItems: Int
@@ -197,4 +197,12 @@ public enum FeedFileOptions {
     public static let maxItems = Option.integer("max_items", 1...100_000, "newest items kept in the file").defaulted(100)
 
     public static let all: [any OptionDeclaration] = [path, title, link, description, maxItems]
+
+    /// A feed file sink type: these options, and a `FeedFile` in `format`, which gets the feed's
+    /// title, link and description. The one declaration the rss, atom and jsonfeed types share.
+    public static func descriptor(type: String, summary: String, format: @escaping @Sendable (_ title: String, _ link: String, _ description: String) -> any FeedFormat) -> SinkDescriptor {
+        SinkDescriptor(type: type, summary: summary, options: all) { r in
+            FeedFile(format: format(r[title], r[link], r[description]), path: r[path], maxItems: r[maxItems])
+        }
+    }
 }

@@ -2,21 +2,15 @@ import TributaryCore
 
 /// `atom`: an Atom 1.0 file (RFC 4287) of the newest `max_items` items across runs, with the
 /// rss sink's window and atomic replace (`FeedFile`); `<id>` is the item id.
-public final class AtomSink: Sink {
-    public static let descriptor = SinkDescriptor(type: "atom", summary: "an Atom 1.0 file of the newest items", options: FeedFileOptions.all) { r in
-        AtomSink(path: r[FeedFileOptions.path], title: r[FeedFileOptions.title], link: r[FeedFileOptions.link],
-                 description: r[FeedFileOptions.description], maxItems: r[FeedFileOptions.maxItems])
+public enum AtomSink {
+    public static let descriptor = FeedFileOptions.descriptor(type: "atom", summary: "an Atom 1.0 file of the newest items") { title, link, description in
+        AtomFormat(title: title, link: link, description: description)
     }
 
-    let file: FeedFile
-
-    public init(path: String, title: String, link: String, description: String, maxItems: Int) {
-        file = FeedFile(format: AtomFormat(title: title, link: link, description: description), path: path, maxItems: maxItems)
+    /// A atom sink writing `path` (what the descriptor makes from a config).
+    public static func make(path: String, title: String, link: String, description: String, maxItems: Int) -> FeedFile {
+        FeedFile(format: AtomFormat(title: title, link: link, description: description), path: path, maxItems: maxItems)
     }
-
-    public func open(_ context: SinkContext) throws(SinkError) { try file.open(context) }
-    public func write(_ items: [Item]) throws(SinkError) { try file.write(items) }
-    public func close() throws(SinkError) { try file.close() }
 }
 
 /// Atom 1.0 with Media RSS thumbnails. The feed's `<id>` and alternate link are `link`; an

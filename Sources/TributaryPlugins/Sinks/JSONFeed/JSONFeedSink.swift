@@ -2,21 +2,15 @@ import TributaryCore
 
 /// `jsonfeed`: a JSON Feed 1.1 file of the newest `max_items` items across runs, with the rss
 /// sink's window and atomic replace (`FeedFile`); an item's `id` is the item id.
-public final class JSONFeedSink: Sink {
-    public static let descriptor = SinkDescriptor(type: "jsonfeed", summary: "a JSON Feed 1.1 file of the newest items", options: FeedFileOptions.all) { r in
-        JSONFeedSink(path: r[FeedFileOptions.path], title: r[FeedFileOptions.title], link: r[FeedFileOptions.link],
-                     description: r[FeedFileOptions.description], maxItems: r[FeedFileOptions.maxItems])
+public enum JSONFeedSink {
+    public static let descriptor = FeedFileOptions.descriptor(type: "jsonfeed", summary: "a JSON Feed 1.1 file of the newest items") { title, link, description in
+        JSONFeedFormat(title: title, link: link, description: description)
     }
 
-    let file: FeedFile
-
-    public init(path: String, title: String, link: String, description: String, maxItems: Int) {
-        file = FeedFile(format: JSONFeedFormat(title: title, link: link, description: description), path: path, maxItems: maxItems)
+    /// A jsonfeed sink writing `path` (what the descriptor makes from a config).
+    public static func make(path: String, title: String, link: String, description: String, maxItems: Int) -> FeedFile {
+        FeedFile(format: JSONFeedFormat(title: title, link: link, description: description), path: path, maxItems: maxItems)
     }
-
-    public func open(_ context: SinkContext) throws(SinkError) { try file.open(context) }
-    public func write(_ items: [Item]) throws(SinkError) { try file.write(items) }
-    public func close() throws(SinkError) { try file.close() }
 }
 
 /// JSON Feed 1.1 (https://jsonfeed.org/version/1.1): `link` is `home_page_url`; per item `id`,

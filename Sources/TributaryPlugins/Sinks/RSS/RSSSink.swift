@@ -4,21 +4,15 @@ import TributaryCore
 /// after every batch so a reader never sees a partial file and an item is only recorded as
 /// emitted once it is in the file. The window, its state and its read-back without state are
 /// `FeedFile`'s; this type only renders and reads RSS.
-public final class RSSSink: Sink {
-    public static let descriptor = SinkDescriptor(type: "rss", summary: "an RSS 2.0 file of the newest items", options: FeedFileOptions.all) { r in
-        RSSSink(path: r[FeedFileOptions.path], title: r[FeedFileOptions.title], link: r[FeedFileOptions.link],
-                description: r[FeedFileOptions.description], maxItems: r[FeedFileOptions.maxItems])
+public enum RSSSink {
+    public static let descriptor = FeedFileOptions.descriptor(type: "rss", summary: "an RSS 2.0 file of the newest items") { title, link, description in
+        RSSFormat(title: title, link: link, description: description)
     }
 
-    let file: FeedFile
-
-    public init(path: String, title: String, link: String, description: String, maxItems: Int) {
-        file = FeedFile(format: RSSFormat(title: title, link: link, description: description), path: path, maxItems: maxItems)
+    /// A rss sink writing `path` (what the descriptor makes from a config).
+    public static func make(path: String, title: String, link: String, description: String, maxItems: Int) -> FeedFile {
+        FeedFile(format: RSSFormat(title: title, link: link, description: description), path: path, maxItems: maxItems)
     }
-
-    public func open(_ context: SinkContext) throws(SinkError) { try file.open(context) }
-    public func write(_ items: [Item]) throws(SinkError) { try file.write(items) }
-    public func close() throws(SinkError) { try file.close() }
 }
 
 /// RSS 2.0 with the Dublin Core (`dc:creator`) and Media RSS (`media:thumbnail`) namespaces.
