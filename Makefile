@@ -169,7 +169,13 @@ uninstall:
 	for u in $(UNITS); do rm -f "$(DESTDIR)$(UNITDIR)/$$u"; done
 	rm -rf "$(DESTDIR)$(DOCDIR)"
 
-## deb: tributary_$(VERSION)_$(ARCH).deb of the release binary (Depends from its NEEDED libraries)
+## DLOPEN_SONAMES: the libraries the binary opens with dlopen on first use rather than links
+## (each declared once in the code, `static let soname = "..."`); dpkg-shlibdeps cannot see
+## them, so package-deb adds the dependency each one's package declares in its shlibs file.
+DLOPEN_SONAMES := $(shell sed -n 's/^ *static let soname = "\(.*\)".*/\1/p' $$(grep -rl 'static let soname = ' Sources))
+
+## deb: tributary_$(VERSION)_$(ARCH).deb of the release binary (Depends from its NEEDED
+## libraries and the DLOPEN_SONAMES)
 deb: deps test-tools release
 	@$(MAKE) --no-print-directory package-deb
 
@@ -192,6 +198,12 @@ package-deb: $(RELEASE_BIN)
 	@set -e; cd "$(DEB_BUILD)"; \
 		depends=$$(dpkg-shlibdeps -O debian/tributary/usr/bin/tributary | sed -n 's/^shlibs:Depends=//p'); \
 		[ -n "$$depends" ] || { echo "dpkg-shlibdeps found no dependencies" >&2; exit 1; }; \
+		for so in $(DLOPEN_SONAMES); do \
+		  name=$${so%%.so.*}; major=$${so##*.so.}; \
+		  dep=$$(cat /var/lib/dpkg/info/*.shlibs | awk -v n="$$name" -v v="$$major" '$$1 == n && $$2 == v { $$1 = ""; $$2 = ""; sub(/^  */, ""); print; exit }'); \
+		  [ -n "$$dep" ] || { echo "no installed package declares $$so (dlopen'ed by the binary)" >&2; exit 1; }; \
+		  depends="$$depends, $$dep"; \
+		done; \
 		size=$$(du -sk --exclude=DEBIAN debian/tributary | cut -f1); \
 		{ echo "Package: tributary"; \
 		  echo "Version: $(VERSION)"; \

@@ -8,10 +8,19 @@ import TributaryTestSupport
 final class DebPackageTests: XCTestCase {
     /// Package names of the binary's NEEDED libraries, each looked up where the dynamic linker
     /// finds it (`ldconfig -p`) and then in dpkg's database (`dpkg -S`).
+    /// The libraries the code opens with dlopen, as it declares them (`static let soname = "..."`).
+    static func dlopenedLibraries() throws -> [String] {
+        let r = try Shell.run(["sh", "-c", "grep -rhoE 'static let soname = \"[^\"]+\"' Sources | sed 's/.*= \"//; s/\"$//'"], cwd: Packaging.root)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        return r.stdoutLines.filter { !$0.isEmpty }
+    }
+
+    /// The packages of the libraries the binary links (NEEDED) and of those it opens with dlopen.
     func packagesOfNeededLibraries() throws -> Set<String> {
         let elf = try Shell.run(["readelf", "-d", BinaryRunner.binary])
         XCTAssertEqual(elf.status, 0, elf.stderr)
-        let needed = elf.stdoutLines.filter { $0.contains("(NEEDED)") }.compactMap { $0.split(separator: "[").last?.split(separator: "]").first.map(String.init) }
+        let linked = elf.stdoutLines.filter { $0.contains("(NEEDED)") }.compactMap { $0.split(separator: "[").last?.split(separator: "]").first.map(String.init) }
+        let needed = linked + (try Self.dlopenedLibraries())
         let cache = try Shell.run(["ldconfig", "-p"])
         var packages = Set<String>()
         for lib in needed {
