@@ -11,8 +11,7 @@ let libxml2Headers: [SwiftSetting] = [.unsafeFlags(["-Xcc", "-I/usr/include/libx
 
 let package = Package(
     name: "Tributary",
-    platforms: [.macOS(.v14)],
-    products: [
+        products: [
         .executable(name: "tributary", targets: ["tributary"]),
         .library(name: "TributaryCore", targets: ["TributaryCore"]),
         .library(name: "TributaryPlugins", targets: ["TributaryPlugins"]),
@@ -29,6 +28,10 @@ let package = Package(
         // function table filled at run time (dlopen on first digest, see Digest.swift); headers
         // only, from libssl-dev, for the same reason as CCurl.
         .systemLibrary(name: "CCrypto"),
+        // C shim over PCRE2 (8-bit): filter rules' regular expressions, through a function table
+        // filled at run time (dlopen on the first pattern, see RegexPattern.swift); headers only,
+        // from libpcre2-dev.
+        .systemLibrary(name: "CPCRE2"),
         // C shim over libxml2's SAX2 push parser (the feed source's RSS and Atom): a function
         // table filled at run time (dlopen on the first XML document, see XMLLibrary.swift) and
         // typed wrappers over it. Headers only, from libxml2-dev (libxml2Headers above): no
@@ -45,7 +48,7 @@ let package = Package(
         // C shim over the process calls Swift cannot make (prctl, pidfd_open, waitid): the exec source.
         .systemLibrary(name: "CProcess"),
         // Engine: JSON layer, model, HTTP, config, engine, plugin protocols.
-        .target(name: "TributaryCore", dependencies: ["CCurl", "CCrypto", "CSQLite", "CDynamicLoader"], swiftSettings: strict),
+        .target(name: "TributaryCore", dependencies: ["CCurl", "CCrypto", "CPCRE2", "CSQLite", "CDynamicLoader"], swiftSettings: strict),
         // Built-in sources and sinks, one folder each, plus the registry.
         .target(name: "TributaryPlugins", dependencies: ["TributaryCore", "CProcess", "CXML"], swiftSettings: strict + libxml2Headers),
         // Command-line front end (argument parsing, signals, summary); no business logic.
@@ -53,6 +56,10 @@ let package = Package(
         .executableTarget(name: "tributary", dependencies: ["TributaryCLI"], swiftSettings: strict),
         // Benchmark of the state store's cost per run (bench/README.md).
         .executableTarget(name: "tributary-state-bench", dependencies: ["TributaryCore"], path: "bench/StateBench", swiftSettings: strict),
+        // Benchmark of the JSON layer: the corpus parsed from memory, eight fields read per item (bench/README.md).
+        .executableTarget(name: "tributary-json-bench", dependencies: ["TributaryCore", "TributaryTestSupport"], path: "bench/JSONBench", swiftSettings: strict),
+        // Filter rules: PCRE2 against POSIX regex and Swift Regex (bench/README.md).
+        .executableTarget(name: "tributary-filter-bench", dependencies: ["TributaryCore"], path: "bench/FilterBench", swiftSettings: strict),
         // Loopback HTTP server, fixtures and an in-memory sink for tests.
         .target(name: "TributaryTestSupport", dependencies: ["TributaryCore"], swiftSettings: strict),
         .testTarget(name: "TributaryCoreTests", dependencies: ["TributaryCore", "TributaryTestSupport"], swiftSettings: strict),
@@ -62,3 +69,12 @@ let package = Package(
         .testTarget(name: "RepositoryTests", dependencies: ["TributaryTestSupport"], exclude: [], swiftSettings: strict),
     ]
 )
+
+// libFuzzer targets (Fuzz/README.md): one executable for every parser that reads untrusted input.
+// Only in the package when TRIBUTARY_FUZZ=1 (Fuzz/run.sh sets it), so `swift build` and
+// `swift test` never compile it: it has no main of its own (libFuzzer supplies one) and
+// `@testable import`s the libraries, which needs `-enable-testing`.
+if Context.environment["TRIBUTARY_FUZZ"] == "1" {
+    package.products.append(.executable(name: "TributaryFuzz", targets: ["TributaryFuzz"]))
+    package.targets.append(.executableTarget(name: "TributaryFuzz", dependencies: ["TributaryCore", "TributaryPlugins"], path: "Fuzz/Harness", swiftSettings: strict + libxml2Headers))
+}

@@ -4,11 +4,13 @@ import Synchronization
 
 /// Settings shared by every request of one run (config `http` section).
 public struct HTTPSettings: Sendable, Equatable {
-    public var concurrency: Int = 32
-    public var perHost: Int = 6
-    public var userAgent: String = "tributary/\(Tributary.version)"
-    public var maxBody: Int = 16 * 1024 * 1024
-    public var maxRedirects: Int = 5
+    // The defaults are the options' (CommonOptions.HTTP), declared once there.
+    public var concurrency: Int = CommonOptions.HTTP.concurrency.defaultValue
+    public var perHost: Int = CommonOptions.HTTP.perHost.defaultValue
+    public var userAgent: String = CommonOptions.HTTP.userAgent.defaultValue
+    public var maxBody: Int = CommonOptions.HTTP.maxBody.defaultValue
+    /// Redirects followed per request.
+    public static let maxRedirects = 5
     public init() {}
 
     /// The largest `http.concurrency`: one API gateway in front of a thousand sources at 200 or
@@ -386,7 +388,7 @@ final class Transfer: @unchecked Sendable {
         tributary_easy_setopt_long(api, h, CURLOPT_LOW_SPEED_LIMIT, 1)
         tributary_easy_setopt_long(api, h, CURLOPT_LOW_SPEED_TIME, Self.stallSeconds(timeoutSeconds))
         tributary_easy_setopt_long(api, h, CURLOPT_FOLLOWLOCATION, 1)
-        tributary_easy_setopt_long(api, h, CURLOPT_MAXREDIRS, settings.maxRedirects)
+        tributary_easy_setopt_long(api, h, CURLOPT_MAXREDIRS, HTTPSettings.maxRedirects)
         tributary_easy_setopt_string(api, h, CURLOPT_PROTOCOLS_STR, request.allowFile ? "http,https,file" : "http,https")
         tributary_easy_setopt_string(api, h, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
         tributary_easy_setopt_string(api, h, CURLOPT_ACCEPT_ENCODING, "")
@@ -411,14 +413,7 @@ final class Transfer: @unchecked Sendable {
             let t = Unmanaged<Transfer>.fromOpaque(ctx!).takeUnretainedValue()
             let count = size * n
             guard let ptr else { return count }
-            let line = String(decoding: UnsafeRawBufferPointer(start: ptr, count: count), as: UTF8.self)
-            if line.hasPrefix("HTTP/") {
-                t.headers.removeAll()  // a new response (after a redirect or 100-continue)
-            } else if let colon = line.firstIndex(of: ":") {
-                let name = String(line[..<colon]).trimmingCharacters(in: .whitespaces)
-                let value = String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespacesAndNewlines)
-                t.headers.append((name, value))
-            }
+            t.addHeaderLine(UnsafeRawBufferPointer(start: ptr, count: count))
             return count
         })
         tributary_easy_setopt_pointer(api, h, CURLOPT_HEADERDATA, me)
@@ -479,6 +474,27 @@ final class Transfer: @unchecked Sendable {
         default:
             return .failure(error(.other, "curl error \(code.rawValue): \(text)"))
         }
+    }
+
+    /// One header line as curl hands it over (`Name: value\r\n`, or a status line that starts a
+    /// new response after a redirect or a 100-continue). Parsed on the bytes: header names and
+    /// the separators are ASCII, and values keep whatever bytes they hold (invalid UTF-8 is
+    /// replaced, never trusted).
+    func addHeaderLine(_ line: UnsafeRawBufferPointer) {
+        if line.count >= 5, line[0] == 0x48, line[1] == 0x54, line[2] == 0x54, line[3] == 0x50, line[4] == 0x2F {  // "HTTP/"
+            headers.removeAll()
+            return
+        }
+        guard let colon = line.firstIndex(of: 0x3A) else { return }  // the blank line, or junk
+        @inline(__always) func isBlank(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0D || b == 0x0A }
+        var nameStart = line.startIndex, nameEnd = colon
+        while nameStart < nameEnd && isBlank(line[nameStart]) { nameStart += 1 }
+        while nameEnd > nameStart && isBlank(line[nameEnd - 1]) { nameEnd -= 1 }
+        var valueStart = colon + 1, valueEnd = line.endIndex
+        while valueStart < valueEnd && isBlank(line[valueStart]) { valueStart += 1 }
+        while valueEnd > valueStart && isBlank(line[valueEnd - 1]) { valueEnd -= 1 }
+        headers.append((String(decoding: UnsafeRawBufferPointer(rebasing: line[nameStart..<nameEnd]), as: UTF8.self),
+                        String(decoding: UnsafeRawBufferPointer(rebasing: line[valueStart..<valueEnd]), as: UTF8.self)))
     }
 
     /// How long a transfer may move less than 1 byte/s before it is ended (at most 15 s, and

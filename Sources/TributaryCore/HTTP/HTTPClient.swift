@@ -28,9 +28,11 @@ public struct HTTPClient: Sendable {
         req.timeout = request.timeout ?? timeout
         // Conditional GET: send the validators state has for this URL; a 304 answers with the
         // body kept from last time, so every source handles "nothing new" without special code.
-        let cacheKey = ledger?.key(method: req.method, url: req.url) ?? ""
+        // The redacted key is built only when state has validators to look up; a fresh response
+        // with validators builds it when it is recorded.
+        let lookupKey = ledger?.hasValidators == true && req.method == "GET" ? ledger?.key(method: req.method, url: req.url) : nil
         var conditional = false
-        if req.method == "GET", let v = ledger?.validators(cacheKey) {
+        if let lookupKey, let v = ledger?.validators(lookupKey) {
             let has = Set(req.headers.map { $0.name.lowercased() })
             if let e = v.etag, !has.contains("if-none-match") { req.headers.append(("If-None-Match", e)); conditional = true }
             if let m = v.lastModified, !has.contains("if-modified-since") { req.headers.append(("If-Modified-Since", m)); conditional = true }
@@ -41,7 +43,7 @@ public struct HTTPClient: Sendable {
             do {
                 ledger?.countRequest()
                 let resp = try await transport.send(req)
-                if resp.status == 304, conditional, let ledger, let body = await ledger.storedBody(cacheKey) {
+                if resp.status == 304, conditional, let ledger, let lookupKey, let body = await ledger.storedBody(lookupKey) {
                     ledger.countNotModified()
                     return HTTPResponse(status: 200, headers: [("X-Tributary-Cache", "not-modified")], body: body, url: resp.url)
                 }
@@ -59,7 +61,7 @@ public struct HTTPClient: Sendable {
             }
             switch outcome {
             case .success(let r):
-                if req.method == "GET" { ledger?.recordFresh(key: cacheKey, response: r) }
+                if req.method == "GET" { ledger?.recordFresh(method: req.method, url: request.url, response: r) }
                 return r
             case .failure(let e):
                 guard e.isRetryable, attempt < retries, !Task.isCancelled else { throw e }

@@ -35,14 +35,19 @@ public final class RequestLedger: Sendable {
         }
     }
 
+    /// True when state had validators for this scope: only then is a request's key worth making.
+    var hasValidators: Bool { !known.isEmpty }
     func validators(_ key: String) -> Validators? { known[key] }
     func storedBody(_ key: String) async -> [UInt8]? { await body(key) }
     func countRequest() { state.withLock { $0.requests += 1 } }
     func countNotModified() { state.withLock { $0.notModified += 1 } }
 
-    func recordFresh(key: String, response: HTTPResponse) {
+    /// Counts a fresh answer to `method url`; keeps its validators (under the request's key,
+    /// built only here) when it has any.
+    func recordFresh(method: String, url: String, response: HTTPResponse) {
         let etag = response.header("ETag")
         let lastModified = response.header("Last-Modified")
+        let key = etag != nil || lastModified != nil ? self.key(method: method, url: url) : ""
         state.withLock { s in
             s.fresh += 1
             if etag != nil || lastModified != nil {

@@ -259,6 +259,6 @@ final class FeedStreamBuilder: XMLEventHandler {
     /// The base of an element: its `xml:base` resolved against its parent's, else the parent's.
     static func base(_ attributes: [(name: String, value: String)], _ parent: String) -> String {
         guard let b = attributes.first(where: { $0.name == "xml:base" }) else { return parent }
-        return FeedLinks.resolve(b.value, against: parent)
+        return Links.resolve(b.value, against: parent)
     }
 }
