@@ -164,7 +164,7 @@ final class RunTests: XCTestCase {
         let urls = (0..<10).map { "\"\(server.baseURL)/p\($0 * 10000)\"" }.joined(separator: ",")
         let cfg = config(dir, sources: [#"{"name":"big","type":"json","urls":[\#(urls)],"items":"items","fields":{"id":"id","title":"title"}}"#,
                                         source("slow", server.baseURL + "/slow")])
-        let script = "'\(BinaryRunner.binary)' run --jsonl -c '\(cfg)' 2>'\(dir.path)/err.txt' | head -1; echo \"status=${PIPESTATUS[0]}\""
+        let script = "XDG_STATE_HOME='\(dir.path)/state' '\(BinaryRunner.binary)' run --jsonl -c '\(cfg)' 2>'\(dir.path)/err.txt' | head -1; echo \"status=${PIPESTATUS[0]}\""
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/bin/bash")
         p.arguments = ["-c", script]
@@ -256,6 +256,12 @@ final class RunTests: XCTestCase {
         for line in lines { XCTAssertEqual(schema.validate(line: line), [], line) }
         let xml = try XCTUnwrap(dir.read("out/feed.xml"))
         XCTAssertTrue(XMLParser(data: Data(xml.utf8)).parse(), "feed.xml must be well-formed")
+        let ids = Set(lines.compactMap { try? JSONNode(JSONParser.parse($0))["id"].string() })
+        for file in ["out/feed.xml", "out/feed.atom"] {
+            let feed = try FeedReader.read(dir.path + "/" + file)
+            XCTAssertEqual(feed.bozo, 0, "\(file): \(feed.bozoException)")
+            XCTAssertEqual(Set(feed.entries.map(\.id)), ids, "\(file) holds every item of the run (fewer than max_items)")
+        }
     }
 
     func testProgressLineOnlyOnATerminal() throws {
