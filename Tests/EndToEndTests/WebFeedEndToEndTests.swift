@@ -118,4 +118,25 @@ final class WebFeedEndToEndTests: XCTestCase {
         XCTAssertEqual(r.stdoutLines.count, 12, r.stdout)
         XCTAssertTrue(r.stdout.contains(#""id":"youtube:video:pW3kTq8vN1E""#), r.stdout)
     }
+
+    /// The inputs that crashed the binary when the feed source used FoundationXML
+    /// (Fuzz/regressions/feed-xml): the malformed ones fail their source with a message, the
+    /// 100,000 nested elements read as one item; nothing crashes.
+    func testFuzzFindingsNeitherCrashNorHang() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let inputs = BinaryRunner.packageRoot + "/Fuzz/regressions/feed-xml/"
+        for (name, ok) in [("processing-instruction-only", false), ("unknown-encoding-name", false), ("nul-bytes-before-element", false), ("nested-100000-elements", true)] {
+            let cfg = dir.write("\(name).json", #"{"sources":[{"name":"f","type":"feed","url":"file://\#(inputs + name)"}]}"#)
+            let r = try BinaryRunner.run(["run", "-c", cfg, "--no-state", "--jsonl"], cwd: dir.path, timeout: 60)
+            XCTAssertEqual(r.status, ok ? 0 : 1, "\(name): \(r.stderr)")
+            XCTAssertFalse(r.stderr.contains("crashed") || r.stderr.contains("Fatal error") || r.stderr.contains("Sanitizer"), "\(name): \(r.stderr)")
+            if ok {
+                XCTAssertEqual(r.stdoutLines.count, 1, r.stdout)
+                XCTAssertTrue(r.stdout.contains(#""title":"deep""#), r.stdout)
+            } else {
+                XCTAssertTrue(r.stderr.contains("GET file://\(inputs + name): "), "\(name): \(r.stderr)")
+            }
+        }
+    }
 }
