@@ -9,8 +9,9 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 RELEASE_BIN ?= .build/release/tributary
 VERSION := $(shell sed -n 's/^ *public static let version = "\(.*\)"$$/\1/p' Sources/TributaryCore/Config/Values.swift 2>/dev/null)
 # C libraries the build needs: SQLite (linked, found through pkg-config) and the headers of
-# libcurl (OpenSSL flavour), libcrypto and PCRE2, which the binary opens with dlopen on first use.
-APT_PACKAGES := libcurl4-openssl-dev libssl-dev libsqlite3-dev libpcre2-dev pkg-config
+# libcurl (OpenSSL flavour), libcrypto, PCRE2 and libxml2, which the binary opens with dlopen on
+# first use (libxml2-dev brings libxml2, which the feed source loads at run time for RSS and Atom).
+APT_PACKAGES := libcurl4-openssl-dev libssl-dev libsqlite3-dev libpcre2-dev libxml2-dev pkg-config
 # Tools the tests run: readelf (binutils), systemd-analyze (systemd), dpkg-shlibdeps (dpkg-dev),
 # the shells and man that check the generated completion scripts and man page, and a Python venv
 # (python3-venv) for the feed readers the tests read the feed sinks' files with.

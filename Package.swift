@@ -5,6 +5,10 @@ let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
 ]
 
+// Where libxml2-dev puts <libxml/...> (what `pkg-config --cflags libxml-2.0` says on Debian),
+// for the targets that import CXML: TributaryPlugins and the tests that import it @testable.
+let libxml2Headers: [SwiftSetting] = [.unsafeFlags(["-Xcc", "-I/usr/include/libxml2"])]
+
 let package = Package(
     name: "Tributary",
         products: [
@@ -28,6 +32,11 @@ let package = Package(
         // filled at run time (dlopen on the first pattern, see RegexPattern.swift); headers only,
         // from libpcre2-dev.
         .systemLibrary(name: "CPCRE2"),
+        // C shim over libxml2's SAX2 push parser (the feed source's RSS and Atom): a function
+        // table filled at run time (dlopen on the first XML document, see XMLLibrary.swift) and
+        // typed wrappers over it. Headers only, from libxml2-dev (libxml2Headers above): no
+        // pkgConfig, which would link -lxml2, and every start would load libxml2 and ICU.
+        .systemLibrary(name: "CXML"),
         // C shim over SQLite: the state store's database.
         .systemLibrary(
             name: "CSQLite",
@@ -41,7 +50,7 @@ let package = Package(
         // Engine: JSON layer, model, HTTP, config, engine, plugin protocols.
         .target(name: "TributaryCore", dependencies: ["CCurl", "CCrypto", "CPCRE2", "CSQLite", "CDynamicLoader"], swiftSettings: strict),
         // Built-in sources and sinks, one folder each, plus the registry.
-        .target(name: "TributaryPlugins", dependencies: ["TributaryCore", "CProcess"], swiftSettings: strict),
+        .target(name: "TributaryPlugins", dependencies: ["TributaryCore", "CProcess", "CXML"], swiftSettings: strict + libxml2Headers),
         // Command-line front end (argument parsing, signals, summary); no business logic.
         .target(name: "TributaryCLI", dependencies: ["TributaryCore", "TributaryPlugins", "CBuildInfo"], swiftSettings: strict),
         .executableTarget(name: "tributary", dependencies: ["TributaryCLI"], swiftSettings: strict),
@@ -54,7 +63,7 @@ let package = Package(
         // Loopback HTTP server, fixtures and an in-memory sink for tests.
         .target(name: "TributaryTestSupport", dependencies: ["TributaryCore"], swiftSettings: strict),
         .testTarget(name: "TributaryCoreTests", dependencies: ["TributaryCore", "TributaryTestSupport"], swiftSettings: strict),
-        .testTarget(name: "TributaryPluginsTests", dependencies: ["TributaryPlugins", "TributaryTestSupport"], swiftSettings: strict),
+        .testTarget(name: "TributaryPluginsTests", dependencies: ["TributaryPlugins", "TributaryTestSupport"], swiftSettings: strict + libxml2Headers),
         .testTarget(name: "EndToEndTests", dependencies: ["TributaryCore", "TributaryTestSupport"], swiftSettings: strict),
         // Rules about the repository itself: source constructs, docs, examples.
         .testTarget(name: "RepositoryTests", dependencies: ["TributaryTestSupport"], exclude: [], swiftSettings: strict),
@@ -67,5 +76,5 @@ let package = Package(
 // `@testable import`s the libraries, which needs `-enable-testing`.
 if Context.environment["TRIBUTARY_FUZZ"] == "1" {
     package.products.append(.executable(name: "TributaryFuzz", targets: ["TributaryFuzz"]))
-    package.targets.append(.executableTarget(name: "TributaryFuzz", dependencies: ["TributaryCore", "TributaryPlugins"], path: "Fuzz/Harness", swiftSettings: strict))
+    package.targets.append(.executableTarget(name: "TributaryFuzz", dependencies: ["TributaryCore", "TributaryPlugins"], path: "Fuzz/Harness", swiftSettings: strict + libxml2Headers))
 }

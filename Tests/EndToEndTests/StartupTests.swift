@@ -2,8 +2,8 @@ import Foundation
 import XCTest
 import TributaryTestSupport
 
-/// What the binary loads at start: libcurl only when a request is made and libcrypto only
-/// for a digest (neither for `--version` or `check`), and `--version` names the libcurl the
+/// What the binary loads at start: libcurl only when a request is made, libcrypto only for a
+/// digest and libxml2 only for an RSS or Atom document (none for `--version` or `check`), and `--version` names the libcurl the
 /// dynamic loader would pick.
 /// (How long a start takes is measured by `bench/run.sh startup`, not here.)
 final class StartupTests: XCTestCase {
@@ -20,6 +20,23 @@ final class StartupTests: XCTestCase {
             let trace = try loadedLibraries(args)
             XCTAssertFalse(trace.contains("libcurl.so.4"), "\(args) loaded libcurl")
             XCTAssertFalse(trace.contains("libcrypto.so.3"), "\(args) loaded libcrypto")
+            XCTAssertFalse(trace.contains("libxml2.so.2"), "\(args) loaded libxml2")
+        }
+    }
+
+    /// libxml2 (and the ICU it brings) is opened by the first RSS or Atom document, not by a
+    /// run whose feeds are all JSON Feeds.
+    func testLibxml2IsLoadedOnlyForAnXMLFeed() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let json = dir.write("feed.json", #"{"version":"https://jsonfeed.org/version/1.1","title":"J","items":[{"id":"1","title":"one"}]}"#)
+        let rss = dir.write("feed.xml", #"<?xml version="1.0"?><rss version="2.0"><channel><title>R</title><item><guid>1</guid><title>one</title></item></channel></rss>"#)
+        for (file, loads) in [(json, false), (rss, true)] {
+            let cfg = dir.write("tributary.json", #"{"sources":[{"name":"f","type":"feed","url":"file://\#(file)"}]}"#)
+            let r = try BinaryRunner.run(["run", "-c", cfg, "--no-state", "--jsonl"], cwd: dir.path, env: ["LD_DEBUG": "files"])
+            XCTAssertEqual(r.status, 0, r.stderr.suffix(2000).description)
+            XCTAssertTrue(r.stdout.contains(#""title":"one""#), r.stdout)
+            XCTAssertEqual(r.stderr.contains("file=libxml2.so.2"), loads, "\(file): libxml2 loaded: \(!loads)")
         }
     }
 

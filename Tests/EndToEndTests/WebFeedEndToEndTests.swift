@@ -87,10 +87,56 @@ final class WebFeedEndToEndTests: XCTestCase {
         XCTAssertEqual(server.requests.first { $0.path == "/rss" }?.header("Accept"), "application/rss+xml", "configured headers are sent")
     }
 
+    /// Every HTML5 named reference is decoded in titles and summaries, the legacy names also
+    /// without `;`, whichever way the feed escapes them.
+    func testHTMLNamedReferencesInTitlesAndSummaries() throws {
+        let rss = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <rss version="2.0"><channel><title>Entities</title>
+        <item><title>&amp;Uuml;ber &amp;rarr; &amp;frac12; &amp;copy 2026</title><link>https://e.org/1</link>
+        <description>&lt;p&gt;&amp;Uuml;ber &amp;rarr; &amp;hellip; &amp;frac12; &amp;NotEqualTilde; &amp;amp Co&lt;/p&gt;</description></item>
+        <item><title>Plain</title><link>https://e.org/2</link><description><![CDATA[<b>&Auml;rger</b> &laquo;&nbsp;quotes&nbsp;&raquo; &notin; &spades;]]></description></item>
+        </channel></rss>
+        """
+        let server = try LoopbackServer { _ in .text(rss, contentType: "application/rss+xml") }
+        defer { server.stop() }
+        let dir = TempDir()
+        defer { dir.remove() }
+        let cfg = dir.write("t.json", #"{"sources":[{"name":"e","type":"feed","url":"\#(server.baseURL)/rss"}]}"#)
+        let r = try BinaryRunner.run(["run", "-c", cfg, "--jsonl", "--no-state"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let items = try r.stdoutLines.map { try JSONParser.parse(Array($0.utf8)).objectValue ?? JSONObject() }
+        XCTAssertEqual(items.count, 2, r.stdout)
+        XCTAssertEqual(items.first?["title"], .string("Über → ½ © 2026"))
+        XCTAssertEqual(items.first?["summary"], .string("Über → … ½ \u{2242}\u{338} & Co"))
+        XCTAssertEqual(items.last?["summary"], .string("Ärger « quotes » ∉ ♠"))
+    }
+
     func testExampleConfigRunsOffline() throws {
         let r = try BinaryRunner.run(["run", "-c", BinaryRunner.packageRoot + "/Sources-config/examples/feed.json", "--jsonl", "--no-state"])
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertEqual(r.stdoutLines.count, 12, r.stdout)
         XCTAssertTrue(r.stdout.contains(#""id":"youtube:video:pW3kTq8vN1E""#), r.stdout)
+    }
+
+    /// The inputs that crashed the binary when the feed source used FoundationXML
+    /// (Fuzz/regressions/feed-xml): the malformed ones fail their source with a message, the
+    /// 100,000 nested elements read as one item; nothing crashes.
+    func testFuzzFindingsNeitherCrashNorHang() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let inputs = BinaryRunner.packageRoot + "/Fuzz/regressions/feed-xml/"
+        for (name, ok) in [("processing-instruction-only", false), ("unknown-encoding-name", false), ("nul-bytes-before-element", false), ("nested-100000-elements", true)] {
+            let cfg = dir.write("\(name).json", #"{"sources":[{"name":"f","type":"feed","url":"file://\#(inputs + name)"}]}"#)
+            let r = try BinaryRunner.run(["run", "-c", cfg, "--no-state", "--jsonl"], cwd: dir.path, timeout: 60)
+            XCTAssertEqual(r.status, ok ? 0 : 1, "\(name): \(r.stderr)")
+            XCTAssertFalse(r.stderr.contains("crashed") || r.stderr.contains("Fatal error") || r.stderr.contains("Sanitizer"), "\(name): \(r.stderr)")
+            if ok {
+                XCTAssertEqual(r.stdoutLines.count, 1, r.stdout)
+                XCTAssertTrue(r.stdout.contains(#""title":"deep""#), r.stdout)
+            } else {
+                XCTAssertTrue(r.stderr.contains("GET file://\(inputs + name): "), "\(name): \(r.stderr)")
+            }
+        }
     }
 }

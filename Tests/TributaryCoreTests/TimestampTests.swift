@@ -1,3 +1,4 @@
+import Foundation
 import XCTest
 @testable import TributaryCore
 
@@ -126,5 +127,105 @@ final class TimestampRangeTests: XCTestCase {
 
     func testManyFractionDigitsStayInTheirSecond() {
         XCTAssertEqual(Timestamp.parseRFC3339("2026-11-29T10:00:00." + String(repeating: "9", count: 40) + "Z")?.rfc3339, "2026-11-29T10:00:00Z")
+    }
+
+    // MARK: exhaustive
+
+    static let monthNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+
+    /// The C library as the oracle: a civil date exists when timegm/gmtime_r give it back
+    /// unchanged (timegm rolls 31 February over into March).
+    static func oracle(_ y: Int, _ mo: Int, _ d: Int, _ h: Int, _ mi: Int, _ s: Int) -> Int? {
+        var t = tm()
+        t.tm_year = Int32(y - 1900); t.tm_mon = Int32(mo - 1); t.tm_mday = Int32(d)
+        t.tm_hour = Int32(h); t.tm_min = Int32(mi); t.tm_sec = Int32(s)
+        var secs = timegm(&t)
+        var back = tm()
+        gmtime_r(&secs, &back)
+        guard back.tm_year == Int32(y - 1900), back.tm_mon == Int32(mo - 1), back.tm_mday == Int32(d),
+              back.tm_hour == Int32(h), back.tm_min == Int32(mi), back.tm_sec == Int32(s) else { return nil }
+        return Int(secs)
+    }
+
+    static func pad(_ n: Int, _ width: Int) -> String {
+        let s = String(n)
+        return String(repeating: "0", count: max(0, width - s.count)) + s
+    }
+
+    /// The years around the leap-year exceptions (1900 and 2100 are not leap years, 2000 is) and
+    /// the years feeds date their items in.
+    static let years = Array(1896...1904) + Array(1996...2030) + Array(2096...2104)
+
+    /// Every day 0 to 32 of every month of those years, in both RFC 822 and RFC 3339: read when
+    /// the day exists, rejected otherwise.
+    func testEveryDayOfEveryMonthIsReadOrRejectedAsTheCalendarSays() {
+        var read = 0, rejected = 0
+        for y in Self.years {
+            for mo in 1...12 {
+                for d in 0...32 {
+                    let expected = Self.oracle(y, mo, d, 10, 0, 0).map(Double.init)
+                    let rfc822 = "\(d) \(Self.monthNames[mo - 1]) \(y) 10:00:00 GMT"
+                    let rfc3339 = "\(y)-\(Self.pad(mo, 2))-\(Self.pad(d, 2))T10:00:00Z"
+                    if Timestamp.parseRFC822(rfc822)?.seconds != expected { XCTFail("\(rfc822): \(String(describing: Timestamp.parseRFC822(rfc822)))") }
+                    if Timestamp.parseRFC3339(rfc3339)?.seconds != expected { XCTFail("\(rfc3339): \(String(describing: Timestamp.parseRFC3339(rfc3339)))") }
+                    if expected == nil { rejected += 1 } else { read += 1 }
+                }
+            }
+        }
+        XCTAssertEqual(read, Self.years.reduce(0) { n, y in n + (y % 4 == 0 && (y % 100 != 0 || y % 400 == 0) ? 366 : 365) })
+        XCTAssertGreaterThan(rejected, 0)
+    }
+
+    /// Every hour 0 to 25 and minute 0 to 61, with the seconds at the edges: in range read
+    /// (second 60, a leap second, as 59), out of range (hour 24 and 25, minute 60, second 61)
+    /// rejected, never rolled over.
+    func testEveryTimeOfDayIsReadOrRejected() {
+        let midnight = 1_795_910_400  // 2026-11-29T00:00:00Z
+        for h in 0...25 {
+            for mi in 0...61 {
+                for s in [0, 1, 30, 58, 59, 60, 61, 99] {
+                    let valid = h <= 23 && mi <= 59 && s <= 60
+                    let expected = valid ? Double(midnight + h * 3600 + mi * 60 + min(s, 59)) : nil
+                    let time = "\(Self.pad(h, 2)):\(Self.pad(mi, 2)):\(Self.pad(s, 2))"
+                    if Timestamp.parseRFC822("Sun, 29 Nov 2026 \(time) GMT")?.seconds != expected { XCTFail("RFC 822 \(time)") }
+                    if Timestamp.parseRFC3339("2026-11-29T\(time)Z")?.seconds != expected { XCTFail("RFC 3339 \(time)") }
+                }
+            }
+        }
+        XCTAssertNil(Timestamp.parseRFC822("Tue, 31 Feb 2026 25:00:00 GMT"))
+        XCTAssertNil(Timestamp.parseRFC822("Sun, 29 Nov 2026 25:00 GMT"))
+        XCTAssertNil(Timestamp.parseAny("Sun, 29 Nov 2026 24:00:00 GMT"))
+    }
+
+    /// Every zone name, checked against offsets written out here from the zones' definitions
+    /// (not from the table), upper and lower case, with and without a weekday.
+    func testEveryZoneNameHasItsOffset() {
+        var expected: [String: Int] = [
+            "UT": 0, "UTC": 0, "GMT": 0,
+            "EST": -5 * 60, "EDT": -4 * 60, "CST": -6 * 60, "CDT": -5 * 60, "MST": -7 * 60, "MDT": -6 * 60, "PST": -8 * 60, "PDT": -7 * 60,
+            "AKST": -9 * 60, "AKDT": -8 * 60, "HST": -10 * 60, "AST": -4 * 60, "ADT": -3 * 60, "NST": -(3 * 60 + 30), "NDT": -(2 * 60 + 30),
+            "WET": 0, "WEST": 60, "BST": 60, "CET": 60, "CEST": 2 * 60, "MET": 60, "MEST": 2 * 60, "MEZ": 60, "MESZ": 2 * 60,
+            "EET": 2 * 60, "EEST": 3 * 60, "MSK": 3 * 60,
+            "JST": 9 * 60, "KST": 9 * 60, "HKT": 8 * 60, "SGT": 8 * 60, "AWST": 8 * 60, "ACST": 9 * 60 + 30, "ACDT": 10 * 60 + 30,
+            "AEST": 10 * 60, "AEDT": 11 * 60, "NZST": 12 * 60, "NZDT": 13 * 60,
+        ]
+        for letter in "ABCDEFGHIKLMNOPQRSTUVWXYZ" { expected[String(letter)] = 0 }  // RFC 2822 4.3: military zones are UTC
+        XCTAssertEqual(Set(Timestamp.zoneOffsets.keys), Set(expected.keys), "every name the parser knows is checked here")
+        let local = "Sun, 29 Nov 2026 10:00:00"
+        let utc = 1_795_946_400.0
+        for (zone, minutes) in expected {
+            for name in [zone, zone.lowercased()] {
+                XCTAssertEqual(Timestamp.parseRFC822("\(local) \(name)")?.seconds, utc - Double(minutes * 60), name)
+                XCTAssertEqual(Timestamp.parseRFC822("29 Nov 2026 10:00:00 \(name)")?.seconds, utc - Double(minutes * 60), name)
+            }
+            let sign = minutes < 0 ? "-" : "+"
+            let numeric = sign + Self.pad(abs(minutes) / 60, 2) + Self.pad(abs(minutes) % 60, 2)
+            XCTAssertEqual(Timestamp.parseRFC822("\(local) \(numeric)"), Timestamp.parseRFC822("\(local) \(zone)"), "\(zone) is \(numeric)")
+        }
+        for unknown in ["IST", "J", "XYZ", "CEST2", "GMT+2", "+2", "+020", "+02:00"] {
+            XCTAssertNil(Timestamp.parseRFC822("\(local) \(unknown)"), unknown)
+        }
+        // A comment after the zone, as mail and some feeds write it.
+        XCTAssertEqual(Timestamp.parseRFC822("\(local) +0100 (CET)")?.seconds, utc - 3600)
     }
 }

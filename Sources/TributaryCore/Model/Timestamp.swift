@@ -183,17 +183,22 @@ extension Timestamp {
     }
 
     /// Zone names feeds write after the time, as minutes east of UTC: RFC 822's own (UT, GMT,
-    /// Z and the North American ones) and the common European, Asian and Pacific abbreviations
-    /// that feeds use in practice. Ambiguous names (IST: India, Ireland or Israel) are not here:
-    /// a date with one is rejected rather than guessed.
-    static let zoneOffsets: [String: Int] = [
-        "UT": 0, "UTC": 0, "GMT": 0, "Z": 0,
+    /// the North American ones and the one-letter military zones, which RFC 2822 section 4.3
+    /// reads as UTC because RFC 822 gave their signs backwards) and the common European
+    /// (German MEZ/MESZ too), Asian and Pacific abbreviations that feeds use in practice.
+    /// Ambiguous names (IST: India, Ireland or Israel) are not here: a date with one is
+    /// rejected rather than guessed.
+    static let zoneOffsets: [String: Int] = militaryZones.merging([
+        "UT": 0, "UTC": 0, "GMT": 0, "Z": 0, "MEZ": 60, "MESZ": 120,
         "EST": -300, "EDT": -240, "CST": -360, "CDT": -300, "MST": -420, "MDT": -360, "PST": -480, "PDT": -420,
         "AKST": -540, "AKDT": -480, "HST": -600, "AST": -240, "ADT": -180, "NST": -210, "NDT": -150,
         "WET": 0, "WEST": 60, "BST": 60, "CET": 60, "CEST": 120, "MET": 60, "MEST": 120, "EET": 120, "EEST": 180, "MSK": 180,
         "JST": 540, "KST": 540, "HKT": 480, "SGT": 480, "AWST": 480, "ACST": 570, "ACDT": 630, "AEST": 600, "AEDT": 660,
         "NZST": 720, "NZDT": 780,
-    ]
+    ]) { a, _ in a }
+
+    /// A to Z without J (RFC 822 section 5.1), each read as UTC.
+    static let militaryZones: [String: Int] = Dictionary(uniqueKeysWithValues: "ABCDEFGHIKLMNOPQRSTUVWXYZ".map { (String($0), 0) })
 
     /// RFC 822 / 1123 / 2822 as used by RSS and HTTP: `Sun, 29 Nov 2026 10:00:00 GMT`,
     /// `29 Nov 26 10:00 +0200`, zone names from `zoneOffsets`. The date must exist (no

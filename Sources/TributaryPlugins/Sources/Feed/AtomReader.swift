@@ -3,14 +3,9 @@ import TributaryCore
 /// Atom 1.0 (and the older 0.3 namespace) `<feed><entry>`, including YouTube channel feeds,
 /// whose entries carry `yt:videoId`, `yt:channelId` and a `media:group`.
 enum AtomReader {
-    static func read(_ root: XMLElementNode) -> FeedDocument {
-        let ns = FeedNamespace.self
-        let feedAuthor = authors(root)
-        let entries = root.children(ns.atom, "entry").map { entry($0, feedAuthor: feedAuthor) }
-        return FeedDocument(format: "Atom", title: root.child(ns.atom, "title").flatMap(text).flatMap(FeedText.title), entries: entries)
-    }
-
-    static func entry(_ el: XMLElementNode, feedAuthor: String?) -> FeedEntry {
+    /// One `<entry>`, read whole. An entry with no author of its own leaves `author` nil: the
+    /// feed's authors stand in when items are made (the feed's `<author>` may come later).
+    static func entry(_ el: XMLElementNode) -> FeedEntry {
         let ns = FeedNamespace.self
         var e = FeedEntry()
         e.nativeID = el.childText(ns.atom, "id")
@@ -23,7 +18,7 @@ enum AtomReader {
         e.summary = el.child(ns.atom, "summary").flatMap(text) ?? content.flatMap(text)
         e.setDate([el.childText(ns.atom, "published"), el.childText(ns.atom, "updated"), el.childText(ns.atom, "issued"),
                    el.childText(ns.atom, "modified"), el.childText(ns.dc, "date")])
-        e.author = authors(el) ?? FeedText.names(el.children(ns.dc, "creator").compactMap { FeedText.title($0.trimmedText) }) ?? feedAuthor
+        e.author = authors(el) ?? FeedText.names(el.children(ns.dc, "creator").compactMap { FeedText.title($0.trimmedText) })
         for c in el.children(ns.atom, "category") { e.addTag(c.attribute("label") ?? c.attribute("term")) }
         e.image = FeedImages.media(el)
             ?? links.first { $0.attribute("rel") == "enclosure" && FeedImages.isImage($0) }.flatMap { Links.absolute($0.attribute("href"), base: $0.base) }

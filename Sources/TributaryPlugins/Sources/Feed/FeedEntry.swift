@@ -40,9 +40,13 @@ struct FeedEntry {
     }
 }
 
-/// What a reader returns: the format it read, the feed's own title and the entries in order.
+/// A whole feed: the format it is in, the feed's own title, the entries in order, and for
+/// Atom the feed's authors (for entries that name none). `warnings` are what the source would
+/// report about the document (WebFeedSource.parse).
 struct FeedDocument {
     var format: String
     var title: String?
     var entries: [FeedEntry]
+    var feedAuthor: String? = nil
+    var warnings: [String] = []
 }

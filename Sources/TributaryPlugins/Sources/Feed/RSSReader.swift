@@ -2,16 +2,9 @@ import TributaryCore
 
 /// RSS 2.0 (and 0.9x) `<rss><channel><item>` and RSS 1.0 `<rdf:RDF>` with `<item>` beside the
 /// channel, plus the usual modules: Dublin Core, content:encoded, Media RSS, iTunes, atom:link.
+/// The channel's title is FeedStreamBuilder's.
 enum RSSReader {
-    static func read(_ root: XMLElementNode) -> FeedDocument {
-        let isRDF = root.name == "RDF"
-        let channel = root.child(FeedNamespace.rss, "channel")
-        var items = channel?.children(FeedNamespace.rss, "item") ?? []
-        items += root.children(FeedNamespace.rss, "item")
-        let feedTitle = FeedText.title(channel?.childText(FeedNamespace.rss, "title"))
-        return FeedDocument(format: isRDF ? "RSS 1.0" : "RSS 2.0", title: feedTitle, entries: items.map(entry))
-    }
-
+    /// One `<item>`, read whole (FeedStreamBuilder hands each one over as it ends).
     static func entry(_ item: XMLElementNode) -> FeedEntry {
         let ns = FeedNamespace.self
         var e = FeedEntry()

@@ -2,7 +2,7 @@ import Foundation
 import TributaryCore
 
 /// The `feed` source: one RSS 2.0, RSS 1.0 (RDF), Atom 1.0 or JSON Feed 1.1 document, the format
-/// detected from the document itself (Docs/sources/feed.md). A YouTube channel's Atom feed
+/// detected from the document itself (Docs/sources/feed.md), read as it is parsed. A YouTube channel's Atom feed
 /// gives `video` items with the same ids as `youtube.search`, so the two dedupe.
 public struct WebFeedSource: FeedSource {
     public static let descriptor = SourceDescriptor(type: "feed", summary: "RSS 2.0, RSS 1.0, Atom 1.0 and JSON Feed 1.1 documents (e.g. a YouTube channel's Atom feed)", options: options) { settings, reader in
@@ -30,96 +30,71 @@ public struct WebFeedSource: FeedSource {
         Secrets.registerCredentials(headers.map { ($0.name, $0.value) })
     }
 
-    /// One document, delivered as one batch of its entries.
+    /// Entries per emitted batch: a feed of up to this many entries is delivered in one piece,
+    /// as before streaming; a larger one in batches while the rest is still being parsed.
+    static let batchSize = 500
+
+    /// One document, read as it is parsed (FeedBodyReader) and delivered in batches of
+    /// `batchSize` entries, so memory holds the body and one batch, not every entry.
     public func fetch(_ context: FetchContext) async throws(SourceError) {
         let response = try await context.get(url, headers: headers, allowFile: url.hasPrefix("file:"))
         let shown = "GET \(Redactor.redactURL(url))"
-        let document: FeedDocument
-        do {
-            document = try read(response, context: context)
-        } catch let e as FeedFormatError {
-            throw SourceError("\(shown): \(e.message)")
-        } catch let e as XMLSyntaxError {
-            throw SourceError("\(shown): \(e)")
-        } catch let e as JSONAccessError {
-            throw SourceError("\(shown): \(e)")
-        } catch let e as SourceError {
-            throw e
+        let reader: FeedBodyReader
+        do throws(FeedFormatError) {
+            reader = try FeedBodyReader(response.body, url: response.url, contentType: response.header("Content-Type"))
         } catch {
-            throw SourceError("\(shown): \(error)")
+            throw SourceError("\(shown): \(error.message)")
         }
-        var items: [Item] = []
         var skipped = 0
-        var unreadable: [String] = []
-        for entry in document.entries {
-            if let d = entry.unreadableDate { unreadable.append(d) }
-            guard let item = self.item(entry, feedTitle: document.title, context: context) else {
-                skipped += 1
-                continue
-            }
-            items.append(item)
-        }
-        if skipped > 0 {
-            context.warn("\(shown): skipped \(skipped) of \(document.entries.count) \(document.format) entries with no id, link, title or text")
-        }
-        if let first = unreadable.first {
-            context.warn("\(shown): \(unreadable.count) \(unreadable.count == 1 ? "date" : "dates") in no known format, left out (e.g. \"\(first.prefix(40))\")")
-        }
-        try await context.emit(items)
-    }
-
-    /// Detects the format and reads the document.
-    func read(_ response: HTTPResponse, context: FetchContext) throws -> FeedDocument {
-        let body = response.body
-        var start = body.startIndex
-        if body.starts(with: [0xEF, 0xBB, 0xBF]) { start += 3 }
-        while start < body.endIndex, [0x20, 0x09, 0x0A, 0x0D].contains(body[start]) { start += 1 }
-        let contentType = response.header("Content-Type") ?? "no content type"
-        guard start < body.endIndex else { throw FeedFormatError("empty response body, expected an RSS, Atom or JSON feed") }
-        switch body[start] {
-        case UInt8(ascii: "{"):
-            let doc = try context.parseJSON(response)
-            guard JSONFeedReader.version(doc) != nil else {
-                let found = doc.objectValue?["version"].map { String(decoding: JSONWriter.serialize($0), as: UTF8.self) }
-                throw FeedFormatError("a JSON document that is not a JSON Feed (" + (found.map { "\"version\" is \($0.prefix(60))" } ?? "no \"version\"")
-                    + ", expected \"\(JSONFeedReader.versionPrefix)1.1\")")
-            }
-            return try JSONFeedReader.read(doc, base: response.url)
-        case UInt8(ascii: "["):
-            throw FeedFormatError("a JSON array, not a feed (expected an RSS, Atom or JSON feed)")
-        case UInt8(ascii: "<"):
-            if HTMLPage.looksLikeHTML(body[start...]) { throw htmlError(response, contentType) }
-            let root: XMLElementNode
-            do {
-                root = try XMLTreeParser.parse(Array(body), baseURL: response.url)
+        var unreadable = 0
+        var firstUnreadable: String?
+        while true {
+            let entries: [FeedEntry]
+            do throws(FeedFormatError) {
+                guard let next = try reader.next(max: Self.batchSize) else { break }
+                entries = next
             } catch {
-                if HTMLPage.mentionsHTML(body) { throw htmlError(response, contentType) }
-                throw error
+                throw SourceError("\(shown): \(error.message)")
             }
-            switch (root.namespace, root.name) {
-            case (_, "rss"): return RSSReader.read(root)
-            case (let ns, "RDF") where FeedNamespace.rdf.contains(ns): return RSSReader.read(root)
-            case (let ns, "feed") where FeedNamespace.atom.contains(ns): return AtomReader.read(root)
-            case (_, "html"): throw htmlError(response, contentType)
-            case (let ns, let name):
-                throw FeedFormatError("an XML document with root element <\(name)>\(ns.isEmpty ? "" : " (namespace \(ns))"), not an RSS, Atom or JSON feed")
+            var items: [Item] = []
+            items.reserveCapacity(entries.count)
+            for entry in entries {
+                if let d = entry.unreadableDate {
+                    unreadable += 1
+                    if firstUnreadable == nil { firstUnreadable = d }
+                }
+                guard let item = self.item(entry, feedTitle: reader.title, feedAuthor: reader.feedAuthor, context: context) else {
+                    skipped += 1
+                    continue
+                }
+                items.append(item)
             }
-        default:
-            let head = FeedText.singleLine(String(decoding: body[start...].prefix(40), as: UTF8.self))
-            throw FeedFormatError("not an RSS, Atom or JSON feed: the body starts with \"\(head)\" (\(contentType))")
+            try await context.emit(items)
+        }
+        for w in reader.warnings { context.warn("\(shown): \(w)") }
+        if skipped > 0 {
+            context.warn("\(shown): skipped \(skipped) of \(reader.entryCount) \(reader.format) entries with no id, link, title or text")
+        }
+        if let first = firstUnreadable {
+            context.warn("\(shown): \(unreadable) \(unreadable == 1 ? "date" : "dates") in no known format, left out (e.g. \"\(first.prefix(40))\")")
         }
     }
 
-    func htmlError(_ response: HTTPResponse, _ contentType: String) -> FeedFormatError {
-        var message = "got an HTML page, expected an RSS, Atom or JSON feed (\(contentType))"
-        if let link = HTMLPage.feedLinks(response.body, base: response.url).first {
-            message += "; the page names a feed: \(link)"
-        }
-        return FeedFormatError(message)
+    /// A whole feed body to its entries, without network or engine: what `fetch` makes of a
+    /// response, in one piece and in memory (for fuzzing and tests). `baseURL` is where the body
+    /// came from (relative links resolve against it). Throws what `fetch` reports after
+    /// `GET <url>: `; the document's warnings come back in `FeedDocument.warnings`.
+    static func parse(_ body: [UInt8], baseURL: String, contentType: String? = nil) throws(FeedFormatError) -> FeedDocument {
+        let reader = try FeedBodyReader(body, url: baseURL, contentType: contentType)
+        var entries: [FeedEntry] = []
+        while let next = try reader.next(max: batchSize) { entries += next }
+        return FeedDocument(format: reader.format, title: reader.title, entries: entries, feedAuthor: reader.feedAuthor, warnings: reader.warnings)
     }
 
     /// The item for one entry, or nil when the entry has nothing to identify or show.
-    func item(_ entry: FeedEntry, feedTitle: String?, context: FetchContext) -> Item? {
+    func item(_ entry: FeedEntry, feedTitle: String?, feedAuthor: String? = nil, context: FetchContext) -> Item? {
+        var entry = entry
+        if entry.author == nil { entry.author = feedAuthor }
         if let video = entry.youtubeVideoID {
             var item = context.item(id: "youtube:video:\(video)", kind: "video", title: entry.title ?? "YouTube video \(video)")
             item.url = "https://www.youtube.com/watch?v=" + URLEncoding.encode(video)
