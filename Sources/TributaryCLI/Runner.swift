@@ -131,6 +131,7 @@ struct Runner {
                 progress.log("warning: \(source): \(message)\n")
             case .log(let source, let message):
                 progress.log("\(source): \(message)\n")
+            case .delivered: break
             }
         }
     }

@@ -39,7 +39,7 @@ struct Watcher {
                 if !quiet { out.log(Self.stamp() + " " + Summary.line(r)) }
             case .warning(let source, let message): out.log(Self.stamp() + " warning: \(source): \(message)\n")
             case .log(let source, let message): out.log(Self.stamp() + " \(source): \(message)\n")
-            case .started: break
+            case .started, .delivered: break
             }
         }
         if !quiet {

@@ -13,6 +13,10 @@ public struct Config: Sendable {
     public var statePath: String?
     public var retention: Double
     public var lockTimeout: Double
+    /// `metrics.file`, resolved against the config folder.
+    public var metricsFile: String?
+    /// `metrics.listen`: where `watch` serves its metrics (nil: nowhere).
+    public var metricsListen: ListenAddress?
     public var sources: [ConfiguredSource]
     public var sinks: [ConfiguredSink]
 }
@@ -39,9 +43,11 @@ public struct SourceSettings: Sendable {
     public var emitUpdates: Bool
     /// At most `requests` per `per` seconds.
     public var quota: (requests: Int, per: Double)?
+    /// `status` calls the source stale after this long without a new item (nil: never).
+    public var expectNewWithin: Double?
 
     public init(name: String, type: String, enabled: Bool = true, interval: Double = 900, jitter: Double? = nil, timeout: Double = 20, retries: Int = 2, maxItems: Int? = nil,
-                firstRun: FirstRun = .all, emitUpdates: Bool = false, quota: (requests: Int, per: Double)? = nil) {
+                firstRun: FirstRun = .all, emitUpdates: Bool = false, quota: (requests: Int, per: Double)? = nil, expectNewWithin: Double? = nil) {
         self.name = name
         self.type = type
         self.enabled = enabled
@@ -53,6 +59,7 @@ public struct SourceSettings: Sendable {
         self.firstRun = firstRun
         self.emitUpdates = emitUpdates
         self.quota = quota
+        self.expectNewWithin = expectNewWithin
     }
 }
 
@@ -80,8 +87,9 @@ public enum ConfigLoader {
     public static let defaults = Option.object("defaults", CommonOptions.Defaults.all, "defaults for every source")
     public static let http = Option.object("http", CommonOptions.HTTP.all, "HTTP settings")
     public static let state = Option.object("state", CommonOptions.State.all, "state database")
+    public static let metrics = Option.object("metrics", CommonOptions.Metrics.all, "Prometheus metrics: a file for the node_exporter textfile collector, an endpoint under `watch`")
     public static let topLevel: [OptionSpec] = [
-        defaults.spec, http.spec, state.spec,
+        defaults.spec, http.spec, state.spec, metrics.spec,
         OptionSpec("sources", .pluginList, required: true, "the sources to fetch"),
         OptionSpec("sinks", .pluginList, default: "[{\"type\":\"stdout\"}]", "where items go"),
     ]
@@ -140,6 +148,9 @@ public enum ConfigLoader {
         let statePath = stateR[CommonOptions.State.path]
         let retention = stateR[CommonOptions.State.retention]
         let lockTimeout = stateR[CommonOptions.State.lockTimeout]
+        let metricsR = top[Self.metrics]
+        let metricsFile = metricsR.flatMap { $0[CommonOptions.Metrics.file] }
+        let metricsListen = metricsR.flatMap { $0[CommonOptions.Metrics.listen] }.flatMap(ListenAddress.init(parsing:))
 
         var sources: [ConfiguredSource] = []
         var names: [String: Int] = [:]
@@ -178,7 +189,8 @@ public enum ConfigLoader {
                 maxItems: reader[CommonOptions.maxItems],
                 firstRun: reader[CommonOptions.firstRun],
                 emitUpdates: reader[CommonOptions.emitUpdates],
-                quota: quota.map { q in (q[CommonOptions.Quota.requests], q[CommonOptions.Quota.per]) })
+                quota: quota.map { q in (q[CommonOptions.Quota.requests], q[CommonOptions.Quota.per]) },
+                expectNewWithin: reader[CommonOptions.expectNewWithin])
             // The plugin's own checks run even when a key was wrong (typed reads give a
             // placeholder then), so every error of the config is reported at once.
             if let source = desc.make(settings, reader), diag.errors.count == before {
@@ -209,7 +221,8 @@ public enum ConfigLoader {
         }
         if !diag.errors.isEmpty { throw ConfigError(messages: diag.errors) }
         return Config(file: file, directory: directory, http: http, replayDirectory: replay,
-                      statePath: statePath, retention: retention, lockTimeout: lockTimeout, sources: sources, sinks: sinks)
+                      statePath: statePath, retention: retention, lockTimeout: lockTimeout,
+                      metricsFile: metricsFile, metricsListen: metricsListen, sources: sources, sinks: sinks)
     }
 
     public static func isValidName(_ s: String) -> Bool {

@@ -19,9 +19,11 @@ final class Database {
     let path: String
     private var cache: [String: OpaquePointer] = [:]
 
-    init(path: String) throws(StateError) {
+    /// `readOnly`: an existing file, opened for reading only (a missing one is an error).
+    init(path: String, readOnly: Bool = false) throws(StateError) {
         var db: OpaquePointer?
-        let rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil)
+        let flags = readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+        let rc = sqlite3_open_v2(path, &db, flags | SQLITE_OPEN_NOMUTEX, nil)
         guard rc == SQLITE_OK, let db else {
             let msg = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             if let db { sqlite3_close(db) }

@@ -13,7 +13,11 @@ public final class SQLiteState: StateBackend, @unchecked Sendable {
     public let path: String
     public var location: String { path }
 
-    public static let schemaVersion = 1
+    /// The schema this build writes (`SQLiteState+Schema.swift` has every step to it).
+    public static let schemaVersion = 2
+    /// The schema of the open file: `schemaVersion`, except for a file opened for reading only,
+    /// which is never migrated.
+    let version: Int
 
     /// The SQLite library this process runs with, e.g. `3.40.1`.
     public static var sqliteVersion: String { String(cString: sqlite3_libversion()) }
@@ -39,9 +43,31 @@ public final class SQLiteState: StateBackend, @unchecked Sendable {
             // WAL + NORMAL: a commit survives a killed process (kill -9); only an OS crash can lose
             // the last commits, and then items are emitted again (at-least-once), never lost.
             try db.exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA cache_size=-32768; PRAGMA mmap_size=268435456; PRAGMA temp_store=MEMORY;")
-            try migrate()
+            try Self.migrate(db, path: path)
+            version = Self.schemaVersion
         } catch {
             Glibc.close(lockFD)
+            throw error
+        }
+    }
+
+    /// Opens an existing state file to read it while another process may hold it (`status`
+    /// beside a running `watch`): no lock, no migration, nothing written (SQLite's WAL lets a
+    /// reader see the last commit while a writer goes on). An older schema reads with what it
+    /// has (the totals it lacks are 0); a newer one is an error. Only the read methods may be
+    /// called; a missing file is an error.
+    public init(readingOnly path: String) throws(StateError) {
+        self.path = path
+        lockFD = -1
+        db = try Database(path: path, readOnly: true)
+        do throws(StateError) {
+            let found = try Self.userVersion(db)
+            if found > Self.schemaVersion {
+                throw StateError("the state file \(path) was written by a newer tributary (schema \(found), this one knows \(Self.schemaVersion))")
+            }
+            version = found
+        } catch {
+            db.close()
             throw error
         }
     }
@@ -54,6 +80,7 @@ public final class SQLiteState: StateBackend, @unchecked Sendable {
         guard !closed else { return }
         closed = true
         db.close()
+        guard lockFD >= 0 else { return }
         flock(lockFD, LOCK_UN)
         Glibc.close(lockFD)
     }
@@ -82,46 +109,35 @@ public final class SQLiteState: StateBackend, @unchecked Sendable {
         return fd
     }
 
-    private func migrate() throws(StateError) {
-        let version = try scalarInt("PRAGMA user_version") ?? 0
-        if version > Self.schemaVersion {
-            throw StateError("the state file \(path) was written by a newer tributary (schema \(version), this one knows \(Self.schemaVersion))")
-        }
-        if version < 1 {
-            try db.transaction { () throws(StateError) in
-                try db.exec("""
-                CREATE TABLE IF NOT EXISTS emitted(id TEXT PRIMARY KEY, source TEXT NOT NULL, first_seen REAL NOT NULL, last_seen REAL NOT NULL, hash TEXT NOT NULL) WITHOUT ROWID;
-                CREATE INDEX IF NOT EXISTS emitted_last_seen ON emitted(last_seen);
-                CREATE TABLE IF NOT EXISTS validators(url TEXT PRIMARY KEY, etag TEXT, last_modified TEXT, body BLOB NOT NULL, updated REAL NOT NULL) WITHOUT ROWID;
-                CREATE TABLE IF NOT EXISTS recent_items(sink TEXT NOT NULL, id TEXT NOT NULL, sort_time REAL NOT NULL, line BLOB NOT NULL, PRIMARY KEY(sink, id)) WITHOUT ROWID;
-                CREATE TABLE IF NOT EXISTS sources(name TEXT PRIMARY KEY, type TEXT NOT NULL, last_run REAL, last_success REAL, failures INTEGER NOT NULL DEFAULT 0, next_due REAL, last_error TEXT, in_config REAL NOT NULL);
-                CREATE TABLE IF NOT EXISTS quotas(source TEXT PRIMARY KEY, window_start REAL NOT NULL, requests INTEGER NOT NULL);
-                PRAGMA user_version = 1;
-                """)
-            }
-        }
-    }
-
-    func scalarInt(_ sql: String) throws(StateError) -> Int? {
-        let s = try db.statement(sql)
-        defer { sqlite3_reset(s.stmt) }
-        return try s.step() ? s.int(0) : nil
-    }
-
     public func begin() throws(StateError) -> any StateTransaction {
         try db.exec("BEGIN IMMEDIATE")
         return SQLiteTransaction(db: db)
     }
 
     public func sourceStates(_ names: [String]) throws(StateError) -> [String: SourceState] {
-        let s = try db.statement("SELECT last_run, last_success, failures, next_due, last_error FROM sources WHERE name = ?")
+        // A schema-1 file (read by `status` without migrating it) has no totals yet.
+        let totals = version >= 2 ? "fetched_total, emitted_total, failures_total, last_new, first_run, last_duration" : "0, 0, 0, NULL, NULL, NULL"
+        let s = try db.statement("SELECT last_run, last_success, failures, next_due, last_error, type, \(totals) FROM sources WHERE name = ?")
         var out: [String: SourceState] = [:]
         for name in names {
             sqlite3_reset(s.stmt)
             s.bind(1, name)
             if try s.step() {
-                out[name] = SourceState(lastRun: s.double(0), lastSuccess: s.double(1), failures: s.int(2) ?? 0, nextDue: s.double(3), lastError: s.string(4))
+                out[name] = SourceState(lastRun: s.double(0), lastSuccess: s.double(1), failures: s.int(2) ?? 0, nextDue: s.double(3), lastError: s.string(4),
+                                        type: s.string(5), fetchedTotal: s.int(6) ?? 0, emittedTotal: s.int(7) ?? 0, failuresTotal: s.int(8) ?? 0,
+                                        lastNew: s.double(9), firstRecorded: s.double(10), lastDuration: s.double(11))
             }
+        }
+        sqlite3_reset(s.stmt)
+        return out
+    }
+
+    public func counters() throws(StateError) -> [StateCounter] {
+        guard version >= 2 else { return [] }
+        let s = try db.statement("SELECT name, label, value FROM counters ORDER BY name, label")
+        var out: [StateCounter] = []
+        while try s.step() {
+            if let n = s.string(0).flatMap(StateCounter.Name.init(rawValue:)), let label = s.string(1) { out.append(StateCounter(n, label, s.int(2) ?? 0)) }
         }
         sqlite3_reset(s.stmt)
         return out
@@ -248,14 +264,16 @@ final class SQLiteTransaction: StateTransaction {
 
     func recordRun(_ run: RunRecord) throws(StateError) {
         let s = try db.statement("""
-            INSERT INTO sources(name, type, last_run, last_success, failures, next_due, last_error, in_config)
-            VALUES(?1, ?2, ?3, CASE WHEN ?4 THEN ?3 END, CASE WHEN ?4 THEN 0 ELSE 1 END, ?5, ?6, ?3)
+            INSERT INTO sources(name, type, last_run, last_success, failures, next_due, last_error, in_config, failures_total, first_run, last_duration)
+            VALUES(?1, ?2, ?3, CASE WHEN ?4 THEN ?3 END, CASE WHEN ?4 THEN 0 ELSE 1 END, ?5, ?6, ?3, CASE WHEN ?4 THEN 0 ELSE 1 END, ?3, ?7)
             ON CONFLICT(name) DO UPDATE SET type = ?2, last_run = ?3,
                 last_success = CASE WHEN ?4 THEN ?3 ELSE last_success END,
                 failures = CASE WHEN ?4 THEN 0 ELSE failures + 1 END,
-                next_due = ?5, last_error = ?6, in_config = ?3
+                next_due = ?5, last_error = ?6, in_config = ?3,
+                failures_total = failures_total + CASE WHEN ?4 THEN 0 ELSE 1 END,
+                first_run = COALESCE(first_run, ?3), last_duration = ?7
             """)
-        s.bind(1, run.source).bind(2, run.type).bind(3, run.now).bind(4, run.success ? 1 : 0).bind(5, run.nextDue).bind(6, run.error)
+        s.bind(1, run.source).bind(2, run.type).bind(3, run.now).bind(4, run.success ? 1 : 0).bind(5, run.nextDue).bind(6, run.error).bind(7, run.seconds)
         try s.run()
         if let per = run.quotaPer, run.requests > 0 {
             let q = try db.statement("""
@@ -266,6 +284,26 @@ final class SQLiteTransaction: StateTransaction {
                 """)
             q.bind(1, run.source).bind(2, run.now).bind(3, run.requests).bind(4, per)
             try q.run()
+        }
+    }
+
+    func addSourceCounts(_ c: SourceCounts) throws(StateError) {
+        let s = try db.statement("""
+            INSERT INTO sources(name, type, failures, in_config, fetched_total, emitted_total, last_new, first_run)
+            VALUES(?1, ?2, 0, ?3, ?4, ?5, CASE WHEN ?5 > 0 THEN ?3 END, ?3)
+            ON CONFLICT(name) DO UPDATE SET fetched_total = fetched_total + ?4, emitted_total = emitted_total + ?5,
+                last_new = CASE WHEN ?5 > 0 THEN ?3 ELSE last_new END, first_run = COALESCE(first_run, ?3)
+            """)
+        s.bind(1, c.source).bind(2, c.type).bind(3, c.now).bind(4, c.fetched).bind(5, c.new)
+        try s.run()
+    }
+
+    func addCounters(_ deltas: [StateCounter]) throws(StateError) {
+        guard !deltas.isEmpty else { return }
+        let s = try db.statement("INSERT INTO counters(name, label, value) VALUES(?, ?, ?) ON CONFLICT(name, label) DO UPDATE SET value = value + excluded.value")
+        for d in deltas where d.value != 0 {
+            s.bind(1, d.name.rawValue).bind(2, d.label).bind(3, d.value)
+            try s.run()
         }
     }
 
