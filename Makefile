@@ -8,8 +8,9 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # The binary `make release` builds; install and package-deb take another one with RELEASE_BIN=.
 RELEASE_BIN ?= .build/release/tributary
 VERSION := $(shell sed -n 's/^ *public static let version = "\(.*\)"$$/\1/p' Sources/TributaryCore/Config/Values.swift 2>/dev/null)
-# C libraries the build links: libcurl (OpenSSL flavour), libcrypto and SQLite, found through pkg-config.
-APT_PACKAGES := libcurl4-openssl-dev libssl-dev libsqlite3-dev pkg-config
+# C libraries the build needs: SQLite (linked, found through pkg-config) and the headers of
+# libcurl (OpenSSL flavour), libcrypto and PCRE2, which the binary opens with dlopen on first use.
+APT_PACKAGES := libcurl4-openssl-dev libssl-dev libsqlite3-dev libpcre2-dev pkg-config
 # Tools the tests run: readelf (binutils), systemd-analyze (systemd), dpkg-shlibdeps (dpkg-dev),
 # the shells and man that check the generated completion scripts and man page.
 TOOL_PACKAGES := binutils systemd dpkg-dev zsh fish man-db groff-base

@@ -79,7 +79,8 @@ struct Runner {
         let sinks: [any Sink] = isTest || args[Flags.jsonl] ? [JSONLSink(path: "-")] : config.sinks.map(\.sink)
         let progress = ProgressLine(enabled: !args[Flags.quiet] && !isTest && err.isTerminal, output: err)
         let stopping = StopFlag()
-        let delivery = Delivery(sinks: sinks, state: opened.store, options: Delivery.Options(emitAll: args[Flags.all]))
+        let sinkFilters = isTest || args[Flags.jsonl] ? [] : config.sinks.map(\.filter)
+        let delivery = Delivery(sinks: sinks, sinkFilters: sinkFilters, state: opened.store, options: Delivery.Options(emitAll: args[Flags.all]))
         let engine = Engine(sources: selected, delivery: delivery, transport: transport,
                             options: Engine.Options(respectSchedule: args[Flags.respectSchedule], concurrency: config.http.concurrency, grace: Runner.gracePeriod),
                             stopping: stopping)
@@ -211,7 +212,7 @@ enum Summary {
 
     /// One source's summary line (also what `watch` logs after each run).
     static func line(_ r: SourceReport, nameWidth: Int = 0, typeWidth: Int = 0) -> String {
-        pad(r.name, nameWidth) + "  " + pad(r.type, typeWidth) + "  " + status(r) + "  \(r.fetched) fetched  \(r.new) new  \(seconds(r.seconds))\n"
+        pad(r.name, nameWidth) + "  " + pad(r.type, typeWidth) + "  " + status(r) + "  \(r.fetched) fetched  \(r.new) new" + (r.filtered > 0 ? "  \(r.filtered) filtered" : "") + "  \(seconds(r.seconds))\n"
     }
 
     static func render(_ report: RunReport, elapsed: Double) -> String {
@@ -221,7 +222,9 @@ enum Summary {
         for r in report.sources { s += line(r, nameWidth: nameW, typeWidth: typeW) }
         let failed = report.sources.filter(\.isFailure).count
         let fetched = report.sources.reduce(0) { $0 + $1.fetched }
-        s += "total: \(report.sources.count) source\(report.sources.count == 1 ? "" : "s"), \(failed) failed, \(fetched) fetched, \(report.delivered) new, \(seconds(elapsed))\n"
+        let filtered = report.sources.reduce(0) { $0 + $1.filtered }
+        s += "total: \(report.sources.count) source\(report.sources.count == 1 ? "" : "s"), \(failed) failed, \(fetched) fetched, \(report.delivered) new"
+            + (filtered > 0 ? ", \(filtered) filtered" : "") + ", \(seconds(elapsed))\n"
         return s
     }
 }

@@ -41,6 +41,8 @@ public final class Delivery: @unchecked Sendable {
 
     let thread = SerialThread(name: "tributary-deliv")
     private let sinks: [any Sink]
+    /// Each sink's `filter`, by position (nil: the sink takes every item).
+    private let sinkFilters: [ItemFilter?]
     public let state: (any StateBackend)?
     private let options: Options
     private var seen = IDSet()
@@ -50,9 +52,13 @@ public final class Delivery: @unchecked Sendable {
     private var failedSink: Int?
     /// Windows the sinks saved during the batch being delivered.
     private var stagedWindows: [(sink: String, items: [WindowItem])] = []
+    /// Items each sink wrote of the batch being delivered (its filter may have taken fewer).
+    private var stagedWritten: [Int] = []
 
-    public init(sinks: [any Sink], state: (any StateBackend)?, options: Options = Options()) {
+    /// `sinkFilters`: the filter of each sink, by position (missing ones: none).
+    public init(sinks: [any Sink], sinkFilters: [ItemFilter?] = [], state: (any StateBackend)?, options: Options = Options()) {
         self.sinks = sinks
+        self.sinkFilters = sinks.indices.map { $0 < sinkFilters.count ? sinkFilters[$0] : nil }
         self.state = state
         self.options = options
     }
@@ -151,9 +157,18 @@ public final class Delivery: @unchecked Sendable {
         run.uncountedStatuses.merge(statuses, uniquingKeysWith: +)
         try checkStillDelivering()
         var batch = items
+        // The source's filter first: what it drops is counted as fetched and filtered, never
+        // claimed in state, so a looser rule lets it through on a later run.
+        if let filter = run.settings.filter, !filter.isEmpty {
+            let now = Timestamp.now().seconds
+            batch = batch.filter { filter.passes($0, now: now) }
+            run.filtered += items.count - batch.count
+            run.fetched += items.count - batch.count
+            run.uncountedFetched += items.count - batch.count
+        }
         var reachedCap = false
         if let cap = run.settings.maxItems {
-            let room = cap - run.fetched
+            let room = cap - run.passed
             if room <= 0 { throw SourceError.enough }
             if batch.count >= room {
                 batch = Array(batch.prefix(room))
@@ -162,6 +177,7 @@ public final class Delivery: @unchecked Sendable {
         }
         run.fetched += batch.count
         run.uncountedFetched += batch.count
+        run.passed += batch.count
         batch = batch.filter { options.dedupeAcrossSources ? seen.insert($0.id) : run.seen.insert($0.id) }
         if run.buffersFirstRun {
             run.buffer += batch
@@ -229,7 +245,7 @@ public final class Delivery: @unchecked Sendable {
             for w in stagedWindows { try tx.replaceWindow(sink: w.sink, items: w.items) }
             stagedWindows.removeAll()
             try tx.addSourceCounts(SourceCounts(source: settings.name, type: settings.type, fetched: run.uncountedFetched, new: toEmit.count, now: now))
-            try tx.addCounters(uncountedCounters(run, written: toEmit.count))
+            try tx.addCounters(uncountedCounters(run, written: stagedWritten))
             if let record { try tx.recordRun(record) }
             try tx.commit()
         } catch {
@@ -242,10 +258,10 @@ public final class Delivery: @unchecked Sendable {
         run.new += toEmit.count
     }
 
-    /// The run's HTTP answers not yet counted, and `written` items for every sink.
-    private func uncountedCounters(_ run: SourceRun, written: Int) -> [StateCounter] {
+    /// The run's HTTP answers not yet counted, and the items each sink wrote (`written[i]`).
+    private func uncountedCounters(_ run: SourceRun, written: [Int]) -> [StateCounter] {
         var out = run.uncountedStatuses.sorted { $0.key < $1.key }.map { StateCounter(.httpRequests, $0.key, $0.value) }
-        if written > 0 { out += sinks.indices.map { StateCounter(.sinkWritten, sinkName($0), written) } }
+        for (i, n) in written.enumerated() where n > 0 { out.append(StateCounter(.sinkWritten, sinkName(i), n)) }
         return out
     }
 
@@ -276,11 +292,17 @@ public final class Delivery: @unchecked Sendable {
     /// Writes to every sink; a failure is counted once the batch's transaction is rolled back
     /// (`failedSink`).
     private func write(_ items: [Item]) throws(SourceError) {
+        stagedWritten = Array(repeating: 0, count: sinks.count)
         guard !items.isEmpty else { return }
         options.willWrite?()
         defer { options.didWrite?() }
-        for (i, sink) in sinks.enumerated() {
-            do throws(SinkError) { try sink.write(items) } catch {
+        let now = Timestamp.now().seconds
+        for (i, (sink, filter)) in zip(sinks, sinkFilters).enumerated() {
+            // A sink's filter decides which of the batch it receives; the others still get all.
+            let mine = filter.map { f in f.isEmpty ? items : items.filter { f.passes($0, now: now) } } ?? items
+            guard !mine.isEmpty else { continue }
+            stagedWritten[i] = mine.count
+            do throws(SinkError) { try sink.write(mine) } catch {
                 options.stopOnFailure?.set()
                 if error.isOutputClosed {
                     outputClosed = true
@@ -312,7 +334,7 @@ public final class Delivery: @unchecked Sendable {
         await thread.run {
             self.thread.assertCurrent("Delivery.finish")
             let settings = run.settings
-            var result = SourceRunResult(fetched: run.fetched, new: run.new, nextDue: nil, notes: [], stateError: nil)
+            var result = SourceRunResult(fetched: run.fetched, new: run.new, filtered: run.filtered, nextDue: nil, notes: [], stateError: nil)
             guard let state = self.state else { return result }
             let now = Timestamp.now().seconds
             let failures = failure == nil ? 0 : (run.previous?.failures ?? 0) + 1
@@ -331,7 +353,7 @@ public final class Delivery: @unchecked Sendable {
                     let tx = try self.begin(state)
                     do throws(StateError) {
                         try tx.storeValidators(kept, now: now)
-                        try tx.addCounters(self.uncountedCounters(run, written: 0))
+                        try tx.addCounters(self.uncountedCounters(run, written: []))
                         try tx.recordRun(record)
                         try tx.commit()
                         run.uncountedStatuses = [:]

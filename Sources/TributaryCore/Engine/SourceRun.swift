@@ -16,13 +16,17 @@ public final class SourceRun: @unchecked Sendable {
     let buffersFirstRun: Bool
     var buffer: [Item] = []
     var bufferedValidators: [(key: String, response: CachedResponse)] = []
-    /// Items the source handed over (after `max_items`).
+    /// Items the source handed over (up to `max_items`), filtered ones included.
     var fetched = 0
     /// Of `fetched`, those not yet added to the source's totals in state (they are, with the
     /// next committed batch).
     var uncountedFetched = 0
     /// HTTP answers by status not yet added to the counters in state.
     var uncountedStatuses: [String: Int] = [:]
+    /// Items the source's filter dropped.
+    var filtered = 0
+    /// Items that passed the filter (what `max_items` counts).
+    var passed = 0
     /// Items delivered to the sinks.
     var new = 0
     /// Ids delivered by this run, when ids are deduplicated per source run (`watch`).
@@ -41,6 +45,8 @@ public final class SourceRun: @unchecked Sendable {
 public struct SourceRunResult: Sendable {
     public var fetched: Int
     public var new: Int
+    /// Items the source's filter dropped.
+    public var filtered: Int
     /// When the source is next due (nil without state).
     public var nextDue: Double?
     /// Warnings for the log: the source started failing, or recovered.
