@@ -13,7 +13,12 @@ VERSION := $(shell sed -n 's/^ *public static let version = "\(.*\)"$$/\1/p' Sou
 APT_PACKAGES := libcurl4-openssl-dev libssl-dev libsqlite3-dev libpcre2-dev pkg-config
 # Tools the tests run: readelf (binutils), systemd-analyze (systemd), dpkg-shlibdeps (dpkg-dev),
 # the shells and man that check the generated completion scripts and man page.
-TOOL_PACKAGES := binutils systemd dpkg-dev zsh fish man-db groff-base
+# python3-venv for the Python tools below.
+TOOL_PACKAGES := binutils systemd dpkg-dev zsh fish man-db groff-base python3-venv
+# The tests' Python tools, from PyPI into a venv of their own (.build/test-tools/venv):
+# prometheus_client, whose text-format parser reads the metrics (TributaryTestSupport/PrometheusReader).
+TEST_VENV := .build/test-tools/venv
+PROMETHEUS_CLIENT_VERSION := 0.26.0
 
 # Written by commit-header, git-ignored, read by Sources/CBuildInfo/build_info.c.
 COMMIT_HEADER := Sources/CBuildInfo/generated/commit.h
@@ -59,6 +64,11 @@ deps:
 ## test-tools: install the tools the tests and `make deb` run if missing
 test-tools:
 	$(call apt_ensure,$(TOOL_PACKAGES))
+	@if ! $(TEST_VENV)/bin/python3 -c 'import prometheus_client' 2>/dev/null; then \
+		echo "installing prometheus_client $(PROMETHEUS_CLIENT_VERSION) into $(TEST_VENV) (pip)"; \
+		python3 -m venv $(TEST_VENV) && $(TEST_VENV)/bin/pip install -q --disable-pip-version-check \
+			prometheus_client==$(PROMETHEUS_CLIENT_VERSION); \
+	fi
 
 ## commit-header: write the commit (`git rev-parse --short HEAD`, `-dirty` with uncommitted
 ## changes) into $(COMMIT_HEADER) when it differs from what is there, so an unchanged commit

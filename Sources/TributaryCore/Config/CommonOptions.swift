@@ -45,7 +45,9 @@ public enum CommonOptions {
     // MARK: every sink
 
     public static let sinkType = Option.string("type", "the sink type (see `tributary sources`)").required
-    public static let sink: [any OptionDeclaration] = [sinkType, FilterOptions.filter]
+    public static let sinkName = Option.string("name", "the sink's name in the metrics (`sink` label), [a-z0-9][a-z0-9._-]*, unique; default its type, then <type>-2, <type>-3 for more of one type")
+        .checked { ConfigLoader.isValidName($0) ? nil : "expected [a-z0-9][a-z0-9._-]*, found \"\($0)\"" }
+    public static let sink: [any OptionDeclaration] = [sinkType, sinkName, FilterOptions.filter]
 
     // MARK: top-level sections
 

@@ -73,12 +73,15 @@ public struct ConfiguredSource: Sendable {
 
 public struct ConfiguredSink: Sendable {
     public var type: String
+    /// `name`, else the type (`<type>-2`, `<type>-3` for later sinks of one type): the metrics' `sink` label.
+    public var name: String
     public var sink: any Sink
     /// Which of the run's items this sink receives (nil: all).
     public var filter: ItemFilter?
 
-    public init(type: String, sink: any Sink, filter: ItemFilter? = nil) {
+    public init(type: String, name: String? = nil, sink: any Sink, filter: ItemFilter? = nil) {
         self.type = type
+        self.name = name ?? type
         self.sink = sink
         self.filter = filter
     }
@@ -229,8 +232,28 @@ public enum ConfigLoader {
             let before = diag.errors.count
             let reader = OptionReader(object: obj, context: context, specs: CommonOptions.sink.map(\.spec) + desc.options, diagnostics: diag, configDirectory: directory)
             if let sink = desc.make(reader), diag.errors.count == before {
-                sinks.append(ConfiguredSink(type: type, sink: sink, filter: FilterOptions.read(reader)))
+                sinks.append(ConfiguredSink(type: type, name: reader[CommonOptions.sinkName], sink: sink, filter: FilterOptions.read(reader)))
             }
+        }
+        var sinkNames: [String: Int] = [:]
+        for i in sinks.indices {
+            let explicit = sinkList.indices.contains(i) && sinkList[i].objectValue?["name"] != nil
+            if explicit, let first = sinkNames[sinks[i].name] {
+                diag.add("sinks[\(i)].name: \"\(sinks[i].name)\" is already the name of sinks[\(first)]")
+            }
+            sinkNames[sinks[i].name] = sinkNames[sinks[i].name] ?? i
+        }
+        // Unnamed sinks of one type are told apart by their order: jsonl, jsonl-2, ...
+        var taken = Set(sinks.map(\.name))
+        var seenTypes: [String: Int] = [:]
+        for i in sinks.indices where !(sinkList.indices.contains(i) && sinkList[i].objectValue?["name"] != nil) {
+            let n = seenTypes[sinks[i].type, default: 0] + 1
+            seenTypes[sinks[i].type] = n
+            guard n > 1 else { continue }
+            var k = n
+            while taken.contains("\(sinks[i].type)-\(k)") { k += 1 }
+            sinks[i].name = "\(sinks[i].type)-\(k)"
+            taken.insert(sinks[i].name)
         }
         if !diag.errors.isEmpty { throw ConfigError(messages: diag.errors) }
         return Config(file: file, directory: directory, http: http, replayDirectory: replay,
