@@ -33,8 +33,20 @@ struct Arguments: Sendable {
     /// True when the flag was given.
     subscript(_ flag: Flag) -> Bool { given[declared(flag)] != nil }
 
+    /// True when the flag was given; false also when the command has no such flag (for code
+    /// that several commands share, such as `run` and `test`).
+    func given(ifDeclared flag: Flag) -> Bool {
+        (command?.flags.contains(flag) ?? false) && given[flag] != nil
+    }
+
     /// The value of a flag that takes one (the last one given), or nil.
     func value(_ flag: Flag) -> String? { given[declared(flag)]?.last }
+
+    /// The value of a flag, or nil also when the command has no such flag (`watch` has no
+    /// `--record`).
+    func value(ifDeclared flag: Flag) -> String? {
+        (command?.flags.contains(flag) ?? false) ? given[flag]?.last : nil
+    }
 
     /// Every value of a list flag, comma-separated parts split, in order.
     func values(_ flag: Flag) -> [String] { given[declared(flag)] ?? [] }

@@ -30,8 +30,8 @@ struct Runner {
     static func logLevel(_ args: Arguments) -> LogLevel {
         guard args.is(.run) || args.is(.watch) else { return .info }
         if let l = args.value(Flags.logLevel).flatMap(LogLevel.init(rawValue:)) { return l }
-        if args[Flags.quiet] { return .warn }
-        if args[Flags.verbose] { return .debug }
+        if args.given(ifDeclared: Flags.quiet) { return .warn }
+        if args.given(ifDeclared: Flags.verbose) { return .debug }
         return .info
     }
 
@@ -70,11 +70,11 @@ struct Runner {
         }
         do {
             // An explicit --record means the network, even when the config replays.
-            if let dir = args.value(Flags.replay) ?? (args.value(Flags.record) == nil ? config.replayDirectory : nil) {
+            if let dir = args.value(Flags.replay) ?? (args.value(ifDeclared: Flags.record) == nil ? config.replayDirectory : nil) {
                 return (try ReplayTransport(directory: dir), nil)
             }
             let c = CurlTransport(settings: config.http)
-            return (try args.value(Flags.record).map { try RecordingTransport(inner: c, directory: $0) } ?? c, c)
+            return (try args.value(ifDeclared: Flags.record).map { try RecordingTransport(inner: c, directory: $0) } ?? c, c)
         } catch {
             log.error("\(error)")
             return nil
@@ -83,7 +83,7 @@ struct Runner {
 
     /// The state, unless `--no-state` or `test`; pruned of what retention says to forget.
     func openState() -> (ok: Bool, store: SQLiteState?) {
-        if args[Flags.noState] || args.is(.test) { return (true, nil) }
+        if args.is(.test) || args.given(ifDeclared: Flags.noState) { return (true, nil) }
         let path = args.value(Flags.state) ?? config.statePath ?? SQLiteState.defaultPath()
         do {
             let signals = self.signals
@@ -104,21 +104,21 @@ struct Runner {
         let opened = openState()
         guard opened.ok else { return notStarted() }
         guard let (transport, curl) = makeTransport() else { return 2 }
-        let sinks: [any Sink] = isTest || args[Flags.jsonl] ? [JSONLSink(path: "-")] : config.sinks.map(\.sink)
+        let sinks: [any Sink] = isTest || args.given(ifDeclared: Flags.jsonl) ? [JSONLSink(path: "-")] : config.sinks.map(\.sink)
         let progress = log.progress
         let stopping = StopFlag()
-        let sinkFilters = isTest || args[Flags.jsonl] ? [] : config.sinks.map(\.filter)
-        let sinkNames = isTest || args[Flags.jsonl] ? ["stdout"] : config.sinks.map(\.name)
+        let sinkFilters = isTest || args.given(ifDeclared: Flags.jsonl) ? [] : config.sinks.map(\.filter)
+        let sinkNames = isTest || args.given(ifDeclared: Flags.jsonl) ? ["stdout"] : config.sinks.map(\.name)
         // Items on the terminal the progress line is on: take the line off while they are written.
         let itemsOnTerminal = progress.enabled && FDOutput.standardOutput.isTerminal
-        var options = Delivery.Options(emitAll: args[Flags.all], sinkNames: sinkNames)
+        var options = Delivery.Options(emitAll: args.given(ifDeclared: Flags.all), sinkNames: sinkNames)
         if itemsOnTerminal {
             options.willWrite = { progress.hide() }
             options.didWrite = { progress.show() }
         }
         let delivery = Delivery(sinks: sinks, sinkFilters: sinkFilters, state: opened.store, options: options)
         let engine = Engine(sources: selected, delivery: delivery, transport: transport,
-                            options: Engine.Options(respectSchedule: args[Flags.respectSchedule], concurrency: config.http.concurrency, grace: Runner.gracePeriod),
+                            options: Engine.Options(respectSchedule: args.given(ifDeclared: Flags.respectSchedule), concurrency: config.http.concurrency, grace: Runner.gracePeriod),
                             stopping: stopping)
         let observer = Self.observer(log: log)
         let task = Task { await engine.run(observer: observer) }

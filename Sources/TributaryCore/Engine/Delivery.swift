@@ -82,8 +82,8 @@ public final class Delivery: @unchecked Sendable {
     public func open(warn: @escaping @Sendable (String) -> Void = { _ in }) async throws(SinkError) {
         try await thread.run { () throws(SinkError) in
             // `unowned`: the sinks keep the window for their life, and the Delivery keeps the sinks.
-            let window: SinkWindow? = self.state.map { [unowned self] state in
-                SinkWindow(load: { [unowned self] key throws(StateError) in
+            let windows: SinkWindowStore? = self.state.map { [unowned self] state in
+                SinkWindowStore(load: { [unowned self] key throws(StateError) in
                     self.thread.assertCurrent("loading a sink window")
                     return try state.window(sink: key)
                 }, save: { [unowned self] key, items in
@@ -92,7 +92,7 @@ public final class Delivery: @unchecked Sendable {
                     self.stagedWindows.append((key, items))
                 })
             }
-            let context = SinkContext(window: window, warn: warn)
+            let context = SinkContext(window: windows, warn: warn)
             for (i, sink) in self.sinks.enumerated() {
                 do throws(SinkError) { try sink.open(context) } catch {
                     self.countSinkFailure(i)

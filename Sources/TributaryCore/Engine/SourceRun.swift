@@ -3,7 +3,7 @@
 ///
 /// Threading rule (why `@unchecked Sendable` is sound): created and mutated only on the
 /// delivery thread, by `Delivery`'s jobs; the engine holds the reference between calls and
-/// reads nothing from it.
+/// reads only `validators`, a `let` set before `Delivery.begin` returns the run.
 public final class SourceRun: @unchecked Sendable {
     let settings: SourceSettings
     let previous: SourceState?
