@@ -21,7 +21,8 @@ enum LogLevel: String, CaseIterable, Comparable, Sendable {
 }
 
 enum LogFormat: String, CaseIterable, Sendable {
-    /// `2026-12-01T16:45:00.123+01:00 warning: source: message` (local time).
+    /// `2026-12-01T16:45:00.123+01:00 warning: source: message` (local time); errors read
+    /// `... tributary: message`, info and debug records have no prefix.
     case text
     /// One JSON object per line: `time` (UTC), `level`, `source` when it concerns one, `msg`,
     /// then the record's fields (`status`, `fetched`, `new`, `seconds`, ...).
@@ -68,7 +69,7 @@ final class Log: Sendable {
             let prefix: String
             switch l {
             case .warn: prefix = "warning: "
-            case .error: prefix = "error: "
+            case .error: prefix = "tributary: "
             case .debug, .info: prefix = ""
             }
             return Self.localTime(now) + " " + prefix + (source.map { $0 + ": " } ?? "") + msg + (msg.hasSuffix("\n") ? "" : "\n")

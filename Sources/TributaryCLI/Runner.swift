@@ -20,7 +20,7 @@ struct Runner {
         self.config = config
         self.signals = signals
         let level = Self.logLevel(args)
-        let format = args.value(Flags.logFormat).flatMap(LogFormat.init(rawValue:)) ?? .text
+        let format = args.value(ifDeclared: Flags.logFormat).flatMap(LogFormat.init(rawValue:)) ?? .text
         // The progress line is for a person at a terminal: not with JSON logs, not under -q.
         let progress = ProgressLine(enabled: args.is(.run) && format == .text && level <= .info && FDOutput.standardError.isTerminal, output: FDOutput.standardError)
         log = Log(format: format, level: level, progress: progress)
