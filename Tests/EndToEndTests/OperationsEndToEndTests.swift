@@ -98,16 +98,19 @@ final class OperationsEndToEndTests: XCTestCase {
         let server = try LoopbackServer { api.respond($0) }
         let dir = TempDir()
         defer { server.stop(); dir.remove() }
-        let cfg = writeConfig(dir, sources: [source("good", server.url("/good"), extra: #","expect_new_within":"1s""#)])
-        XCTAssertEqual(try BinaryRunner.run(["run", "-c", cfg]).status, 0)
-        let fresh = try BinaryRunner.run(["status", "-c", cfg, "--json"])
+        // The same source, expected to deliver within an hour (fresh) or within 3 s (stale soon).
+        let hour = writeConfig(dir, sources: [source("good", server.url("/good"), extra: #","expect_new_within":"1h""#)])
+        let soon = dir.write("soon.json", #"{"state":{"path":"state.sqlite"},"sources":[\#(source("good", server.url("/good"), extra: #","expect_new_within":"3s""#))],"sinks":[{"type":"jsonl","path":"out/items.jsonl"}]}"#)
+        XCTAssertEqual(try BinaryRunner.run(["run", "-c", hour]).status, 0)
+        let fresh = try BinaryRunner.run(["status", "-c", hour, "--json"])
         XCTAssertEqual(fresh.status, 0, "it just delivered: \(fresh.stdout)")
         XCTAssertEqual(try jsonLines(fresh.stdout).first?[path: "stale"], .bool(false))
-        // The second run delivers nothing new; once the second has passed, the source is stale.
-        XCTAssertEqual(try BinaryRunner.run(["run", "-c", cfg]).status, 0)
+        let firstNew = try XCTUnwrap(try jsonLines(fresh.stdout).first?[path: "last_new"]?.stringValue)
+        // The second run delivers nothing new; once 3 s have passed, the source is stale.
+        XCTAssertEqual(try BinaryRunner.run(["run", "-c", soon]).status, 0)
         var stale: BinaryRunner.Result?
-        for _ in 0..<50 {
-            let r = try BinaryRunner.run(["status", "-c", cfg, "--json"])
+        for _ in 0..<100 {
+            let r = try BinaryRunner.run(["status", "-c", soon, "--json"])
             if r.status == 1 { stale = r; break }
             usleep(100_000)
         }
@@ -115,11 +118,18 @@ final class OperationsEndToEndTests: XCTestCase {
         let row = try XCTUnwrap(try jsonLines(r.stdout).first)
         XCTAssertEqual(row[path: "stale"], .bool(true))
         XCTAssertEqual(row[path: "failures"]?.numberValue?.text, "0", "stale, not failing")
-        XCTAssertTrue(try BinaryRunner.run(["status", "-c", cfg]).stdout.contains("stale"))
-        // A new item ends it.
+        XCTAssertEqual(row[path: "last_new"]?.stringValue, firstNew, "nothing new since the first run")
+        let text = try BinaryRunner.run(["status", "-c", soon])
+        XCTAssertEqual(text.status, 1)
+        XCTAssertTrue(text.stdout.split(separator: "\n").last?.contains(" stale ") ?? false, text.stdout)
+        XCTAssertEqual(try BinaryRunner.run(["status", "-c", hour]).status, 0, "within the hour it is not stale")
+        // A new item ends it: last_new moves to the run that delivered it.
         api.grow()
-        XCTAssertEqual(try BinaryRunner.run(["run", "-c", cfg]).status, 0)
-        XCTAssertEqual(try BinaryRunner.run(["status", "-c", cfg]).status, 0)
+        XCTAssertEqual(try BinaryRunner.run(["run", "-c", soon]).status, 0)
+        let after = try XCTUnwrap(try jsonLines(try BinaryRunner.run(["status", "-c", soon, "--json"]).stdout).first)
+        let lastNew = try XCTUnwrap(after[path: "last_new"]?.stringValue)
+        XCTAssertGreaterThan(Timestamp.parseRFC3339(lastNew)?.seconds ?? 0, Timestamp.parseRFC3339(firstNew)?.seconds ?? .infinity)
+        XCTAssertEqual(after[path: "emitted"]?.numberValue?.text, "3")
         // And a bad value is a config error with its key path.
         let bad = writeConfig(dir, sources: [source("good", server.url("/good"), extra: #","expect_new_within":"soon""#)])
         let check = try BinaryRunner.run(["check", "-c", bad])
