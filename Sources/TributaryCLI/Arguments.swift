@@ -42,8 +42,7 @@ struct Arguments: Sendable {
     /// The value of a flag that takes one (the last one given), or nil.
     func value(_ flag: Flag) -> String? { given[declared(flag)]?.last }
 
-    /// The value of a flag, or nil also when the command has no such flag (`watch` has no
-    /// `--record`).
+    /// The value of a flag, or nil also when the command has no such flag (shared code).
     func value(ifDeclared flag: Flag) -> String? {
         (command?.flags.contains(flag) ?? false) ? given[flag]?.last : nil
     }

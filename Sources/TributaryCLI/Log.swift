@@ -155,10 +155,10 @@ extension Log {
     }
 
     /// The end-of-run summary: the table in text, records in JSON (one per source, then `total`).
-    func summary(_ report: RunReport, elapsed: Double) {
+    func summary(_ report: RunReport, elapsed: Double, dryRun: Bool = false) {
         guard enabled(.info) || report.sources.contains(where: \.isFailure) && enabled(.warn) else { return }
         if format == .text {
-            text(.info, Summary.render(report, elapsed: elapsed))
+            text(.info, Summary.render(report, elapsed: elapsed, dryRun: dryRun))
             return
         }
         for r in report.sources { sourceFinished(r, level: .info) }
@@ -167,6 +167,6 @@ extension Log {
             ("sources", .number(JSONNumber(report.sources.count))), ("failed", .number(JSONNumber(failed))),
             ("fetched", .number(JSONNumber(report.sources.reduce(0) { $0 + $1.fetched }))), ("new", .number(JSONNumber(report.delivered))),
             ("filtered", .number(JSONNumber(report.sources.reduce(0) { $0 + $1.filtered }))), ("seconds", .number(JSONNumber(text: Self.seconds(elapsed)))),
-        ])
+        ] + (dryRun ? [("dry_run", .bool(true))] : []))
     }
 }

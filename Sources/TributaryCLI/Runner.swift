@@ -85,6 +85,12 @@ struct Runner {
     func openState() -> (ok: Bool, store: SQLiteState?) {
         if args.is(.test) || args.given(ifDeclared: Flags.noState) { return (true, nil) }
         let path = args.value(Flags.state) ?? config.statePath ?? SQLiteState.defaultPath()
+        if dryRun {
+            do throws(StateError) { return (true, try SQLiteState.readOnly(path: path)) } catch {
+                log.error("\(error)")
+                return (false, nil)
+            }
+        }
         do {
             let signals = self.signals
             let store = try SQLiteState(path: path, lockTimeout: config.lockTimeout, stopRequested: { signals.received != nil })
@@ -98,17 +104,21 @@ struct Runner {
         }
     }
 
+    /// `run --dry-run`: state read only, items to stdout, nothing written.
+    var dryRun: Bool { args.given(ifDeclared: Flags.dryRun) }
+
     func run() async -> Int32 {
         let isTest = args.is(.test)
+        let toStdout = isTest || dryRun || args.given(ifDeclared: Flags.jsonl)
         guard let selected = selectSources() else { return 2 }
         let opened = openState()
         guard opened.ok else { return notStarted() }
         guard let (transport, curl) = makeTransport() else { return 2 }
-        let sinks: [any Sink] = isTest || args.given(ifDeclared: Flags.jsonl) ? [JSONLSink(path: "-")] : config.sinks.map(\.sink)
+        let sinks: [any Sink] = toStdout ? [JSONLSink(path: "-")] : config.sinks.map(\.sink)
         let progress = log.progress
         let stopping = StopFlag()
-        let sinkFilters = isTest || args.given(ifDeclared: Flags.jsonl) ? [] : config.sinks.map(\.filter)
-        let sinkNames = isTest || args.given(ifDeclared: Flags.jsonl) ? ["stdout"] : config.sinks.map(\.name)
+        let sinkFilters = toStdout ? [] : config.sinks.map(\.filter)
+        let sinkNames = toStdout ? ["stdout"] : config.sinks.map(\.name)
         // Items on the terminal the progress line is on: take the line off while they are written.
         let itemsOnTerminal = progress.enabled && FDOutput.standardOutput.isTerminal
         var options = Delivery.Options(emitAll: args.given(ifDeclared: Flags.all), sinkNames: sinkNames)
@@ -134,7 +144,8 @@ struct Runner {
             stopping.set()  // the engine's shutdown policy: no new source, cancel after the grace period
         }
         let report = await task.value
-        if let file = metricsFile, !isTest {
+        // A dry run writes nothing, metrics included (--dry-run with --metrics-file is a usage error).
+        if let file = metricsFile, !isTest, !dryRun {
             await MetricsPublisher(delivery: delivery, sources: config.sources, file: file, server: nil, log: log).publish()
         }
         await delivery.shutdown()
@@ -142,7 +153,7 @@ struct Runner {
         progress.clear()
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         if !isTest {
-            log.summary(report, elapsed: elapsed)
+            log.summary(report, elapsed: elapsed, dryRun: dryRun)
         } else if let r = report.sources.first, case .failed(let reason) = r.status {
             err.log("\(r.name): failed: \(reason)\n")
         }
@@ -217,7 +228,8 @@ enum Summary {
         pad(r.name, nameWidth) + "  " + pad(r.type, typeWidth) + "  " + status(r) + "  \(r.fetched) fetched  \(r.new) new" + (r.filtered > 0 ? "  \(r.filtered) filtered" : "") + "  \(seconds(r.seconds))\n"
     }
 
-    static func render(_ report: RunReport, elapsed: Double) -> String {
+    /// `dryRun`: the total says so (`dry run: nothing written`).
+    static func render(_ report: RunReport, elapsed: Double, dryRun: Bool = false) -> String {
         let nameW = max(4, report.sources.map(\.name.count).max() ?? 0)
         let typeW = max(4, report.sources.map(\.type.count).max() ?? 0)
         var s = ""
@@ -226,7 +238,8 @@ enum Summary {
         let fetched = report.sources.reduce(0) { $0 + $1.fetched }
         let filtered = report.sources.reduce(0) { $0 + $1.filtered }
         s += "total: \(report.sources.count) source\(report.sources.count == 1 ? "" : "s"), \(failed) failed, \(fetched) fetched, \(report.delivered) new"
-            + (filtered > 0 ? ", \(filtered) filtered" : "") + ", \(seconds(elapsed))\n"
+            + (filtered > 0 ? ", \(filtered) filtered" : "") + ", \(seconds(elapsed))"
+            + (dryRun ? " (dry run: nothing written)" : "") + "\n"
         return s
     }
 }

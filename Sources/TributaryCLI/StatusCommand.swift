@@ -37,15 +37,15 @@ enum StatusCommand {
 
     static func run(config: Config, statePath: String, json: Bool, out: FDOutput, err: FDOutput) -> Int32 {
         var states: [String: SourceState] = [:]
-        if access(statePath, F_OK) == 0 {
-            do {
-                let store = try SQLiteState(readingOnly: statePath)
+        do {
+            // No file (or one no run has written to): no source has run.
+            if let store = try SQLiteState.readOnly(path: statePath) {
                 defer { store.close() }
                 states = try store.sourceStates(config.sources.map(\.settings.name))
-            } catch {
-                err.log("tributary: \(error.message)\n")
-                return 2
             }
+        } catch {
+            err.log("tributary: \(error.message)\n")
+            return 2
         }
         let now = Timestamp.now().seconds
         let rows = config.sources.map { s in

@@ -65,7 +65,7 @@ final class StateTotalsTests: XCTestCase {
         let made = try Shell.run(["sqlite3", path], stdin: v1)
         XCTAssertEqual(made.status, 0, made.stderr)
         // Read as it is (status beside an older writer): no totals yet, nothing changed.
-        let reader = try SQLiteState(readingOnly: path)
+        let reader = try XCTUnwrap(try SQLiteState.readOnly(path: path))
         XCTAssertEqual(try reader.sourceStates(["old"])["old"]?.emittedTotal, 0)
         XCTAssertEqual(try reader.counters(), [])
         reader.close()
@@ -79,12 +79,12 @@ final class StateTotalsTests: XCTestCase {
         XCTAssertEqual(old.failuresTotal, 2)
         XCTAssertEqual(old.lastSuccess, 25)
         // Read beside the writer that holds the lock.
-        let beside = try SQLiteState(readingOnly: path)
+        let beside = try XCTUnwrap(try SQLiteState.readOnly(path: path))
         XCTAssertEqual(try beside.sourceStates(["old"])["old"]?.emittedTotal, 2)
         beside.close()
         store.close()
         XCTAssertEqual(try Shell.run(["sqlite3", path, "PRAGMA user_version"]).stdout, "\(SQLiteState.schemaVersion)\n")
-        XCTAssertThrowsError(try SQLiteState(readingOnly: dir.path + "/missing.sqlite"))
+        XCTAssertNil(try SQLiteState.readOnly(path: dir.path + "/missing.sqlite"), "no file: no state")
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir.path + "/missing.sqlite"), "reading creates nothing")
     }
 }
