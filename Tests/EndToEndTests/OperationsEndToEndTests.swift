@@ -299,6 +299,13 @@ final class OperationsEndToEndTests: XCTestCase {
         for n in Self.metricNames { XCTAssertTrue(names.contains(n), "\(n) in \(names.sorted())") }
         XCTAssertEqual(m.value("tributary_source_up", ["source": "good", "type": "json"]), 1)
         XCTAssertEqual(m.value("tributary_source_up", ["source": "bad", "type": "json"]), 0)
+        // status reads the state beside the running watch (which holds its lock).
+        let status = try BinaryRunner.run(["status", "-c", cfg, "--json"])
+        XCTAssertEqual(status.status, 1, "bad is failing: \(status.stdout)\(status.stderr)")
+        let rows = try jsonLines(status.stdout)
+        XCTAssertEqual(rows.first?[path: "emitted"]?.numberValue?.text, "2", status.stdout)
+        XCTAssertEqual(rows.last?[path: "failures"]?.numberValue?.text.isEmpty, false)
+        XCTAssertNotNil(rows.last?[path: "last_error"]?.stringValue, status.stdout)
         // A new item appears on the next run of `good` (interval 1s).
         api.grow()
         var grown = false
