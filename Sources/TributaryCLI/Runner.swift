@@ -121,7 +121,7 @@ struct Runner {
         let sinkNames = toStdout ? ["stdout"] : config.sinks.map(\.name)
         // Items on the terminal the progress line is on: take the line off while they are written.
         let itemsOnTerminal = progress.enabled && FDOutput.standardOutput.isTerminal
-        var options = Delivery.Options(emitAll: args.given(ifDeclared: Flags.all), sinkNames: sinkNames)
+        var options = Delivery.Options(emitAll: args.given(ifDeclared: Flags.all), lines: BuiltinRegistry.standard.itemLines, sinkNames: sinkNames)
         if itemsOnTerminal {
             options.willWrite = { progress.hide() }
             options.didWrite = { progress.show() }

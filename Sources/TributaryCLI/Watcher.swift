@@ -35,7 +35,7 @@ struct Watcher {
         defer { server?.stop() }
         let stopping = StopFlag()
         let delivery = Delivery(sinks: runner.config.sinks.map(\.sink), sinkFilters: runner.config.sinks.map(\.filter), state: state,
-                                options: Delivery.Options(dedupeAcrossSources: false, stopOnFailure: stopping, sinkNames: runner.config.sinks.map(\.name)))
+                                options: Delivery.Options(dedupeAcrossSources: false, stopOnFailure: stopping, lines: BuiltinRegistry.standard.itemLines, sinkNames: runner.config.sinks.map(\.name)))
         do throws(SinkError) { try await delivery.open(warn: { log.warn($0, source: "sink") }) } catch {
             log.error("sink failed: \(error.message)")
             return 3

@@ -28,8 +28,11 @@ public final class Delivery: @unchecked Sendable {
         /// write to, and puts it back.
         public var willWrite: (@Sendable () -> Void)?
         public var didWrite: (@Sendable () -> Void)?
-        public init(emitAll: Bool = false, dedupeAcrossSources: Bool = true, stopOnFailure: StopFlag? = nil, sinkNames: [String] = [],
+        /// How items read as text, for the sinks (`SinkContext.lines`): `Registry.itemLines`.
+        public var lines: ItemLines
+        public init(emitAll: Bool = false, dedupeAcrossSources: Bool = true, stopOnFailure: StopFlag? = nil, lines: ItemLines = .standard, sinkNames: [String] = [],
                     willWrite: (@Sendable () -> Void)? = nil, didWrite: (@Sendable () -> Void)? = nil) {
+            self.lines = lines
             self.emitAll = emitAll
             self.dedupeAcrossSources = dedupeAcrossSources
             self.stopOnFailure = stopOnFailure
@@ -92,7 +95,7 @@ public final class Delivery: @unchecked Sendable {
                     self.stagedWindows.append((key, items))
                 })
             }
-            let context = SinkContext(window: windows, warn: warn)
+            let context = SinkContext(window: windows, lines: self.options.lines, warn: warn)
             for (i, sink) in self.sinks.enumerated() {
                 do throws(SinkError) { try sink.open(context) } catch {
                     self.countSinkFailure(i)
@@ -139,9 +142,9 @@ public final class Delivery: @unchecked Sendable {
     }
 
     /// The body stored with a validator, to answer a 304.
-    public func cachedBody(_ key: String) async -> [UInt8]? {
+    public func cachedBody(_ key: String) async throws(StateError) -> [UInt8]? {
         guard state != nil else { return nil }
-        return await thread.run { try? self.state!.cachedBody(key) } ?? nil
+        return try await thread.run { () throws(StateError) in try self.state!.cachedBody(key) }
     }
 
     /// Delivers one batch of a source's items (see the type's description). Throws when the
