@@ -14,13 +14,16 @@ VERSION := $(shell sed -n 's/^ *public static let version = "\(.*\)"$$/\1/p' Sou
 APT_PACKAGES := libcurl4-openssl-dev libssl-dev libsqlite3-dev libpcre2-dev libxml2-dev pkg-config
 # Tools the tests run: readelf (binutils), systemd-analyze (systemd), dpkg-shlibdeps (dpkg-dev),
 # the shells and man that check the generated completion scripts and man page, and a Python venv
-# (python3-venv) for the feed readers the tests read the feed sinks' files with.
+# (python3-venv) for the Python tools below.
 TOOL_PACKAGES := binutils systemd dpkg-dev zsh fish man-db groff-base python3-venv
-# The tests' feed readers, from PyPI into a venv of their own (TributaryTestSupport/FeedReader):
-# feedparser for RSS and Atom, fastfeedparser for JSON Feed (released feedparser reads none).
+# The tests' Python tools, from PyPI into a venv of their own: the feed readers
+# (TributaryTestSupport/FeedReader): feedparser for RSS and Atom, fastfeedparser for JSON Feed
+# (released feedparser reads none); prometheus_client, whose text-format parser reads the
+# metrics (TributaryTestSupport/PrometheusReader).
 TEST_VENV := .build/test-tools/venv
 FEEDPARSER_VERSION := 6.0.14
 FASTFEEDPARSER_VERSION := 0.6.5
+PROMETHEUS_CLIENT_VERSION := 0.26.0
 
 # Written by commit-header, git-ignored, read by Sources/CBuildInfo/build_info.c.
 COMMIT_HEADER := Sources/CBuildInfo/generated/commit.h
@@ -66,10 +69,10 @@ deps:
 ## test-tools: install the tools the tests and `make deb` run if missing
 test-tools:
 	$(call apt_ensure,$(TOOL_PACKAGES))
-	@if ! $(TEST_VENV)/bin/python3 -c 'import feedparser, fastfeedparser' 2>/dev/null; then \
-		echo "installing feedparser $(FEEDPARSER_VERSION) and fastfeedparser $(FASTFEEDPARSER_VERSION) into $(TEST_VENV) (pip)"; \
+	@if ! $(TEST_VENV)/bin/python3 -c 'import feedparser, fastfeedparser, prometheus_client' 2>/dev/null; then \
+		echo "installing feedparser $(FEEDPARSER_VERSION), fastfeedparser $(FASTFEEDPARSER_VERSION) and prometheus_client $(PROMETHEUS_CLIENT_VERSION) into $(TEST_VENV) (pip)"; \
 		python3 -m venv $(TEST_VENV) && $(TEST_VENV)/bin/pip install -q --disable-pip-version-check \
-			feedparser==$(FEEDPARSER_VERSION) fastfeedparser==$(FASTFEEDPARSER_VERSION); \
+			feedparser==$(FEEDPARSER_VERSION) fastfeedparser==$(FASTFEEDPARSER_VERSION) prometheus_client==$(PROMETHEUS_CLIENT_VERSION); \
 	fi
 
 ## commit-header: write the commit (`git rev-parse --short HEAD`, `-dirty` with uncommitted

@@ -67,15 +67,19 @@ enum Flags {
     static let record = Flag("--record", .value(placeholder: "DIR"), "also save every HTTP exchange under DIR (secrets redacted)")
     static let replay = Flag("--replay", .value(placeholder: "DIR"), "answer every request from recordings in DIR; no network at all")
     static let respectSchedule = Flag("--respect-schedule", "run only the sources that are due (interval, backoff after failures), so a cron entry every minute runs each source on its own interval")
-    static let quiet = Flag("--quiet", short: "-q", "no summary on stderr")
-    static let verbose = Flag("--verbose", short: "-v", "also log each source as it finishes")
+    static let quiet = Flag("--quiet", short: "-q", "log warnings and errors only: no summary on stderr (--log-level warn)")
+    static let verbose = Flag("--verbose", short: "-v", "also log each source as it finishes (--log-level debug)")
+    static let logFormat = Flag("--log-format", .choice(LogFormat.allCases.map(\.rawValue)), "logs on stderr as text lines (local time) or one JSON object per line (UTC); the summary too")
+    static let logLevel = Flag("--log-level", .choice(LogLevel.allCases.map(\.rawValue)), "the least severe records logged (default info); overrides --quiet and --verbose")
+    static let metricsFile = Flag("--metrics-file", .value(placeholder: "FILE"), "after the run (each batch under watch), write Prometheus metrics to FILE, atomically (default metrics.file)")
+    static let json = Flag("--json", "one JSON object per source (JSON Lines) instead of the table")
     static let help = Flag("--help", short: "-h", "show this command's help")
     static let man = Flag("--man", "print the manual page (roff, tributary(1)) instead")
 }
 
 /// The commands, as the dispatcher switches over them.
 enum CommandName: String, CaseIterable, Sendable {
-    case run, watch, check, sources, test, completion, help
+    case run, watch, status, check, sources, test, completion, help
 }
 
 /// One command: its flags, what positional argument it takes, and its help.
@@ -125,8 +129,9 @@ struct Command: Sendable {
 enum Commands {
     static let run = Command(
         .run,
-        flags: [Flags.config, Flags.only, Flags.dryRun, Flags.jsonl, Flags.all, Flags.noState, Flags.state, Flags.record, Flags.replay, Flags.respectSchedule, Flags.quiet, Flags.verbose],
-        exclusive: [(Flags.record, Flags.replay), (Flags.noState, Flags.state), (Flags.dryRun, Flags.record)],
+        flags: [Flags.config, Flags.only, Flags.dryRun, Flags.jsonl, Flags.all, Flags.noState, Flags.state, Flags.record, Flags.replay, Flags.respectSchedule, Flags.quiet, Flags.verbose,
+                Flags.logFormat, Flags.logLevel, Flags.metricsFile],
+        exclusive: [(Flags.record, Flags.replay), (Flags.noState, Flags.state), (Flags.dryRun, Flags.record), (Flags.dryRun, Flags.metricsFile)],
         summary: "fetch every enabled source once and deliver the new items to the sinks",
         details: """
         Fetch every enabled source concurrently and deliver the items never emitted before (by any \
@@ -138,14 +143,27 @@ enum Commands {
 
     static let watch = Command(
         .watch,
-        flags: [Flags.config, Flags.only, Flags.state, Flags.replay, Flags.quiet],
+        flags: [Flags.config, Flags.only, Flags.state, Flags.replay, Flags.quiet, Flags.verbose, Flags.logFormat, Flags.logLevel, Flags.metricsFile],
         summary: "keep running: each source on its own interval, with backoff while it fails",
         details: """
         Keep running: each source runs on its own `interval` (default defaults.interval, 15m) with \
         jitter, never two runs of one source at once. A failing source backs off (interval x \
         2^failures, at most 24 h) and keeps being tried; a warning is logged when it starts failing \
         and when it recovers. Sinks are written after each run. SIGINT/SIGTERM: no new runs, the \
-        ones in flight get 10 s, state is committed, exit 130/143.
+        ones in flight get 10 s, state is committed, exit 130/143. With `metrics.listen` in the \
+        config, Prometheus metrics are served at GET /metrics and `ok` at GET /healthz.
+        """)
+
+    static let status = Command(
+        .status,
+        flags: [Flags.config, Flags.state, Flags.json],
+        summary: "show each source's health from the state: last run, failures, stale; exit 1 when one is failing or stale",
+        details: """
+        Read the state (without locking it: works beside a running watch) and print one line per \
+        configured source on stdout: last run, last success, consecutive failures, next due, items \
+        emitted in total, the last error, and `stale` when it has emitted nothing new for longer than \
+        its `expect_new_within`. --json prints one JSON object per source. Exit 0 when every enabled \
+        source is healthy, 1 when one is failing or stale (a health check), 2 on a config or state error.
         """)
 
     static let check = Command(
@@ -190,7 +208,7 @@ enum Commands {
         summary: "show help for a command",
         details: "Show the general help, or one command's.")
 
-    static let all: [Command] = [run, watch, check, sources, test, completion, help]
+    static let all: [Command] = [run, watch, status, check, sources, test, completion, help]
 
     static func named(_ name: String) -> Command? { all.first { $0.name.rawValue == name } }
 }

@@ -12,6 +12,34 @@ struct Runner {
     let config: Config
     let signals: SignalWatcher
     let err = FDOutput.standardError
+    /// The log on stderr (`--log-format`, `--log-level`), drawn around the progress line.
+    let log: Log
+
+    init(args: Arguments, config: Config, signals: SignalWatcher) {
+        self.args = args
+        self.config = config
+        self.signals = signals
+        let level = Self.logLevel(args)
+        let format = args.value(ifDeclared: Flags.logFormat).flatMap(LogFormat.init(rawValue:)) ?? .text
+        // The progress line is for a person at a terminal: not with JSON logs, not under -q.
+        let progress = ProgressLine(enabled: args.is(.run) && format == .text && level <= .info && FDOutput.standardError.isTerminal, output: FDOutput.standardError)
+        log = Log(format: format, level: level, progress: progress)
+    }
+
+    /// `--log-level`, else `--quiet` (warn) or `--verbose` (debug), else info.
+    static func logLevel(_ args: Arguments) -> LogLevel {
+        guard args.is(.run) || args.is(.watch) else { return .info }
+        if let l = args.value(Flags.logLevel).flatMap(LogLevel.init(rawValue:)) { return l }
+        if args.given(ifDeclared: Flags.quiet) { return .warn }
+        if args.given(ifDeclared: Flags.verbose) { return .debug }
+        return .info
+    }
+
+    /// `--metrics-file`, else `metrics.file`.
+    var metricsFile: String? {
+        guard args.is(.run) || args.is(.watch) else { return nil }
+        return args.value(Flags.metricsFile) ?? config.metricsFile
+    }
 
     /// Seconds in-flight transfers get to finish after SIGINT/SIGTERM before they are cancelled.
     static let gracePeriod = 5.0
@@ -37,7 +65,7 @@ struct Runner {
     /// The network (curl, optionally recording) or the recordings (replay).
     func makeTransport() -> (any HTTPTransport, CurlTransport?)? {
         if let problem = FileDescriptorLimit.ensure(transfers: config.http.concurrency) {
-            err.log("tributary: \(problem)\n")
+            log.error(problem)
             return nil
         }
         do {
@@ -48,7 +76,7 @@ struct Runner {
             let c = CurlTransport(settings: config.http)
             return (try args.value(ifDeclared: Flags.record).map { try RecordingTransport(inner: c, directory: $0) } ?? c, c)
         } catch {
-            err.log("tributary: \(error)\n")
+            log.error("\(error)")
             return nil
         }
     }
@@ -59,7 +87,7 @@ struct Runner {
         let path = args.value(Flags.state) ?? config.statePath ?? SQLiteState.defaultPath()
         if dryRun {
             do throws(StateError) { return (true, try SQLiteState.readOnly(path: path)) } catch {
-                err.log("tributary: \(error)\n")
+                log.error("\(error)")
                 return (false, nil)
             }
         }
@@ -71,7 +99,7 @@ struct Runner {
             try store.prune(retention: config.retention, now: now)
             return (true, store)
         } catch {
-            err.log("tributary: \(error.message)\n")
+            log.error(error.message)
             return (false, nil)
         }
     }
@@ -87,14 +115,22 @@ struct Runner {
         guard opened.ok else { return notStarted() }
         guard let (transport, curl) = makeTransport() else { return 2 }
         let sinks: [any Sink] = toStdout ? [JSONLSink(path: "-")] : config.sinks.map(\.sink)
-        let progress = ProgressLine(enabled: !args.given(ifDeclared: Flags.quiet) && !isTest && err.isTerminal, output: err)
+        let progress = log.progress
         let stopping = StopFlag()
         let sinkFilters = toStdout ? [] : config.sinks.map(\.filter)
-        let delivery = Delivery(sinks: sinks, sinkFilters: sinkFilters, state: opened.store, options: Delivery.Options(emitAll: args.given(ifDeclared: Flags.all), lines: BuiltinRegistry.standard.itemLines))
+        let sinkNames = toStdout ? ["stdout"] : config.sinks.map(\.name)
+        // Items on the terminal the progress line is on: take the line off while they are written.
+        let itemsOnTerminal = progress.enabled && FDOutput.standardOutput.isTerminal
+        var options = Delivery.Options(emitAll: args.given(ifDeclared: Flags.all), lines: BuiltinRegistry.standard.itemLines, sinkNames: sinkNames)
+        if itemsOnTerminal {
+            options.willWrite = { progress.hide() }
+            options.didWrite = { progress.show() }
+        }
+        let delivery = Delivery(sinks: sinks, sinkFilters: sinkFilters, state: opened.store, options: options)
         let engine = Engine(sources: selected, delivery: delivery, transport: transport,
                             options: Engine.Options(respectSchedule: args.given(ifDeclared: Flags.respectSchedule), concurrency: config.http.concurrency, grace: Runner.gracePeriod),
                             stopping: stopping)
-        let observer = Self.observer(progress: progress, verbose: args.given(ifDeclared: Flags.verbose))
+        let observer = Self.observer(log: log)
         let task = Task { await engine.run(observer: observer) }
         let start = DispatchTime.now().uptimeNanoseconds
         let signalCount = SignalCounter()
@@ -104,20 +140,24 @@ struct Runner {
                 return
             }
             curl?.refuseNewRequests()
-            progress.log("tributary: \(Self.name(sig)) received: finishing transfers in flight (up to \(Int(Runner.gracePeriod)) s), then stopping\n")
+            log.warn("\(Self.name(sig)) received: finishing transfers in flight (up to \(Int(Runner.gracePeriod)) s), then stopping")
             stopping.set()  // the engine's shutdown policy: no new source, cancel after the grace period
         }
         let report = await task.value
+        // A dry run writes nothing, metrics included (--dry-run with --metrics-file is a usage error).
+        if let file = metricsFile, !isTest, !dryRun {
+            await MetricsPublisher(delivery: delivery, sources: config.sources, file: file, server: nil, log: log).publish()
+        }
         await delivery.shutdown()
         curl?.shutdown()
         progress.clear()
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        if !args.given(ifDeclared: Flags.quiet) && !isTest {
-            err.log(Summary.render(report, elapsed: elapsed, dryRun: dryRun))
-        } else if isTest, let r = report.sources.first, case .failed(let reason) = r.status {
+        if !isTest {
+            log.summary(report, elapsed: elapsed, dryRun: dryRun)
+        } else if let r = report.sources.first, case .failed(let reason) = r.status {
             err.log("\(r.name): failed: \(reason)\n")
         }
-        if let e = report.sinkError { err.log("tributary: sink failed: \(e.message)\n") }
+        if let e = report.sinkError { log.error("sink failed: \(e.message)") }
         if let sig = signals.received { return sig == SIGINT ? 130 : 143 }
         return report.exitCode
     }
@@ -131,17 +171,19 @@ struct Runner {
         return sig == SIGINT ? 130 : 143
     }
 
-    static func observer(progress: ProgressLine, verbose: Bool) -> @Sendable (EngineEvent) -> Void {
-        { event in
+    static func observer(log: Log) -> @Sendable (EngineEvent) -> Void {
+        let progress = log.progress
+        return { event in
             switch event {
             case .started(let total): progress.update(done: 0, total: total, items: 0, failures: 0)
             case .finished(let r, let done, let total, let items, let failures):
-                if verbose { progress.log("\(r.name): \(Summary.status(r)), \(r.fetched) items\n") }
+                if log.enabled(.debug) { log.debug("\(Summary.status(r)), \(r.fetched) items", source: r.name, fields: Log.fields(r)) }
                 progress.update(done: done, total: total, items: items, failures: failures)
             case .warning(let source, let message):
-                progress.log("warning: \(source): \(message)\n")
+                log.warn(message, source: source)
             case .log(let source, let message):
-                progress.log("\(source): \(message)\n")
+                log.info(message, source: source)
+            case .delivered: break
             }
         }
     }
@@ -160,44 +202,6 @@ struct Runner {
 final class SignalCounter: Sendable {
     private let n = Locked(0)
     func increment() -> Int { n.withLock { $0 += 1; return $0 } }
-}
-
-/// The one-line live progress display on a terminal's stderr.
-final class ProgressLine: Sendable {
-    let enabled: Bool
-    let output: FDOutput
-    private let state = Locked<(shown: Bool, last: String)>((false, ""))
-    private let start = DispatchTime.now().uptimeNanoseconds
-
-    init(enabled: Bool, output: FDOutput) {
-        self.enabled = enabled
-        self.output = output
-    }
-
-    func update(done: Int, total: Int, items: Int, failures: Int) {
-        guard enabled else { return }
-        let secs = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        let line = "[\(done)/\(total) sources] \(items) items, \(failures) failed, \(Summary.seconds(secs))"
-        state.withLock { s in
-            s.shown = true
-            s.last = line
-            output.log("\r\u{1B}[K" + line)
-        }
-    }
-
-    /// Prints a log line above the progress line.
-    func log(_ text: String) {
-        state.withLock { s in
-            if enabled && s.shown { output.log("\r\u{1B}[K" + text + s.last) } else { output.log(text) }
-        }
-    }
-
-    func clear() {
-        state.withLock { s in
-            if enabled && s.shown { output.log("\r\u{1B}[K") }
-            s.shown = false
-        }
-    }
 }
 
 /// The end-of-run summary on stderr: one line per source, then a total.

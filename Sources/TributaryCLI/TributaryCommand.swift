@@ -104,10 +104,14 @@ public enum TributaryCommand {
             guard let shell = args.positional.first.flatMap(Completion.Shell.init(rawValue:)) else { return 2 }
             out.log(Completion.script(shell))
             return 0
-        case .run, .watch, .check, .test:
+        case .run, .watch, .check, .test, .status:
             break
         }
         guard let config = loadConfig(args) else { return 2 }
+        if command.name == .status {
+            let path = args.value(Flags.state) ?? config.statePath ?? SQLiteState.defaultPath()
+            return StatusCommand.run(config: config, statePath: path, json: args[Flags.json], out: out, err: err)
+        }
         if command.name == .check {
             if let problem = FileDescriptorLimit.ensure(transfers: config.http.concurrency) {
                 err.log("\(config.file): \(problem)\n")

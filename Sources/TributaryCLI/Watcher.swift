@@ -16,40 +16,63 @@ struct Watcher {
     var err: FDOutput { runner.err }
 
     func run() async -> Int32 {
-        let args = runner.args
+        let log = runner.log
         guard let selected = runner.selectSources() else { return 2 }
         if selected.isEmpty {
-            err.log("tributary: watch: no enabled source to run\n")
+            log.error("watch: no enabled source to run")
             return 2
         }
         let opened = runner.openState()
         guard opened.ok, let state = opened.store else { return runner.notStarted() }
         guard let (transport, curl) = runner.makeTransport() else { return 2 }
+        var server: MetricsServer?
+        if let address = runner.config.metricsListen {
+            do throws(MetricsServerError) { server = try MetricsServer(host: address.host, port: address.port) } catch {
+                log.error(error.message)
+                return 2
+            }
+        }
+        defer { server?.stop() }
         let stopping = StopFlag()
-        let delivery = Delivery(sinks: runner.config.sinks.map(\.sink), sinkFilters: runner.config.sinks.map(\.filter), state: state, options: Delivery.Options(dedupeAcrossSources: false, stopOnFailure: stopping, lines: BuiltinRegistry.standard.itemLines))
-        let out = err
-        do throws(SinkError) { try await delivery.open(warn: { out.log(Self.stamp() + " warning: sink: \($0)\n") }) } catch {
-            err.log("tributary: sink failed: \(error.message)\n")
+        let delivery = Delivery(sinks: runner.config.sinks.map(\.sink), sinkFilters: runner.config.sinks.map(\.filter), state: state,
+                                options: Delivery.Options(dedupeAcrossSources: false, stopOnFailure: stopping, lines: BuiltinRegistry.standard.itemLines, sinkNames: runner.config.sinks.map(\.name)))
+        do throws(SinkError) { try await delivery.open(warn: { log.warn($0, source: "sink") }) } catch {
+            log.error("sink failed: \(error.message)")
             return 3
         }
-        let quiet = args[Flags.quiet]
+        let publisher = MetricsPublisher(delivery: delivery, sources: runner.config.sources, file: runner.metricsFile, server: server, log: log)
+        let publishing = publisher.file != nil || server != nil
+        let updates = MetricsPublisher.Updates()
         let observer: @Sendable (EngineEvent) -> Void = { event in
             switch event {
             case .finished(let r, _, _, _, _):
-                if !quiet { out.log(Self.stamp() + " " + Summary.line(r)) }
-            case .warning(let source, let message): out.log(Self.stamp() + " warning: \(source): \(message)\n")
-            case .log(let source, let message): out.log(Self.stamp() + " \(source): \(message)\n")
+                log.sourceFinished(r, level: .info)
+                if publishing { updates.request() }
+            case .delivered(let source):
+                log.debug("batch delivered", source: source)
+                if publishing { updates.request() }
+            case .warning(let source, let message): log.warn(message, source: source)
+            case .log(let source, let message): log.info(message, source: source)
             case .started: break
             }
         }
-        if !quiet {
-            out.log(Self.stamp() + " watching \(selected.count) source\(selected.count == 1 ? "" : "s") (state: \(state.location)); SIGINT or SIGTERM stops\n")
+        log.info("watching \(selected.count) source\(selected.count == 1 ? "" : "s") (state: \(state.location)); SIGINT or SIGTERM stops",
+                 fields: [("sources", .number(JSONNumber(selected.count))), ("state", .string(state.location))])
+        var publishTask: Task<Void, Never>?
+        if publishing {
+            // The state's metrics from the start, before any source has run.
+            await publisher.publish()
+            publishTask = Task { await updates.run(publisher) }
+        }
+        if let server {
+            server.start()
+            log.info("serving metrics at \(server.url)/metrics and \(server.url)/healthz", fields: [("url", .string(server.url))])
         }
         let engine = Engine(sources: selected, delivery: delivery, transport: transport,
                             options: Engine.Options(concurrency: runner.config.http.concurrency, grace: Self.gracePeriod), stopping: stopping)
         runner.signals.onSignal { sig in
-            if !stopping.isSet && !quiet {
-                out.log(Self.stamp() + " \(Runner.name(sig)) received: no new runs; finishing the ones in flight (up to \(Int(Self.gracePeriod)) s)\n")
+            if !stopping.isSet {
+                log.info("\(Runner.name(sig)) received: no new runs; finishing the ones in flight (up to \(Int(Self.gracePeriod)) s)")
             }
             curl?.refuseNewRequests()
             stopping.set()
@@ -60,22 +83,16 @@ struct Watcher {
         curl?.shutdown()
         var sinkFailure = await delivery.sinkFailure
         if let e = await delivery.close() { sinkFailure = sinkFailure ?? e }
+        updates.finish()
+        await publishTask?.value
         await delivery.shutdown()
         if let e = sinkFailure {
-            err.log("tributary: sink failed: \(e.message)\n")
+            log.error("sink failed: \(e.message)")
         }
         if let sig = runner.signals.received {
-            if !quiet { out.log(Self.stamp() + " stopped by \(Runner.name(sig))\n") }
+            log.info("stopped by \(Runner.name(sig))")
             return sig == SIGINT ? 130 : 143
         }
         return sinkFailure == nil ? 0 : 3
-    }
-
-    static func stamp() -> String {
-        var t = time_t(Timestamp.now().seconds)
-        var tmv = tm()
-        localtime_r(&t, &tmv)
-        func p(_ v: Int32) -> String { v < 10 ? "0\(v)" : "\(v)" }
-        return "\(p(tmv.tm_hour)):\(p(tmv.tm_min)):\(p(tmv.tm_sec))"
     }
 }

@@ -191,7 +191,7 @@ final class ExecEndToEndTests: XCTestCase {
         XCTAssertEqual(try p?["data.inherited"].string(), "inherited", "the rest of the environment is passed on")
         XCTAssertEqual(try p?["data.stdin"].string(), "", "stdin is /dev/null")
         func mask(_ name: String) -> UInt64? {
-            guard let line = r.stderr.split(separator: "\n").first(where: { $0.hasPrefix("s: \(name):") }) else { return nil }
+            guard let line = LogLines.text(r.stderr).first(where: { $0.hasPrefix("s: \(name):") }) else { return nil }
             return UInt64(line.split(separator: "\t").last ?? "", radix: 16)
         }
         XCTAssertEqual(mask("SigBlk"), 0, r.stderr)
@@ -230,7 +230,7 @@ final class ExecEndToEndTests: XCTestCase {
         """)
         let r = try BinaryRunner.run(["run", "-c", config(dir, sources: [["name": "p", "type": "exec", "command": cmd]])])
         XCTAssertEqual(r.status, 1, r.stderr)
-        let logged = r.stderr.split(separator: "\n").filter { $0.hasPrefix("p: line ") }
+        let logged = LogLines.text(r.stderr).filter { $0.hasPrefix("p: line ") }
         XCTAssertEqual(logged.count, 1000, "a run logs at most 1000 stderr lines")
         XCTAssertEqual(logged.last, "p: line 999")
         XCTAssertTrue(r.stderr.contains("warning: p: stderr: 4001 more lines (56000 bytes) not logged; a run logs at most 1000 lines"), String(r.stderr.suffix(1500)))

@@ -1,5 +1,5 @@
-/// The options every source and sink accepts, and the top-level sections `defaults`, `http`
-/// and `state`: one typed declaration each (see `Option`).
+/// The options every source and sink accepts, and the top-level sections `defaults`, `http`,
+/// `state` and `metrics`: one typed declaration each (see `Option`).
 public enum CommonOptions {
     // MARK: every source
 
@@ -33,18 +33,21 @@ public enum CommonOptions {
         placeholder: { .all }).defaulted(.all)
     public static let emitUpdates = Option.bool("emit_updates", "re-emit an item whose content changed under the same id, with data.updated = true").defaulted(false)
     public static let quota = Option.object("quota", [Quota.requests, Quota.per], "request budget: skip the source once `requests` were made in the current `per` window")
+    public static let expectNewWithin = Option.duration("expect_new_within", atLeast: 1, "`tributary status` calls the source stale (and exits 1) when it has delivered nothing new for longer than this")
 
     public enum Quota {
         public static let requests = Option.integer("requests", atLeast: 1, "requests allowed per window").required
         public static let per = Option.duration("per", atLeast: 1, "window length, e.g. \"1d\"").required
     }
 
-    public static let source: [any OptionDeclaration] = [name, sourceType, enabled, interval, timeout, retries, maxItems, firstRun, emitUpdates, quota, FilterOptions.filter]
+    public static let source: [any OptionDeclaration] = [name, sourceType, enabled, interval, timeout, retries, maxItems, firstRun, emitUpdates, quota, expectNewWithin, FilterOptions.filter]
 
     // MARK: every sink
 
     public static let sinkType = Option.string("type", "the sink type (see `tributary sources`)").required
-    public static let sink: [any OptionDeclaration] = [sinkType, FilterOptions.filter]
+    public static let sinkName = Option.string("name", "the sink's name in the metrics (`sink` label), [a-z0-9][a-z0-9._-]*, unique; default its type, then <type>-2, <type>-3 for more of one type")
+        .checked { ConfigLoader.isValidName($0) ? nil : "expected [a-z0-9][a-z0-9._-]*, found \"\($0)\"" }
+    public static let sink: [any OptionDeclaration] = [sinkType, sinkName, FilterOptions.filter]
 
     // MARK: top-level sections
 
@@ -72,5 +75,12 @@ public enum CommonOptions {
         public static let retention = Option.duration("retention", atLeast: 86400, "forget ids, validators and removed sources not seen for this long (at least 1d: ids still in a feed are refreshed daily)").defaulted(30 * 86400)
         public static let lockTimeout = Option.duration("lock_timeout", "how long a second run waits for the first to finish, then exits 2").defaulted(30)
         public static let all: [any OptionDeclaration] = [path, retention, lockTimeout]
+    }
+
+    public enum Metrics {
+        public static let file = Option.path("file", "after each run (each batch under `watch`), write the metrics here in the Prometheus text format, atomically (relative to the config file); `--metrics-file` takes precedence")
+        public static let listen = Option.string("listen", "`watch` serves GET /metrics and GET /healthz on this address: \"127.0.0.1:9464\", \"[::1]:9464\", or a port alone for 127.0.0.1")
+            .checked { ListenAddress(parsing: $0) == nil ? "expected an IP address and port such as \"127.0.0.1:9464\" (or a port alone, for 127.0.0.1), found \"\($0)\"" : nil }
+        public static let all: [any OptionDeclaration] = [file, listen]
     }
 }

@@ -13,6 +13,10 @@ public struct Config: Sendable {
     public var statePath: String?
     public var retention: Double
     public var lockTimeout: Double
+    /// `metrics.file`, resolved against the config folder.
+    public var metricsFile: String?
+    /// `metrics.listen`: where `watch` serves its metrics (nil: nowhere).
+    public var metricsListen: ListenAddress?
     public var sources: [ConfiguredSource]
     public var sinks: [ConfiguredSink]
 }
@@ -39,11 +43,13 @@ public struct SourceSettings: Sendable {
     public var emitUpdates: Bool
     /// At most `requests` per `per` seconds.
     public var quota: (requests: Int, per: Double)?
+    /// `status` calls the source stale after this long without a new item (nil: never).
+    public var expectNewWithin: Double?
     /// Which of its items the source emits (its own `filter`, else `defaults.filter`).
     public var filter: ItemFilter?
 
     public init(name: String, type: String, enabled: Bool = true, interval: Double = 900, jitter: Double? = nil, timeout: Double = 20, retries: Int = 2, maxItems: Int? = nil,
-                firstRun: FirstRun = .all, emitUpdates: Bool = false, quota: (requests: Int, per: Double)? = nil, filter: ItemFilter? = nil) {
+                firstRun: FirstRun = .all, emitUpdates: Bool = false, quota: (requests: Int, per: Double)? = nil, expectNewWithin: Double? = nil, filter: ItemFilter? = nil) {
         self.name = name
         self.type = type
         self.enabled = enabled
@@ -55,6 +61,7 @@ public struct SourceSettings: Sendable {
         self.firstRun = firstRun
         self.emitUpdates = emitUpdates
         self.quota = quota
+        self.expectNewWithin = expectNewWithin
         self.filter = filter
     }
 }
@@ -66,12 +73,15 @@ public struct ConfiguredSource: Sendable {
 
 public struct ConfiguredSink: Sendable {
     public var type: String
+    /// `name`, else the type (`<type>-2`, `<type>-3` for later sinks of one type): the metrics' `sink` label.
+    public var name: String
     public var sink: any Sink
     /// Which of the run's items this sink receives (nil: all).
     public var filter: ItemFilter?
 
-    public init(type: String, sink: any Sink, filter: ItemFilter? = nil) {
+    public init(type: String, name: String? = nil, sink: any Sink, filter: ItemFilter? = nil) {
         self.type = type
+        self.name = name ?? type
         self.sink = sink
         self.filter = filter
     }
@@ -91,8 +101,9 @@ public enum ConfigLoader {
     public static let defaults = Option.object("defaults", CommonOptions.Defaults.all, "defaults for every source")
     public static let http = Option.object("http", CommonOptions.HTTP.all, "HTTP settings")
     public static let state = Option.object("state", CommonOptions.State.all, "state database")
+    public static let metrics = Option.object("metrics", CommonOptions.Metrics.all, "Prometheus metrics: a file for the node_exporter textfile collector, an endpoint under `watch`")
     public static let topLevel: [OptionSpec] = [
-        defaults.spec, http.spec, state.spec,
+        defaults.spec, http.spec, state.spec, metrics.spec,
         OptionSpec("sources", .pluginList, required: true, "the sources to fetch"),
         OptionSpec("sinks", .pluginList, default: "[{\"type\":\"stdout\"}]", "where items go"),
     ]
@@ -152,6 +163,9 @@ public enum ConfigLoader {
         let statePath = stateR[CommonOptions.State.path]
         let retention = stateR[CommonOptions.State.retention]
         let lockTimeout = stateR[CommonOptions.State.lockTimeout]
+        let metricsR = top[Self.metrics]
+        let metricsFile = metricsR.flatMap { $0[CommonOptions.Metrics.file] }
+        let metricsListen = metricsR.flatMap { $0[CommonOptions.Metrics.listen] }.flatMap(ListenAddress.init(parsing:))
 
         var sources: [ConfiguredSource] = []
         var names: [String: Int] = [:]
@@ -191,6 +205,7 @@ public enum ConfigLoader {
                 firstRun: reader[CommonOptions.firstRun],
                 emitUpdates: reader[CommonOptions.emitUpdates],
                 quota: quota.map { q in (q[CommonOptions.Quota.requests], q[CommonOptions.Quota.per]) },
+                expectNewWithin: reader[CommonOptions.expectNewWithin],
                 filter: FilterOptions.read(reader) ?? defFilter)
             // The plugin's own checks run even when a key was wrong (typed reads give a
             // placeholder then), so every error of the config is reported at once.
@@ -217,12 +232,33 @@ public enum ConfigLoader {
             let before = diag.errors.count
             let reader = OptionReader(object: obj, context: context, specs: CommonOptions.sink.map(\.spec) + desc.options, diagnostics: diag, configDirectory: directory)
             if let sink = desc.make(reader), diag.errors.count == before {
-                sinks.append(ConfiguredSink(type: type, sink: sink, filter: FilterOptions.read(reader)))
+                sinks.append(ConfiguredSink(type: type, name: reader[CommonOptions.sinkName], sink: sink, filter: FilterOptions.read(reader)))
             }
+        }
+        var sinkNames: [String: Int] = [:]
+        for i in sinks.indices {
+            let explicit = sinkList.indices.contains(i) && sinkList[i].objectValue?["name"] != nil
+            if explicit, let first = sinkNames[sinks[i].name] {
+                diag.add("sinks[\(i)].name: \"\(sinks[i].name)\" is already the name of sinks[\(first)]")
+            }
+            sinkNames[sinks[i].name] = sinkNames[sinks[i].name] ?? i
+        }
+        // Unnamed sinks of one type are told apart by their order: jsonl, jsonl-2, ...
+        var taken = Set(sinks.map(\.name))
+        var seenTypes: [String: Int] = [:]
+        for i in sinks.indices where !(sinkList.indices.contains(i) && sinkList[i].objectValue?["name"] != nil) {
+            let n = seenTypes[sinks[i].type, default: 0] + 1
+            seenTypes[sinks[i].type] = n
+            guard n > 1 else { continue }
+            var k = n
+            while taken.contains("\(sinks[i].type)-\(k)") { k += 1 }
+            sinks[i].name = "\(sinks[i].type)-\(k)"
+            taken.insert(sinks[i].name)
         }
         if !diag.errors.isEmpty { throw ConfigError(messages: diag.errors) }
         return Config(file: file, directory: directory, http: http, replayDirectory: replay,
-                      statePath: statePath, retention: retention, lockTimeout: lockTimeout, sources: sources, sinks: sinks)
+                      statePath: statePath, retention: retention, lockTimeout: lockTimeout,
+                      metricsFile: metricsFile, metricsListen: metricsListen, sources: sources, sinks: sinks)
     }
 
     public static func isValidName(_ s: String) -> Bool {

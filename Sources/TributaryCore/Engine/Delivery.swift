@@ -2,8 +2,10 @@
 /// one dedicated thread (`SerialThread`), one batch at a time: ids already delivered this run
 /// are dropped, `max_items` is applied, the batch's ids are claimed in state, `first_run` and
 /// `emit_updates` decide what is new, every sink writes it, and one state transaction commits
-/// the ids, the validators of the responses they came from, the sinks' windows and, with a
-/// source's end, its run record. Nothing is recorded unless every sink wrote its items.
+/// the ids, the validators of the responses they came from, the sinks' windows, the totals the
+/// metrics and `status` read (items fetched and delivered, HTTP answers, items each sink
+/// wrote) and, with a source's end, its run record. Nothing is recorded unless every sink
+/// wrote its items.
 ///
 /// Threading rule (why `@unchecked Sendable` is sound): everything below `thread` is touched
 /// only by jobs on `thread` (asserted in debug builds); the public async methods hop there.
@@ -18,13 +20,25 @@ public final class Delivery: @unchecked Sendable {
         /// Set when a sink fails (or its reader leaves): nothing more can be delivered, so the
         /// engine stops starting sources (`watch` ends).
         public var stopOnFailure: StopFlag?
+        /// The sinks' names in the counters (`sink_written`, `sink_failures`), in the order of
+        /// the sinks; a sink without one is `sinks[<index>]`.
+        public var sinkNames: [String]
+        /// Called on the delivery thread just before the sinks write a batch, and just after
+        /// (also when they failed): the CLI takes its progress line off a terminal a sink may
+        /// write to, and puts it back.
+        public var willWrite: (@Sendable () -> Void)?
+        public var didWrite: (@Sendable () -> Void)?
         /// How items read as text, for the sinks (`SinkContext.lines`): `Registry.itemLines`.
         public var lines: ItemLines
-        public init(emitAll: Bool = false, dedupeAcrossSources: Bool = true, stopOnFailure: StopFlag? = nil, lines: ItemLines = .standard) {
+        public init(emitAll: Bool = false, dedupeAcrossSources: Bool = true, stopOnFailure: StopFlag? = nil, lines: ItemLines = .standard, sinkNames: [String] = [],
+                    willWrite: (@Sendable () -> Void)? = nil, didWrite: (@Sendable () -> Void)? = nil) {
             self.lines = lines
             self.emitAll = emitAll
             self.dedupeAcrossSources = dedupeAcrossSources
             self.stopOnFailure = stopOnFailure
+            self.sinkNames = sinkNames
+            self.willWrite = willWrite
+            self.didWrite = didWrite
         }
     }
 
@@ -37,8 +51,12 @@ public final class Delivery: @unchecked Sendable {
     private var seen = IDSet()
     private var failure: SinkError?
     private var outputClosed = false
+    /// The sink whose write failed in the batch being delivered.
+    private var failedSink: Int?
     /// Windows the sinks saved during the batch being delivered.
     private var stagedWindows: [(sink: String, items: [WindowItem])] = []
+    /// Items each sink wrote of the batch being delivered (its filter may have taken fewer).
+    private var stagedWritten: [Int] = []
 
     /// `sinkFilters`: the filter of each sink, by position (missing ones: none).
     public init(sinks: [any Sink], sinkFilters: [ItemFilter?] = [], state: (any StateBackend)?, options: Options = Options()) {
@@ -78,55 +96,28 @@ public final class Delivery: @unchecked Sendable {
                 })
             }
             let context = SinkContext(window: windows, lines: self.options.lines, warn: warn)
-            for sink in self.sinks { try sink.open(context) }
+            for (i, sink) in self.sinks.enumerated() {
+                do throws(SinkError) { try sink.open(context) } catch {
+                    self.countSinkFailure(i)
+                    throw error
+                }
+            }
         }
     }
 
     /// Closes every sink; returns the first failure of the run, if any.
     public func close() async -> SinkError? {
         await thread.run {
-            for sink in self.sinks {
+            for (i, sink) in self.sinks.enumerated() {
                 do throws(SinkError) { try sink.close() } catch {
-                    if error.isOutputClosed { self.outputClosed = true } else if self.failure == nil { self.failure = error }
+                    if error.isOutputClosed { self.outputClosed = true } else {
+                        self.countSinkFailure(i)
+                        if self.failure == nil { self.failure = error }
+                    }
                 }
             }
             return self.failure
         }
-    }
-
-    // MARK: before a run
-
-    /// What state knows of these sources; nil for every source when there is no state.
-    public func sourceStates(_ names: [String]) async throws(StateError) -> [String: SourceState] {
-        guard state != nil else { return [:] }
-        return try await thread.run { () throws(StateError) in try self.state!.sourceStates(names) }
-    }
-
-    /// Requests of `source` in its current quota window.
-    public func quotaUsed(source: String, per: Double, now: Double) async throws(StateError) -> (used: Int, resets: Double) {
-        guard state != nil else { return (0, now + per) }
-        return try await thread.run { () throws(StateError) in try self.state!.quotaUsed(source: source, per: per, now: now) }
-    }
-
-    /// Sets when a skipped source is next due (a quota skip), without recording a run.
-    public func setNextDue(source: String, type: String, due: Double, now: Double) async throws(StateError) {
-        guard state != nil else { return }
-        try await thread.run { () throws(StateError) in
-            let tx = try self.state!.begin()
-            do throws(StateError) {
-                try tx.setNextDue(source: source, type: type, due: due, now: now)
-                try tx.commit()
-            } catch {
-                tx.rollback()
-                throw error
-            }
-        }
-    }
-
-    /// Applies retention; returns rows removed.
-    public func prune(retention: Double, now: Double) async throws(StateError) -> Int {
-        guard state != nil else { return 0 }
-        return try await thread.run { () throws(StateError) in try self.state!.prune(retention: retention, now: now) }
     }
 
     // MARK: one source's run
@@ -158,13 +149,15 @@ public final class Delivery: @unchecked Sendable {
 
     /// Delivers one batch of a source's items (see the type's description). Throws when the
     /// source should stop: delivery stopped (a sink failed, stdout closed) or `max_items` was
-    /// reached (after delivering up to it).
-    public func deliver(_ items: [Item], to run: SourceRun, validators: [(key: String, response: CachedResponse)]) async throws(SourceError) {
-        try await thread.run { () throws(SourceError) in try self.deliverNow(items, run, validators) }
+    /// reached (after delivering up to it). `statuses`: the HTTP answers (by status) since the
+    /// last batch, counted with this one.
+    public func deliver(_ items: [Item], to run: SourceRun, validators: [(key: String, response: CachedResponse)], statuses: [String: Int] = [:]) async throws(SourceError) {
+        try await thread.run { () throws(SourceError) in try self.deliverNow(items, run, validators, statuses) }
     }
 
-    private func deliverNow(_ items: [Item], _ run: SourceRun, _ validators: [(key: String, response: CachedResponse)]) throws(SourceError) {
+    private func deliverNow(_ items: [Item], _ run: SourceRun, _ validators: [(key: String, response: CachedResponse)], _ statuses: [String: Int]) throws(SourceError) {
         thread.assertCurrent("Delivery.deliver")
+        run.uncountedStatuses.merge(statuses, uniquingKeysWith: +)
         try checkStillDelivering()
         var batch = items
         // The source's filter first: what it drops is counted as fetched and filtered, never
@@ -174,6 +167,7 @@ public final class Delivery: @unchecked Sendable {
             batch = batch.filter { filter.passes($0, now: now) }
             run.filtered += items.count - batch.count
             run.fetched += items.count - batch.count
+            run.uncountedFetched += items.count - batch.count
         }
         var reachedCap = false
         if let cap = run.settings.maxItems {
@@ -185,6 +179,7 @@ public final class Delivery: @unchecked Sendable {
             }
         }
         run.fetched += batch.count
+        run.uncountedFetched += batch.count
         run.passed += batch.count
         batch = batch.filter { options.dedupeAcrossSources ? seen.insert($0.id) : run.seen.insert($0.id) }
         if run.buffersFirstRun {
@@ -241,12 +236,19 @@ public final class Delivery: @unchecked Sendable {
         do { try write(toEmit) } catch {
             tx.rollback()
             stagedWindows.removeAll()
+            if let i = failedSink {
+                failedSink = nil
+                countSinkFailure(i)
+            }
             throw error
         }
         do {
-            try tx.storeValidators(validators, now: Timestamp.now().seconds)
+            let now = Timestamp.now().seconds
+            try tx.storeValidators(validators, now: now)
             for w in stagedWindows { try tx.replaceWindow(sink: w.sink, items: w.items) }
             stagedWindows.removeAll()
+            try tx.addSourceCounts(SourceCounts(source: settings.name, type: settings.type, fetched: run.uncountedFetched, new: toEmit.count, now: now))
+            try tx.addCounters(uncountedCounters(run, written: stagedWritten))
             if let record { try tx.recordRun(record) }
             try tx.commit()
         } catch {
@@ -254,16 +256,55 @@ public final class Delivery: @unchecked Sendable {
             stagedWindows.removeAll()
             throw stateFailure(error, written: !toEmit.isEmpty)
         }
+        run.uncountedFetched = 0
+        run.uncountedStatuses = [:]
         run.new += toEmit.count
     }
 
+    /// The run's HTTP answers not yet counted, and the items each sink wrote (`written[i]`).
+    private func uncountedCounters(_ run: SourceRun, written: [Int]) -> [StateCounter] {
+        var out = run.uncountedStatuses.sorted { $0.key < $1.key }.map { StateCounter(.httpRequests, $0.key, $0.value) }
+        for (i, n) in written.enumerated() where n > 0 { out.append(StateCounter(.sinkWritten, sinkName(i), n)) }
+        return out
+    }
+
+    var sinkNamesInOrder: [String] { sinks.indices.map(sinkName) }
+
+    func sinkName(_ index: Int) -> String {
+        index < options.sinkNames.count ? options.sinkNames[index] : "sinks[\(index)]"
+    }
+
+    /// Counts a sink's failure in a transaction of its own (the batch's was rolled back). When
+    /// that fails too, the count is lost: the failure itself is reported by the run.
+    private func countSinkFailure(_ index: Int) {
+        guard let state else { return }
+        do throws(StateError) {
+            let tx = try state.begin()
+            do throws(StateError) {
+                try tx.addCounters([StateCounter(.sinkFailures, sinkName(index), 1)])
+                try tx.commit()
+            } catch {
+                tx.rollback()
+                throw error
+            }
+        } catch {
+            return
+        }
+    }
+
+    /// Writes to every sink; a failure is counted once the batch's transaction is rolled back
+    /// (`failedSink`).
     private func write(_ items: [Item]) throws(SourceError) {
+        stagedWritten = Array(repeating: 0, count: sinks.count)
         guard !items.isEmpty else { return }
+        options.willWrite?()
+        defer { options.didWrite?() }
         let now = Timestamp.now().seconds
-        for (sink, filter) in zip(sinks, sinkFilters) {
+        for (i, (sink, filter)) in zip(sinks, sinkFilters).enumerated() {
             // A sink's filter decides which of the batch it receives; the others still get all.
             let mine = filter.map { f in f.isEmpty ? items : items.filter { f.passes($0, now: now) } } ?? items
             guard !mine.isEmpty else { continue }
+            stagedWritten[i] = mine.count
             do throws(SinkError) { try sink.write(mine) } catch {
                 options.stopOnFailure?.set()
                 if error.isOutputClosed {
@@ -271,6 +312,7 @@ public final class Delivery: @unchecked Sendable {
                     throw SourceError.deliveryStopped("output closed")
                 }
                 failure = error
+                failedSink = i
                 throw SourceError.deliveryStopped("a sink failed: \(error.message)")
             }
         }
@@ -288,8 +330,10 @@ public final class Delivery: @unchecked Sendable {
     /// Ends a source's run: delivers what `first_run: N` held back, then records the run (its
     /// failure count, next due time, quota use) with the remaining validators when it succeeded.
     /// `stopped`: interrupted or delivery stopped, not the source's fault: no run is recorded,
-    /// so there is no failure count and no backoff.
-    public func finish(_ run: SourceRun, failure: String?, stopped: Bool, requests: Int, validators: [(key: String, response: CachedResponse)]) async -> SourceRunResult {
+    /// so there is no failure count and no backoff. `seconds`: how long the run took;
+    /// `statuses`: the HTTP answers since the last batch.
+    public func finish(_ run: SourceRun, failure: String?, stopped: Bool, requests: Int, validators: [(key: String, response: CachedResponse)],
+                       seconds: Double? = nil, statuses: [String: Int] = [:]) async -> SourceRunResult {
         await thread.run {
             self.thread.assertCurrent("Delivery.finish")
             let settings = run.settings
@@ -299,7 +343,8 @@ public final class Delivery: @unchecked Sendable {
             let failures = failure == nil ? 0 : (run.previous?.failures ?? 0) + 1
             let due = Schedule.nextDue(interval: settings.interval, jitter: settings.jitter, failures: failures, now: now)
             let record = RunRecord(source: settings.name, type: settings.type, success: failure == nil, error: failure, nextDue: due, now: now,
-                                   requests: requests, quotaPer: settings.quota?.per)
+                                   requests: requests, quotaPer: settings.quota?.per, seconds: seconds)
+            run.uncountedStatuses.merge(statuses, uniquingKeysWith: +)
             let kept = failure == nil ? validators : []
             do throws(SourceError) {
                 if run.buffersFirstRun && (!run.buffer.isEmpty || !stopped) {
@@ -311,8 +356,10 @@ public final class Delivery: @unchecked Sendable {
                     let tx = try self.begin(state)
                     do throws(StateError) {
                         try tx.storeValidators(kept, now: now)
+                        try tx.addCounters(self.uncountedCounters(run, written: []))
                         try tx.recordRun(record)
                         try tx.commit()
+                        run.uncountedStatuses = [:]
                     } catch {
                         tx.rollback()
                         throw SourceError.deliveryStopped("state: \(error.message)")

@@ -57,10 +57,12 @@ public struct RunReport: Sendable {
     }
 }
 
-/// Progress as the run goes, for the live line and logs.
+/// Progress as the run goes, for the live line, the logs and the metrics.
 public enum EngineEvent: Sendable {
     case started(total: Int)
     case finished(SourceReport, done: Int, total: Int, items: Int, failures: Int)
+    /// A batch of the source was delivered and committed (state changed: the metrics did).
+    case delivered(source: String)
     case warning(source: String, message: String)
     case log(source: String, message: String)
 }
@@ -230,7 +232,10 @@ public struct Engine: Sendable {
             settings: settings, http: client, fetched: fetched,
             previousSuccess: previous?.lastSuccess.map { Timestamp(seconds: $0) },
             parallelism: options.concurrency,
-            emit: { items throws(SourceError) in try await delivery.deliver(items, to: run, validators: ledger.takePending()) },
+            emit: { items throws(SourceError) in
+                try await delivery.deliver(items, to: run, validators: ledger.takePending(), statuses: ledger.takeStatuses())
+                observer(.delivered(source: name))
+            },
             warn: { observer(.warning(source: name, message: $0)) },
             log: { observer(.log(source: name, message: $0)) })
         let start = DispatchTime.now().uptimeNanoseconds
@@ -257,7 +262,8 @@ public struct Engine: Sendable {
         } else if ledger.allNotModified {
             status = .notModified
         }
-        let result = await delivery.finish(run, failure: failure, stopped: stopped, requests: ledger.requests, validators: ledger.takePending())
+        let result = await delivery.finish(run, failure: failure, stopped: stopped, requests: ledger.requests, validators: ledger.takePending(),
+                                           seconds: seconds, statuses: ledger.takeStatuses())
         for note in result.notes { observer(.warning(source: name, message: note)) }
         if let e = result.stateError { observer(.warning(source: name, message: e)) }
         return SourceReport(name: name, type: settings.type, status: status, fetched: result.fetched, new: result.new, filtered: result.filtered, seconds: seconds, nextDue: result.nextDue)

@@ -18,6 +18,11 @@ public final class SourceRun: @unchecked Sendable {
     var bufferedValidators: [(key: String, response: CachedResponse)] = []
     /// Items the source handed over (up to `max_items`), filtered ones included.
     var fetched = 0
+    /// Of `fetched`, those not yet added to the source's totals in state (they are, with the
+    /// next committed batch).
+    var uncountedFetched = 0
+    /// HTTP answers by status not yet added to the counters in state.
+    var uncountedStatuses: [String: Int] = [:]
     /// Items the source's filter dropped.
     var filtered = 0
     /// Items that passed the filter (what `max_items` counts).

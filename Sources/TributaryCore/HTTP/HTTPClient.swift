@@ -40,9 +40,14 @@ public struct HTTPClient: Sendable {
         var attempt = 0
         while true {
             let outcome: Result<HTTPResponse, HTTPError>
-            do {
+            do throws(HTTPError) {
                 ledger?.countRequest()
-                let resp = try await transport.send(req)
+                let resp: HTTPResponse
+                do throws(HTTPError) { resp = try await transport.send(req) } catch {
+                    if ![.cancelled, .noRecording, .invalidURL].contains(error.kind) { ledger?.countStatus(nil) }
+                    throw error
+                }
+                if resp.status > 0 { ledger?.countStatus(resp.status) }
                 if resp.status == 304, conditional, let ledger, let lookupKey {
                     if let body = await ledger.storedBody(lookupKey) {
                         ledger.countNotModified()

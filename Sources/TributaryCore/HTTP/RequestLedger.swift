@@ -10,6 +10,8 @@ public final class RequestLedger: Sendable {
     private let body: @Sendable (String) async throws(StateError) -> [UInt8]?
     private let warn: @Sendable (String) -> Void
     private let state = Locked<(requests: Int, notModified: Int, fresh: Int, pending: [(key: String, response: CachedResponse)])>((0, 0, 0, []))
+    /// Answers by status (`"200"`, `"error"`) not yet handed to the delivery.
+    private let statuses = Locked<[String: Int]>([:])
 
     /// `known`: the validators state has for this scope; `body`: reads the body stored with one
     /// (on a 304); `warn`: told when that body cannot be read (the request is then sent again
@@ -38,6 +40,21 @@ public final class RequestLedger: Sendable {
             s.pending.removeAll()
             return p
         }
+    }
+
+    /// The answers by status since the last call (`StateCounter.Name.httpRequests`); empties the count.
+    public func takeStatuses() -> [String: Int] {
+        statuses.withLock { s in
+            let taken = s
+            s.removeAll()
+            return taken
+        }
+    }
+
+    /// Counts one answer: its status, or `"error"` for a transfer that got none.
+    func countStatus(_ status: Int?) {
+        let label = status.map { String($0) } ?? "error"
+        statuses.withLock { $0[label, default: 0] += 1 }
     }
 
     /// True when state had validators for this scope: only then is a request's key worth making.

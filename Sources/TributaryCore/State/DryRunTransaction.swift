@@ -36,6 +36,8 @@ final class DryRunTransaction: StateTransaction {
     func storeValidators(_ validators: [(key: String, response: CachedResponse)], now: Double) throws(StateError) {}
     func replaceWindow(sink: String, items: [WindowItem]) throws(StateError) {}
     func recordRun(_ run: RunRecord) throws(StateError) {}
+    func addSourceCounts(_ counts: SourceCounts) throws(StateError) {}
+    func addCounters(_ deltas: [StateCounter]) throws(StateError) {}
     func setNextDue(source: String, type: String, due: Double, now: Double) throws(StateError) {}
 
     func commit() throws(StateError) {

@@ -13,7 +13,11 @@ public final class SQLiteState: StateBackend, @unchecked Sendable {
     public let path: String
     public var location: String { path }
 
-    public static let schemaVersion = 1
+    /// The schema this build writes (`SQLiteState+Schema.swift` has every step to it).
+    public static let schemaVersion = 2
+    /// The schema of the open file: `schemaVersion`, except for a file opened for reading only,
+    /// which is never migrated.
+    let version: Int
 
     /// The SQLite library this process runs with, e.g. `3.40.1`.
     public static var sqliteVersion: String { String(cString: sqlite3_libversion()) }
@@ -40,7 +44,8 @@ public final class SQLiteState: StateBackend, @unchecked Sendable {
             // WAL + NORMAL: a commit survives a killed process (kill -9); only an OS crash can lose
             // the last commits, and then items are emitted again (at-least-once), never lost.
             try db.exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA cache_size=-32768; PRAGMA mmap_size=268435456; PRAGMA temp_store=MEMORY;")
-            try migrate()
+            try Self.migrate(db, path: path)
+            version = Self.schemaVersion
         } catch {
             Glibc.close(lockFD)
             throw error
@@ -58,20 +63,31 @@ public final class SQLiteState: StateBackend, @unchecked Sendable {
     public static func readOnly(path: String) throws(StateError) -> SQLiteState? {
         guard FileManager.default.fileExists(atPath: path) else { return nil }
         let db = try Database(readOnlyAt: path)
-        let state = SQLiteState(path: path, db: db)
-        let version = try state.scalarInt("PRAGMA user_version") ?? 0
+        let version: Int
+        do throws(StateError) { version = try Self.userVersion(db) } catch {
+            db.close()
+            throw error
+        }
         if version > Self.schemaVersion {
+            db.close()
             throw StateError("the state file \(path) was written by a newer tributary (schema \(version), this one knows \(Self.schemaVersion))")
         }
         // A file without our tables (never written by a run) reads as empty.
-        return version == 0 ? nil : state
+        guard version > 0 else {
+            db.close()
+            return nil
+        }
+        return SQLiteState(path: path, db: db, version: version)
     }
 
-    private init(path: String, db: Database) {
+    /// The file is never migrated here: an older schema reads with what it has (the totals it
+    /// lacks read as 0), which also makes it what `status` uses beside a running `watch`.
+    private init(path: String, db: Database, version: Int) {
         self.path = path
         self.db = db
         self.lockFD = -1
         self.isReadOnly = true
+        self.version = version
     }
 
     /// What a dry run's transactions record, for the rest of the run.
@@ -114,32 +130,6 @@ public final class SQLiteState: StateBackend, @unchecked Sendable {
         return fd
     }
 
-    private func migrate() throws(StateError) {
-        let version = try scalarInt("PRAGMA user_version") ?? 0
-        if version > Self.schemaVersion {
-            throw StateError("the state file \(path) was written by a newer tributary (schema \(version), this one knows \(Self.schemaVersion))")
-        }
-        if version < 1 {
-            try db.transaction { () throws(StateError) in
-                try db.exec("""
-                CREATE TABLE IF NOT EXISTS emitted(id TEXT PRIMARY KEY, source TEXT NOT NULL, first_seen REAL NOT NULL, last_seen REAL NOT NULL, hash TEXT NOT NULL) WITHOUT ROWID;
-                CREATE INDEX IF NOT EXISTS emitted_last_seen ON emitted(last_seen);
-                CREATE TABLE IF NOT EXISTS validators(url TEXT PRIMARY KEY, etag TEXT, last_modified TEXT, body BLOB NOT NULL, updated REAL NOT NULL) WITHOUT ROWID;
-                CREATE TABLE IF NOT EXISTS recent_items(sink TEXT NOT NULL, id TEXT NOT NULL, sort_time REAL NOT NULL, line BLOB NOT NULL, PRIMARY KEY(sink, id)) WITHOUT ROWID;
-                CREATE TABLE IF NOT EXISTS sources(name TEXT PRIMARY KEY, type TEXT NOT NULL, last_run REAL, last_success REAL, failures INTEGER NOT NULL DEFAULT 0, next_due REAL, last_error TEXT, in_config REAL NOT NULL);
-                CREATE TABLE IF NOT EXISTS quotas(source TEXT PRIMARY KEY, window_start REAL NOT NULL, requests INTEGER NOT NULL);
-                PRAGMA user_version = 1;
-                """)
-            }
-        }
-    }
-
-    func scalarInt(_ sql: String) throws(StateError) -> Int? {
-        let s = try db.statement(sql)
-        defer { sqlite3_reset(s.stmt) }
-        return try s.step() ? s.int(0) : nil
-    }
-
     public func begin() throws(StateError) -> any StateTransaction {
         if isReadOnly { return DryRunTransaction(db: db, overlay: dryRun) }
         try db.exec("BEGIN IMMEDIATE")
@@ -147,14 +137,29 @@ public final class SQLiteState: StateBackend, @unchecked Sendable {
     }
 
     public func sourceStates(_ names: [String]) throws(StateError) -> [String: SourceState] {
-        let s = try db.statement("SELECT last_run, last_success, failures, next_due, last_error FROM sources WHERE name = ?")
+        // A schema-1 file (read by `status` without migrating it) has no totals yet.
+        let totals = version >= 2 ? "fetched_total, emitted_total, failures_total, last_new, first_run, last_duration" : "0, 0, 0, NULL, NULL, NULL"
+        let s = try db.statement("SELECT last_run, last_success, failures, next_due, last_error, type, \(totals) FROM sources WHERE name = ?")
         var out: [String: SourceState] = [:]
         for name in names {
             sqlite3_reset(s.stmt)
             s.bind(1, name)
             if try s.step() {
-                out[name] = SourceState(lastRun: s.double(0), lastSuccess: s.double(1), failures: s.int(2) ?? 0, nextDue: s.double(3), lastError: s.string(4))
+                out[name] = SourceState(lastRun: s.double(0), lastSuccess: s.double(1), failures: s.int(2) ?? 0, nextDue: s.double(3), lastError: s.string(4),
+                                        type: s.string(5), fetchedTotal: s.int(6) ?? 0, emittedTotal: s.int(7) ?? 0, failuresTotal: s.int(8) ?? 0,
+                                        lastNew: s.double(9), firstRecorded: s.double(10), lastDuration: s.double(11))
             }
+        }
+        sqlite3_reset(s.stmt)
+        return out
+    }
+
+    public func counters() throws(StateError) -> [StateCounter] {
+        guard version >= 2 else { return [] }
+        let s = try db.statement("SELECT name, label, value FROM counters ORDER BY name, label")
+        var out: [StateCounter] = []
+        while try s.step() {
+            if let n = s.string(0).flatMap(StateCounter.Name.init(rawValue:)), let label = s.string(1) { out.append(StateCounter(n, label, s.int(2) ?? 0)) }
         }
         sqlite3_reset(s.stmt)
         return out
@@ -289,14 +294,16 @@ final class SQLiteTransaction: StateTransaction {
 
     func recordRun(_ run: RunRecord) throws(StateError) {
         let s = try db.statement("""
-            INSERT INTO sources(name, type, last_run, last_success, failures, next_due, last_error, in_config)
-            VALUES(?1, ?2, ?3, CASE WHEN ?4 THEN ?3 END, CASE WHEN ?4 THEN 0 ELSE 1 END, ?5, ?6, ?3)
+            INSERT INTO sources(name, type, last_run, last_success, failures, next_due, last_error, in_config, failures_total, first_run, last_duration)
+            VALUES(?1, ?2, ?3, CASE WHEN ?4 THEN ?3 END, CASE WHEN ?4 THEN 0 ELSE 1 END, ?5, ?6, ?3, CASE WHEN ?4 THEN 0 ELSE 1 END, ?3, ?7)
             ON CONFLICT(name) DO UPDATE SET type = ?2, last_run = ?3,
                 last_success = CASE WHEN ?4 THEN ?3 ELSE last_success END,
                 failures = CASE WHEN ?4 THEN 0 ELSE failures + 1 END,
-                next_due = ?5, last_error = ?6, in_config = ?3
+                next_due = ?5, last_error = ?6, in_config = ?3,
+                failures_total = failures_total + CASE WHEN ?4 THEN 0 ELSE 1 END,
+                first_run = COALESCE(first_run, ?3), last_duration = ?7
             """)
-        s.bind(1, run.source).bind(2, run.type).bind(3, run.now).bind(4, run.success ? 1 : 0).bind(5, run.nextDue).bind(6, run.error)
+        s.bind(1, run.source).bind(2, run.type).bind(3, run.now).bind(4, run.success ? 1 : 0).bind(5, run.nextDue).bind(6, run.error).bind(7, run.seconds)
         try s.run()
         if let per = run.quotaPer, run.requests > 0 {
             let q = try db.statement("""
@@ -307,6 +314,26 @@ final class SQLiteTransaction: StateTransaction {
                 """)
             q.bind(1, run.source).bind(2, run.now).bind(3, run.requests).bind(4, per)
             try q.run()
+        }
+    }
+
+    func addSourceCounts(_ c: SourceCounts) throws(StateError) {
+        let s = try db.statement("""
+            INSERT INTO sources(name, type, failures, in_config, fetched_total, emitted_total, last_new, first_run)
+            VALUES(?1, ?2, 0, ?3, ?4, ?5, CASE WHEN ?5 > 0 THEN ?3 END, ?3)
+            ON CONFLICT(name) DO UPDATE SET fetched_total = fetched_total + ?4, emitted_total = emitted_total + ?5,
+                last_new = CASE WHEN ?5 > 0 THEN ?3 ELSE last_new END, first_run = COALESCE(first_run, ?3)
+            """)
+        s.bind(1, c.source).bind(2, c.type).bind(3, c.now).bind(4, c.fetched).bind(5, c.new)
+        try s.run()
+    }
+
+    func addCounters(_ deltas: [StateCounter]) throws(StateError) {
+        guard !deltas.isEmpty else { return }
+        let s = try db.statement("INSERT INTO counters(name, label, value) VALUES(?, ?, ?) ON CONFLICT(name, label) DO UPDATE SET value = value + excluded.value")
+        for d in deltas where d.value != 0 {
+            s.bind(1, d.name.rawValue).bind(2, d.label).bind(3, d.value)
+            try s.run()
         }
     }
 

@@ -28,6 +28,9 @@ public protocol StateBackend: AnyObject, Sendable {
     func window(sink: String) throws(StateError) -> [[UInt8]]
     /// Requests used in the current window of `per` seconds, and when the window resets.
     func quotaUsed(source: String, per: Double, now: Double) throws(StateError) -> (used: Int, resets: Double)
+    /// The cumulative counters that are not a source's (HTTP answers by status, sinks' items
+    /// and failures), over the life of the state.
+    func counters() throws(StateError) -> [StateCounter]
     /// Marks the sources still in the config, so their records survive retention.
     func touchConfigured(_ names: [String], now: Double) throws(StateError)
     /// Forgets what retention says to forget; returns rows removed.
@@ -46,8 +49,16 @@ public protocol StateTransaction: AnyObject {
     func claim(_ ids: [EmittedID], now: Double) throws(StateError) -> [KnownID?]
     func storeValidators(_ validators: [(key: String, response: CachedResponse)], now: Double) throws(StateError)
     func replaceWindow(sink: String, items: [WindowItem]) throws(StateError)
-    /// A finished run of a source: success resets the failure count, a failure raises it.
+    /// A finished run of a source: success resets the failure count, a failure raises it and
+    /// the total of failed runs; the run's duration is kept.
     func recordRun(_ run: RunRecord) throws(StateError)
+    /// Adds one batch's counts to its source's cumulative counters, creating the source's
+    /// record when it has none (a first run's first batch): items fetched, items delivered, and,
+    /// when it delivered any, `now` as the time of its newest delivery.
+    func addSourceCounts(_ counts: SourceCounts) throws(StateError)
+    /// Adds to cumulative counters that are not a source's (`StateCounter.Name`); a counter not seen
+    /// before starts at 0.
+    func addCounters(_ deltas: [StateCounter]) throws(StateError)
     /// When a source is next due, without recording a run (a quota skip).
     func setNextDue(source: String, type: String, due: Double, now: Double) throws(StateError)
     func commit() throws(StateError)
@@ -56,20 +67,83 @@ public protocol StateTransaction: AnyObject {
     func rollback()
 }
 
-/// What the state store remembers about one source.
+/// What the state store remembers about one source. The totals count from the source's first
+/// record to now (they survive as long as the record does: retention drops the records of
+/// sources removed from the config), so `rate()` over them works across runs.
 public struct SourceState: Sendable, Equatable {
     public var lastRun: Double?
     public var lastSuccess: Double?
+    /// Failed runs in a row (0 after a success).
     public var failures: Int
     public var nextDue: Double?
     public var lastError: String?
+    /// The source's type when it was last recorded.
+    public var type: String?
+    /// Items fetched, in total (after `max_items`).
+    public var fetchedTotal: Int
+    /// Items delivered to the sinks, in total (`status`'s `emitted`).
+    public var emittedTotal: Int
+    /// Failed runs, in total.
+    public var failuresTotal: Int
+    /// When the source last delivered a new item.
+    public var lastNew: Double?
+    /// When the source was first recorded (its first batch or run).
+    public var firstRecorded: Double?
+    /// How long its last recorded run took, seconds.
+    public var lastDuration: Double?
 
-    public init(lastRun: Double? = nil, lastSuccess: Double? = nil, failures: Int = 0, nextDue: Double? = nil, lastError: String? = nil) {
+    public init(lastRun: Double? = nil, lastSuccess: Double? = nil, failures: Int = 0, nextDue: Double? = nil, lastError: String? = nil,
+                type: String? = nil, fetchedTotal: Int = 0, emittedTotal: Int = 0, failuresTotal: Int = 0,
+                lastNew: Double? = nil, firstRecorded: Double? = nil, lastDuration: Double? = nil) {
         self.lastRun = lastRun
         self.lastSuccess = lastSuccess
         self.failures = failures
         self.nextDue = nextDue
         self.lastError = lastError
+        self.type = type
+        self.fetchedTotal = fetchedTotal
+        self.emittedTotal = emittedTotal
+        self.failuresTotal = failuresTotal
+        self.lastNew = lastNew
+        self.firstRecorded = firstRecorded
+        self.lastDuration = lastDuration
+    }
+}
+
+/// What one delivered batch adds to its source's totals.
+public struct SourceCounts: Sendable, Equatable {
+    public var source: String
+    public var type: String
+    public var fetched: Int
+    public var new: Int
+    public var now: Double
+    public init(source: String, type: String, fetched: Int, new: Int, now: Double) {
+        self.source = source
+        self.type = type
+        self.fetched = fetched
+        self.new = new
+        self.now = now
+    }
+}
+
+/// A cumulative counter that is not a source's: its name, its one label's value, its count.
+public struct StateCounter: Sendable, Equatable, Hashable {
+    public enum Name: String, Sendable, CaseIterable {
+        /// HTTP answers by status code (`"200"`, `"304"`), `"error"` for a transfer that got no
+        /// answer (refused, timed out, reset).
+        case httpRequests = "http_requests"
+        /// Items a sink wrote; the label is the sink's name (`Delivery.Options.sinkNames`).
+        case sinkWritten = "sink_written"
+        /// Times a sink failed (open, write or close).
+        case sinkFailures = "sink_failures"
+    }
+    public var name: Name
+    public var label: String
+    public var value: Int
+    public init(_ name: Name, _ label: String, _ value: Int) {
+        self.name = name
+        self.label = label
+        self.value = value
     }
 }
 
@@ -140,8 +214,10 @@ public struct RunRecord: Sendable {
     /// Attempts sent to the network, counted against `quotaPer` when the source has a quota.
     public var requests: Int
     public var quotaPer: Double?
+    /// How long the run took, seconds.
+    public var seconds: Double?
 
-    public init(source: String, type: String, success: Bool, error: String?, nextDue: Double, now: Double, requests: Int = 0, quotaPer: Double? = nil) {
+    public init(source: String, type: String, success: Bool, error: String?, nextDue: Double, now: Double, requests: Int = 0, quotaPer: Double? = nil, seconds: Double? = nil) {
         self.source = source
         self.type = type
         self.success = success
@@ -150,5 +226,6 @@ public struct RunRecord: Sendable {
         self.now = now
         self.requests = requests
         self.quotaPer = quotaPer
+        self.seconds = seconds
     }
 }

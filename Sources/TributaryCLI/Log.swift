@@ -1,0 +1,172 @@
+import TributaryCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// How bad a log record is; `--log-level` (or `--quiet` = warn, `--verbose` = debug) sets the
+/// least one written.
+enum LogLevel: String, CaseIterable, Comparable, Sendable {
+    case debug, info, warn, error
+
+    var rank: Int {
+        switch self {
+        case .debug: return 0
+        case .info: return 1
+        case .warn: return 2
+        case .error: return 3
+        }
+    }
+
+    static func < (a: LogLevel, b: LogLevel) -> Bool { a.rank < b.rank }
+}
+
+enum LogFormat: String, CaseIterable, Sendable {
+    /// `2026-12-01T16:45:00.123+01:00 warning: source: message` (local time); errors read
+    /// `... tributary: message`, info and debug records have no prefix.
+    case text
+    /// One JSON object per line: `time` (UTC), `level`, `source` when it concerns one, `msg`,
+    /// then the record's fields (`status`, `fetched`, `new`, `seconds`, ...).
+    case json
+}
+
+/// The log on stderr: every record carries its RFC 3339 time (text: local time with its
+/// offset; JSON: UTC), records below the level are dropped, and everything goes through the
+/// progress line so a log line never shares a terminal line with it.
+final class Log: Sendable {
+    let format: LogFormat
+    let level: LogLevel
+    let progress: ProgressLine
+
+    init(format: LogFormat, level: LogLevel, progress: ProgressLine) {
+        self.format = format
+        self.level = level
+        self.progress = progress
+    }
+
+    func enabled(_ l: LogLevel) -> Bool { l >= level }
+
+    /// One record. In text, `fields` are not shown: `msg` says it.
+    func log(_ l: LogLevel, _ msg: String, source: String? = nil, fields: [(String, JSONValue)] = [], now: Double = Timestamp.now().seconds) {
+        guard enabled(l) else { return }
+        progress.log(render(l, msg, source: source, fields: fields, now: now))
+    }
+
+    func debug(_ msg: String, source: String? = nil, fields: [(String, JSONValue)] = []) { log(.debug, msg, source: source, fields: fields) }
+    func info(_ msg: String, source: String? = nil, fields: [(String, JSONValue)] = []) { log(.info, msg, source: source, fields: fields) }
+    func warn(_ msg: String, source: String? = nil, fields: [(String, JSONValue)] = []) { log(.warn, msg, source: source, fields: fields) }
+    func error(_ msg: String, source: String? = nil, fields: [(String, JSONValue)] = []) { log(.error, msg, source: source, fields: fields) }
+
+    /// Text lines already laid out (the summary table): written as they are in text mode, at
+    /// `level`; in JSON mode the caller logs records instead.
+    func text(_ l: LogLevel, _ lines: String) {
+        guard enabled(l) else { return }
+        progress.log(lines)
+    }
+
+    func render(_ l: LogLevel, _ msg: String, source: String?, fields: [(String, JSONValue)], now: Double) -> String {
+        switch format {
+        case .text:
+            let prefix: String
+            switch l {
+            case .warn: prefix = "warning: "
+            case .error: prefix = "tributary: "
+            case .debug, .info: prefix = ""
+            }
+            return Self.localTime(now) + " " + prefix + (source.map { $0 + ": " } ?? "") + msg + (msg.hasSuffix("\n") ? "" : "\n")
+        case .json:
+            var entries: [(key: String, value: JSONValue)] = [("time", .string(Self.utcTime(now))), ("level", .string(l.rawValue))]
+            if let source { entries.append(("source", .string(source))) }
+            entries.append(("msg", .string(msg.hasSuffix("\n") ? String(msg.dropLast()) : msg)))
+            for (k, v) in fields { entries.append((k, v)) }
+            var out = JSONWriter.serialize(.object(JSONObject(entries)))
+            out.append(0x0A)
+            return String(decoding: out, as: UTF8.self)
+        }
+    }
+
+    /// `2026-12-01T15:45:00.123Z`
+    static func utcTime(_ t: Double) -> String {
+        let (whole, ms) = split(t)
+        var tt = time_t(whole)
+        var tmv = tm()
+        gmtime_r(&tt, &tmv)
+        return stamp(tmv, ms) + "Z"
+    }
+
+    /// `2026-12-01T16:45:00.123+01:00`, in the local time zone (TZ).
+    static func localTime(_ t: Double) -> String {
+        let (whole, ms) = split(t)
+        var tt = time_t(whole)
+        var tmv = tm()
+        localtime_r(&tt, &tmv)
+        let off = Int(tmv.tm_gmtoff) / 60
+        let sign = off < 0 ? "-" : "+"
+        return stamp(tmv, ms) + sign + pad(abs(off) / 60, 2) + ":" + pad(abs(off) % 60, 2)
+    }
+
+    private static func split(_ t: Double) -> (Int, Int) {
+        let ms = Int((t * 1000).rounded(.down))
+        let whole = ms >= 0 ? ms / 1000 : (ms - 999) / 1000
+        return (whole, ms - whole * 1000)
+    }
+
+    private static func stamp(_ t: tm, _ ms: Int) -> String {
+        pad(Int(t.tm_year) + 1900, 4) + "-" + pad(Int(t.tm_mon) + 1, 2) + "-" + pad(Int(t.tm_mday), 2) + "T"
+            + pad(Int(t.tm_hour), 2) + ":" + pad(Int(t.tm_min), 2) + ":" + pad(Int(t.tm_sec), 2) + "." + pad(ms, 3)
+    }
+
+    private static func pad(_ v: Int, _ width: Int) -> String {
+        let s = String(v)
+        return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
+    }
+}
+
+extension Log {
+    /// A source's end as a record: level warn when it failed, `level` otherwise.
+    func sourceFinished(_ r: SourceReport, level l: LogLevel) {
+        let lv: LogLevel = r.isFailure ? max(l, .warn) : l
+        guard enabled(lv) else { return }
+        if format == .text {
+            progress.log(Self.localTime(Timestamp.now().seconds) + " " + Summary.line(r))
+            return
+        }
+        log(lv, Summary.status(r), source: r.name, fields: Self.fields(r))
+    }
+
+    static func fields(_ r: SourceReport) -> [(String, JSONValue)] {
+        var f: [(String, JSONValue)] = [("type", .string(r.type))]
+        switch r.status {
+        case .ok: f.append(("status", .string("ok")))
+        case .notModified: f.append(("status", .string("not modified")))
+        case .failed(let reason): f += [("status", .string("failed")), ("error", .string(reason))]
+        case .skipped(let reason): f += [("status", .string("skipped")), ("reason", .string(reason))]
+        case .stopped(let reason): f += [("status", .string("stopped")), ("reason", .string(reason))]
+        }
+        f += [("fetched", .number(JSONNumber(r.fetched))), ("new", .number(JSONNumber(r.new))), ("filtered", .number(JSONNumber(r.filtered))),
+              ("seconds", .number(JSONNumber(text: seconds(r.seconds))))]
+        return f
+    }
+
+    /// Seconds with millisecond precision, as a JSON number.
+    static func seconds(_ s: Double) -> String {
+        let ms = Int((s * 1000).rounded())
+        let frac = String(ms % 1000)
+        return "\(ms / 1000)." + String(repeating: "0", count: 3 - frac.count) + frac
+    }
+
+    /// The end-of-run summary: the table in text, records in JSON (one per source, then `total`).
+    func summary(_ report: RunReport, elapsed: Double, dryRun: Bool = false) {
+        guard enabled(.info) || report.sources.contains(where: \.isFailure) && enabled(.warn) else { return }
+        if format == .text {
+            text(.info, Summary.render(report, elapsed: elapsed, dryRun: dryRun))
+            return
+        }
+        for r in report.sources { sourceFinished(r, level: .info) }
+        let failed = report.sources.filter(\.isFailure).count
+        log(failed > 0 ? .warn : .info, "total", fields: [
+            ("sources", .number(JSONNumber(report.sources.count))), ("failed", .number(JSONNumber(failed))),
+            ("fetched", .number(JSONNumber(report.sources.reduce(0) { $0 + $1.fetched }))), ("new", .number(JSONNumber(report.delivered))),
+            ("filtered", .number(JSONNumber(report.sources.reduce(0) { $0 + $1.filtered }))), ("seconds", .number(JSONNumber(text: Self.seconds(elapsed)))),
+        ] + (dryRun ? [("dry_run", .bool(true))] : []))
+    }
+}

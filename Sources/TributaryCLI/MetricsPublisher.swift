@@ -1,0 +1,59 @@
+import TributaryCore
+
+/// Writes the metrics of the state (`Metrics`) where they are wanted: the `--metrics-file`
+/// (atomically, for the node_exporter textfile collector) and `watch`'s endpoint. `run` publishes
+/// once at its end; `watch` after each delivered batch and each finished source run, coalesced
+/// (`Updates`), and once more at its end.
+struct MetricsPublisher: Sendable {
+    let delivery: Delivery
+    let sources: [(name: String, type: String)]
+    let file: String?
+    let server: MetricsServer?
+    let log: Log
+
+    init(delivery: Delivery, sources: [ConfiguredSource], file: String?, server: MetricsServer?, log: Log) {
+        self.delivery = delivery
+        self.sources = sources.map { ($0.settings.name, $0.settings.type) }
+        self.file = file
+        self.server = server
+        self.log = log
+    }
+
+    func publish() async {
+        let metrics: Metrics?
+        do { metrics = try await delivery.metrics(sources: sources) } catch {
+            log.warn("metrics: cannot read the state: \(error.message)")
+            return
+        }
+        guard let metrics else {
+            if file != nil { log.warn("metrics: not written: the counters live in the state, and this run has none (--no-state)") }
+            return
+        }
+        let text = metrics.text
+        server?.update(text)
+        guard let file else { return }
+        do throws(SinkError) { try AtomicFile.write(Array(text.utf8), to: file) } catch {
+            log.warn("metrics: cannot write \(file): \(error.message)")
+        }
+    }
+
+    /// Coalesces requests to publish: `request` never blocks, and however many come while one
+    /// publication runs, one more follows it.
+    final class Updates: Sendable {
+        private let stream: AsyncStream<Void>
+        private let continuation: AsyncStream<Void>.Continuation
+
+        init() {
+            (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        }
+
+        func request() { continuation.yield() }
+        func finish() { continuation.finish() }
+
+        /// Publishes once per request (coalesced) until `finish`, then once more.
+        func run(_ publisher: MetricsPublisher) async {
+            for await _ in stream { await publisher.publish() }
+            await publisher.publish()
+        }
+    }
+}

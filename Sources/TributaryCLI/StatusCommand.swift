@@ -1,0 +1,103 @@
+import TributaryCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `tributary status`: each configured source's health as the state records it, on stdout, as a
+/// table or (`--json`) one JSON object per source. The state is opened for reading only, with
+/// no lock, so it works beside a running `watch`. Exit 1 when an enabled source is failing (its
+/// last run failed) or stale (nothing new for longer than its `expect_new_within`), so it can
+/// serve as a health check; 2 when the state cannot be read.
+enum StatusCommand {
+    struct Row {
+        let source: SourceSettings
+        let state: SourceState?
+        let stale: Bool
+
+        var failing: Bool { (state?.failures ?? 0) > 0 }
+        /// Counts against the exit code: enabled and failing or stale.
+        var unhealthy: Bool { source.enabled && (failing || stale) }
+
+        var word: String {
+            if !source.enabled { return "disabled" }
+            guard let state, state.lastRun != nil || state.lastSuccess != nil else { return stale ? "stale" : "never run" }
+            var words: [String] = []
+            if state.failures > 0 { words.append("failing") }
+            if stale { words.append("stale") }
+            return words.isEmpty ? "ok" : words.joined(separator: ", ")
+        }
+    }
+
+    /// Stale: `expect_new_within` is set and the source's last new item (or, when it never had
+    /// one, its first record) is older than that. A source state has never seen is not stale.
+    static func isStale(_ settings: SourceSettings, _ state: SourceState?, now: Double) -> Bool {
+        guard let limit = settings.expectNewWithin, let since = state?.lastNew ?? state?.firstRecorded else { return false }
+        return now - since > limit
+    }
+
+    static func run(config: Config, statePath: String, json: Bool, out: FDOutput, err: FDOutput) -> Int32 {
+        var states: [String: SourceState] = [:]
+        do {
+            // No file (or one no run has written to): no source has run.
+            if let store = try SQLiteState.readOnly(path: statePath) {
+                defer { store.close() }
+                states = try store.sourceStates(config.sources.map(\.settings.name))
+            }
+        } catch {
+            err.log("tributary: \(error.message)\n")
+            return 2
+        }
+        let now = Timestamp.now().seconds
+        let rows = config.sources.map { s in
+            Row(source: s.settings, state: states[s.settings.name], stale: isStale(s.settings, states[s.settings.name], now: now))
+        }
+        out.log(json ? rows.map(jsonLine).joined() : table(rows, statePath: statePath))
+        return rows.contains(where: \.unhealthy) ? 1 : 0
+    }
+
+    static func jsonLine(_ r: Row) -> String {
+        var e: [(key: String, value: JSONValue)] = [("name", .string(r.source.name)), ("type", .string(r.source.type))]
+        func time(_ key: String, _ t: Double?) { if let t { e.append((key, .string(Timestamp(seconds: t).rfc3339))) } }
+        time("last_run", r.state?.lastRun)
+        time("last_success", r.state?.lastSuccess)
+        e.append(("failures", .number(JSONNumber(r.state?.failures ?? 0))))
+        time("next_due", r.state?.nextDue)
+        if let error = r.state?.lastError, r.failing { e.append(("last_error", .string(Secrets.scrub(error)))) }
+        e.append(("emitted", .number(JSONNumber(r.state?.emittedTotal ?? 0))))
+        e.append(("stale", .bool(r.stale)))
+        time("last_new", r.state?.lastNew)
+        e.append(("enabled", .bool(r.source.enabled)))
+        var bytes = JSONWriter.serialize(.object(JSONObject(e)))
+        bytes.append(0x0A)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    static func table(_ rows: [Row], statePath: String) -> String {
+        func t(_ v: Double?) -> String { v.map { Log.localTime($0).prefix(19).replacingT() } ?? "-" }
+        let header = ["NAME", "TYPE", "STATUS", "LAST RUN", "LAST SUCCESS", "FAILURES", "NEXT DUE", "EMITTED", "LAST ERROR"]
+        var cells = [header]
+        for r in rows {
+            let err = r.failing ? r.state?.lastError.map(Secrets.scrub) ?? "" : ""
+            cells.append([r.source.name, r.source.type, r.word, t(r.state?.lastRun), t(r.state?.lastSuccess), String(r.state?.failures ?? 0),
+                          t(r.state?.nextDue), String(r.state?.emittedTotal ?? 0), err])
+        }
+        let widths = header.indices.map { c in cells.map { $0[c].count }.max() ?? 0 }
+        var out = ""
+        for row in cells {
+            var line = ""
+            for (c, cell) in row.enumerated() {
+                line += c == row.count - 1 ? cell : Summary.pad(cell, widths[c]) + "  "
+            }
+            while line.hasSuffix(" ") { line.removeLast() }
+            out += line + "\n"
+        }
+        return out
+    }
+}
+
+extension Substring {
+    /// `2026-12-01T16:45:00` as `2026-12-01 16:45:00` (the table's local times).
+    fileprivate func replacingT() -> String {
+        String(map { $0 == "T" ? " " : $0 })
+    }
+}

@@ -1,0 +1,114 @@
+/// The metrics of one state file in the Prometheus text exposition format (version 0.0.4),
+/// for the node_exporter textfile collector (`--metrics-file`) and `watch`'s `GET /metrics`.
+///
+/// Every `_total` is a counter kept in the state, written in the transaction of the batch or
+/// run it counts, so it grows across runs for as long as the state file lives (`rate()` works
+/// across cron runs); the others are gauges of the last run. Sources are the configured ones,
+/// in config order, whether or not they have run; sinks are the configured ones by name.
+public struct Metrics: Sendable {
+    public struct Source: Sendable {
+        public var name: String
+        public var type: String
+        /// What the state holds for it (nil: never recorded).
+        public var state: SourceState?
+    }
+
+    public var sources: [Source]
+    /// HTTP answers by status, in label order.
+    public var httpRequests: [(status: String, count: Int)]
+    /// The configured sinks, in config order, with their totals.
+    public var sinks: [(name: String, written: Int, failures: Int)]
+
+    public init(sources: [(name: String, type: String)], states: [String: SourceState], counters: [StateCounter], sinks: [String]) {
+        self.sources = sources.map { Source(name: $0.name, type: $0.type, state: states[$0.name]) }
+        httpRequests = counters.filter { $0.name == .httpRequests }.sorted { $0.label < $1.label }.map { ($0.label, $0.value) }
+        func total(_ name: StateCounter.Name, _ label: String) -> Int {
+            counters.filter { $0.name == name && $0.label == label }.reduce(0) { $0 + $1.value }
+        }
+        self.sinks = sinks.map { ($0, total(.sinkWritten, $0), total(.sinkFailures, $0)) }
+    }
+
+    /// One metric family: its name, type, help, and samples (labels, value).
+    struct Family {
+        let name: String
+        let type: String
+        let help: String
+        var samples: [(labels: [(String, String)], value: Double)] = []
+    }
+
+    var families: [Family] {
+        func perSource(_ name: String, _ type: String, _ help: String, _ value: (SourceState?) -> Double?) -> Family {
+            var f = Family(name: name, type: type, help: help)
+            for s in sources {
+                if let v = value(s.state) { f.samples.append(([("source", s.name), ("type", s.type)], v)) }
+            }
+            return f
+        }
+        var out = [
+            perSource("tributary_source_fetched_items_total", "counter", "Items the source fetched (after max_items), over the life of the state file.") { Double($0?.fetchedTotal ?? 0) },
+            perSource("tributary_source_new_items_total", "counter", "Items the source delivered to the sinks (new items), over the life of the state file.") { Double($0?.emittedTotal ?? 0) },
+            perSource("tributary_source_failures_total", "counter", "Failed runs of the source, over the life of the state file.") { Double($0?.failuresTotal ?? 0) },
+            perSource("tributary_source_up", "gauge", "1 when the source's last run succeeded, else 0.") { s in
+                s.map { $0.lastSuccess != nil && $0.failures == 0 ? 1 : 0 } ?? 0
+            },
+            perSource("tributary_source_last_success_timestamp_seconds", "gauge", "When the source last succeeded (Unix time).") { $0?.lastSuccess },
+            perSource("tributary_source_duration_seconds", "gauge", "How long the source's last run took.") { $0?.lastDuration },
+        ]
+        var http = Family(name: "tributary_http_requests_total", type: "counter", help: "HTTP answers by status (\"error\": a transfer that got no answer), over the life of the state file.")
+        http.samples = httpRequests.map { ([("status", $0.status)], Double($0.count)) }
+        var written = Family(name: "tributary_sink_written_items_total", type: "counter", help: "Items the sink wrote, over the life of the state file.")
+        written.samples = sinks.map { ([("sink", $0.name)], Double($0.written)) }
+        var failed = Family(name: "tributary_sink_failures_total", type: "counter", help: "Times the sink failed to open, write or close, over the life of the state file.")
+        failed.samples = sinks.map { ([("sink", $0.name)], Double($0.failures)) }
+        out += [http, written, failed]
+        return out
+    }
+
+    /// The exposition text: `# HELP` and `# TYPE` for every family, then its samples.
+    public var text: String {
+        var out = ""
+        for f in families {
+            out += "# HELP \(f.name) \(Self.escapeHelp(f.help))\n# TYPE \(f.name) \(f.type)\n"
+            for s in f.samples {
+                let labels = s.labels.map { "\($0.0)=\"\(Self.escapeLabel($0.1))\"" }.joined(separator: ",")
+                out += f.name + (labels.isEmpty ? "" : "{\(labels)}") + " " + Self.format(s.value) + "\n"
+            }
+        }
+        return out
+    }
+
+    /// A label value as the format writes it: `\` as `\\`, `"` as `\"`, a line feed as `\n`.
+    public static func escapeLabel(_ value: String) -> String {
+        var out = ""
+        for ch in value.unicodeScalars {
+            switch ch {
+            case "\\": out += "\\\\"
+            case "\"": out += "\\\""
+            case "\n": out += "\\n"
+            default: out.unicodeScalars.append(ch)
+            }
+        }
+        return out
+    }
+
+    /// Help text: `\` as `\\`, a line feed as `\n`.
+    static func escapeHelp(_ text: String) -> String {
+        text.replacingAll("\\", with: "\\\\").replacingAll("\n", with: "\\n")
+    }
+
+    /// Integers without a fraction; other values with up to millisecond precision.
+    static func format(_ v: Double) -> String {
+        guard v.isFinite else { return v.isNaN ? "NaN" : (v > 0 ? "+Inf" : "-Inf") }
+        if v == v.rounded(), abs(v) < 1e15 { return String(Int64(v)) }
+        let ms = (v * 1000).rounded() / 1000
+        return "\(ms)"
+    }
+}
+
+extension String {
+    fileprivate func replacingAll(_ target: Character, with replacement: String) -> String {
+        var out = ""
+        for ch in self { if ch == target { out += replacement } else { out.append(ch) } }
+        return out
+    }
+}
