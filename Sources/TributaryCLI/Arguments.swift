@@ -8,6 +8,7 @@ struct Arguments {
     var all = false
     var noState = false
     var statePath: String?
+    var worker: String?
     var record: String?
     var replay: String?
     var respectSchedule = false
@@ -25,8 +26,8 @@ struct Arguments {
 
     /// Flags each command takes (value-taking ones end in "=").
     static let flags: [String: [String]] = [
-        "run": ["-c=", "--config=", "--only=", "--jsonl", "--all", "--no-state", "--state=", "--record=", "--replay=", "--quiet", "-q", "--verbose", "-v", "--respect-schedule"],
-        "watch": ["-c=", "--config=", "--only=", "--state=", "--replay=", "--quiet", "-q"],
+        "run": ["-c=", "--config=", "--only=", "--jsonl", "--all", "--no-state", "--state=", "--record=", "--replay=", "--quiet", "-q", "--verbose", "-v", "--respect-schedule", "--worker="],
+        "watch": ["-c=", "--config=", "--only=", "--state=", "--replay=", "--quiet", "-q", "--worker="],
         "check": ["-c=", "--config="],
         "sources": [],
         "test": ["-c=", "--config=", "--replay=", "--record="],
@@ -89,6 +90,7 @@ struct Arguments {
             case "--all": a.all = true
             case "--no-state": a.noState = true
             case "--state": a.statePath = value
+            case "--worker": a.worker = value
             case "--record": a.record = value
             case "--replay": a.replay = value
             case "--respect-schedule": a.respectSchedule = true

@@ -53,13 +53,19 @@ struct Runner {
         }
     }
 
-    /// The state, unless `--no-state` or `test`; pruned of what retention says to forget.
-    func openState() -> (ok: Bool, store: SQLiteState?) {
+    /// The state, unless `--no-state` or `test`; pruned of what retention says to forget. A
+    /// PostgreSQL state (`state.url`, unless `--state FILE`) that cannot be reached fails here: exit 2.
+    func openState() -> (ok: Bool, store: (any StateBackend)?) {
         if args.noState || args.command == "test" { return (true, nil) }
-        let path = args.statePath ?? config.statePath ?? SQLiteState.defaultPath()
         do {
-            let signals = self.signals
-            let store = try SQLiteState(path: path, lockTimeout: config.lockTimeout, stopRequested: { signals.received != nil })
+            let store: any StateBackend
+            if let shared = config.sharedState, args.statePath == nil {
+                store = try PostgresState(url: shared.url, schema: shared.schema)
+            } else {
+                let signals = self.signals
+                store = try SQLiteState(path: args.statePath ?? config.statePath ?? SQLiteState.defaultPath(), lockTimeout: config.lockTimeout,
+                                        stopRequested: { signals.received != nil })
+            }
             let now = Timestamp.now().seconds
             try store.touchConfigured(config.sources.map(\.settings.name), now: now)
             try store.prune(retention: config.retention, now: now)
@@ -79,7 +85,7 @@ struct Runner {
         let sinks: [any Sink] = isTest || args.jsonl ? [JSONLSink(path: "-")] : config.sinks.map(\.sink)
         let progress = ProgressLine(enabled: !args.quiet && !isTest && err.isTerminal, output: err)
         let stopping = StopFlag()
-        let delivery = Delivery(sinks: sinks, state: opened.store, options: Delivery.Options(emitAll: args.all))
+        let delivery = Delivery(sinks: sinks, state: opened.store, options: Delivery.Options(emitAll: args.all, worker: worker, lease: config.lease))
         let engine = Engine(sources: selected, delivery: delivery, transport: transport,
                             options: Engine.Options(respectSchedule: args.respectSchedule, concurrency: config.http.concurrency, grace: Runner.gracePeriod),
                             stopping: stopping)
@@ -110,6 +116,9 @@ struct Runner {
         if let sig = signals.received { return sig == SIGINT ? 130 : 143 }
         return report.exitCode
     }
+
+    /// This process's name in leases: `--worker`, else `<hostname>:<pid>`.
+    var worker: String { args.worker ?? Leases.defaultWorker }
 
     static func name(_ sig: Int32) -> String { sig == SIGINT ? "SIGINT" : "SIGTERM" }
 

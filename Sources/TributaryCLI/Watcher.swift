@@ -26,7 +26,8 @@ struct Watcher {
         guard opened.ok, let state = opened.store else { return runner.notStarted() }
         guard let (transport, curl) = runner.makeTransport() else { return 2 }
         let stopping = StopFlag()
-        let delivery = Delivery(sinks: runner.config.sinks.map(\.sink), state: state, options: Delivery.Options(dedupeAcrossSources: false, stopOnFailure: stopping))
+        let options = Delivery.Options(dedupeAcrossSources: false, stopOnFailure: stopping, worker: runner.worker, lease: runner.config.lease, waitsOutStateOutages: true)
+        let delivery = Delivery(sinks: runner.config.sinks.map(\.sink), state: state, options: options)
         let out = err
         do throws(SinkError) { try await delivery.open(warn: { out.log(Self.stamp() + " warning: sink: \($0)\n") }) } catch {
             err.log("tributary: sink failed: \(error.message)\n")
@@ -43,7 +44,7 @@ struct Watcher {
             }
         }
         if !quiet {
-            out.log(Self.stamp() + " watching \(selected.count) source\(selected.count == 1 ? "" : "s") (state: \(state.location)); SIGINT or SIGTERM stops\n")
+            out.log(Self.stamp() + " watching \(selected.count) source\(selected.count == 1 ? "" : "s") (state: \(state.location), worker \(runner.worker)); SIGINT or SIGTERM stops\n")
         }
         let engine = Engine(sources: selected, delivery: delivery, transport: transport,
                             options: Engine.Options(concurrency: runner.config.http.concurrency, grace: Self.gracePeriod), stopping: stopping)

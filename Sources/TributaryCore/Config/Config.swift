@@ -14,6 +14,9 @@ public struct Config: Sendable {
     public var statePath: String?
     public var retention: Double
     public var lockTimeout: Double
+    /// `state.url`, `state.schema`, `state.lease`: a shared PostgreSQL state (Docs/scale-out.md).
+    public var sharedState: SharedStateSettings?
+    public var lease: Double
     public var sources: [ConfiguredSource]
     public var sinks: [ConfiguredSink]
 }
@@ -143,6 +146,8 @@ public enum ConfigLoader {
             stateR?.error("retention", "must be at least 1d (ids still in a feed are refreshed daily), found \(Durations.format(retention))")
         }
         let lockTimeout = stateR?.duration("lock_timeout") ?? 30
+        let shared = stateR.flatMap(SharedStateSettings.read)
+        let lease = stateR?.duration("lease") ?? Leases.defaultDuration
 
         var sources: [ConfiguredSource] = []
         var names: [String: Int] = [:]
@@ -219,7 +224,7 @@ public enum ConfigLoader {
         }
         if !diag.errors.isEmpty { throw ConfigError(messages: diag.errors) }
         return Config(file: file, directory: directory, http: http, replayDirectory: replay, defaultInterval: defInterval,
-                      statePath: statePath, retention: retention, lockTimeout: lockTimeout, sources: sources, sinks: sinks)
+                      statePath: statePath, retention: retention, lockTimeout: lockTimeout, sharedState: shared, lease: lease, sources: sources, sinks: sinks)
     }
 
     public static func isValidName(_ s: String) -> Bool {

@@ -116,5 +116,8 @@ public enum CommonOptions {
         OptionSpec("path", .string, default: "$XDG_STATE_HOME/tributary/state.sqlite", "state database (relative to the config file)"),
         OptionSpec("retention", .duration, default: "30d", "forget ids, validators and removed sources not seen for this long"),
         OptionSpec("lock_timeout", .duration, default: "30s", "how long a second run waits for the first to finish, then exits 2"),
+        OptionSpec("url", .string, secret: true, "keep the state in PostgreSQL instead: postgres://user:password@host:port/database (or postgresql://), shared by many workers"),
+        OptionSpec("schema", .string, default: "tributary", "the PostgreSQL schema of the state's tables (with url)"),
+        OptionSpec("lease", .duration, default: "2m", "how long a worker's claim on a source lasts unless renewed, at least 1s (with url)"),
     ]
 }

@@ -18,17 +18,29 @@ public final class Delivery: @unchecked Sendable {
         /// Set when a sink fails (or its reader leaves): nothing more can be delivered, so the
         /// engine stops starting sources (`watch` ends).
         public var stopOnFailure: StopFlag?
-        public init(emitAll: Bool = false, dedupeAcrossSources: Bool = true, stopOnFailure: StopFlag? = nil) {
+        /// This process's name in leases (`--worker`, default `<hostname>:<pid>`).
+        public var worker = Leases.defaultWorker
+        /// How long a lease lasts unless renewed (`state.lease`).
+        public var lease = Leases.defaultDuration
+        /// A state that cannot be reached for now (a `transient` error) stops only the source
+        /// whose batch it hit (`stopped: state unavailable: ...`, nothing recorded, retried
+        /// later) instead of all delivery (`watch`). Otherwise it is a sink failure (`run`).
+        public var waitsOutStateOutages = false
+        public init(emitAll: Bool = false, dedupeAcrossSources: Bool = true, stopOnFailure: StopFlag? = nil,
+                    worker: String = Leases.defaultWorker, lease: Double = Leases.defaultDuration, waitsOutStateOutages: Bool = false) {
             self.emitAll = emitAll
             self.dedupeAcrossSources = dedupeAcrossSources
             self.stopOnFailure = stopOnFailure
+            self.worker = worker
+            self.lease = lease
+            self.waitsOutStateOutages = waitsOutStateOutages
         }
     }
 
     let thread = SerialThread(name: "tributary-deliv")
     private let sinks: [any Sink]
     public let state: (any StateBackend)?
-    private let options: Options
+    let options: Options
     private var seen = IDSet()
     private var failure: SinkError?
     private var outputClosed = false
@@ -231,7 +243,10 @@ public final class Delivery: @unchecked Sendable {
             try tx.storeValidators(validators, now: Timestamp.now().seconds)
             for w in stagedWindows { try tx.replaceWindow(sink: w.sink, items: w.items) }
             stagedWindows.removeAll()
-            if let record { try tx.recordRun(record) }
+            if let record {
+                try tx.recordRun(record)
+                try tx.releaseLease(source: record.source, worker: options.worker)
+            }
             try tx.commit()
         } catch {
             tx.rollback()
@@ -260,6 +275,9 @@ public final class Delivery: @unchecked Sendable {
         let message = written
             ? "state: items were written but could not be recorded (they will be emitted again): \(error.message)"
             : "state: \(error.message)"
+        if error.transient && options.waitsOutStateOutages {
+            return SourceError.deliveryStopped("state unavailable: " + (written ? "items were written but could not be recorded (they will be emitted again): " : "") + error.message)
+        }
         failure = SinkError(message)
         options.stopOnFailure?.set()
         return SourceError.deliveryStopped(message)
@@ -287,11 +305,17 @@ public final class Delivery: @unchecked Sendable {
                     run.buffer = []
                     try self.checkStillDelivering()
                     try self.process(buffered, run, validators: run.bufferedValidators + kept, record: stopped ? nil : record)
-                } else if !stopped {
+                }
+                // The record and the end of the lease in one transaction (the lease alone for a
+                // stopped run, so another worker may take the source at once).
+                if !(run.buffersFirstRun && !stopped) {
                     let tx = try self.begin(state)
                     do throws(StateError) {
-                        try tx.storeValidators(kept, now: now)
-                        try tx.recordRun(record)
+                        if !stopped {
+                            try tx.storeValidators(kept, now: now)
+                            try tx.recordRun(record)
+                        }
+                        try tx.releaseLease(source: settings.name, worker: self.options.worker)
                         try tx.commit()
                     } catch {
                         tx.rollback()
