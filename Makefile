@@ -8,10 +8,12 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # The binary `make release` builds; install and package-deb take another one with RELEASE_BIN=.
 RELEASE_BIN ?= .build/release/tributary
 VERSION := $(shell sed -n 's/^ *public static let version = "\(.*\)"$$/\1/p' Sources/TributaryCore/Config/Values.swift 2>/dev/null)
-# C libraries the build links: libcurl (OpenSSL flavour), libcrypto and SQLite, found through pkg-config.
-APT_PACKAGES := libcurl4-openssl-dev libssl-dev libsqlite3-dev pkg-config
-# Tools the tests run: readelf (binutils), systemd-analyze (systemd), dpkg-shlibdeps (dpkg-dev).
-TOOL_PACKAGES := binutils systemd dpkg-dev
+# C libraries the build compiles against: SQLite (linked, through pkg-config), and the headers of
+# libcurl (OpenSSL flavour), libcrypto and libpq, which the binary opens at run time.
+APT_PACKAGES := libcurl4-openssl-dev libssl-dev libsqlite3-dev libpq-dev pkg-config
+# Tools the tests run: readelf (binutils), systemd-analyze (systemd), dpkg-shlibdeps (dpkg-dev),
+# a PostgreSQL server and psql (postgresql) for the shared-state tests, runuser (util-linux).
+TOOL_PACKAGES := binutils systemd dpkg-dev postgresql util-linux
 
 # Written by commit-header, git-ignored, read by Sources/CBuildInfo/build_info.c.
 COMMIT_HEADER := Sources/CBuildInfo/generated/commit.h
