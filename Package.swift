@@ -48,6 +48,8 @@ let package = Package(
         .executableTarget(name: "tributary", dependencies: ["TributaryCLI"], swiftSettings: strict),
         // Benchmark of the state store's cost per run (bench/README.md).
         .executableTarget(name: "tributary-state-bench", dependencies: ["TributaryCore"], path: "bench/StateBench", swiftSettings: strict),
+        // Benchmark of the JSON layer: the corpus parsed from memory, eight fields read per item (bench/README.md).
+        .executableTarget(name: "tributary-json-bench", dependencies: ["TributaryCore", "TributaryTestSupport"], path: "bench/JSONBench", swiftSettings: strict),
         // Loopback HTTP server, fixtures and an in-memory sink for tests.
         .target(name: "TributaryTestSupport", dependencies: ["TributaryCore"], swiftSettings: strict),
         .testTarget(name: "TributaryCoreTests", dependencies: ["TributaryCore", "TributaryTestSupport"], swiftSettings: strict),
@@ -57,3 +59,12 @@ let package = Package(
         .testTarget(name: "RepositoryTests", dependencies: ["TributaryTestSupport"], exclude: [], swiftSettings: strict),
     ]
 )
+
+// libFuzzer targets (Fuzz/README.md): one executable for every parser that reads untrusted input.
+// Only in the package when TRIBUTARY_FUZZ=1 (Fuzz/run.sh sets it), so `swift build` and
+// `swift test` never compile it: it has no main of its own (libFuzzer supplies one) and
+// `@testable import`s the libraries, which needs `-enable-testing`.
+if Context.environment["TRIBUTARY_FUZZ"] == "1" {
+    package.products.append(.executable(name: "TributaryFuzz", targets: ["TributaryFuzz"]))
+    package.targets.append(.executableTarget(name: "TributaryFuzz", dependencies: ["TributaryCore", "TributaryPlugins"], path: "Fuzz/Harness", swiftSettings: strict))
+}

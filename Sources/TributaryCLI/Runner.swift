@@ -18,7 +18,7 @@ struct Runner {
 
     /// The sources this command runs: `test NAME`, `--only`, or every enabled one.
     func selectSources() -> [ConfiguredSource]? {
-        if args.command == "test" {
+        if args.is(.test) {
             let name = args.positional[0]
             guard let s = config.sources.first(where: { $0.settings.name == name }) else {
                 usageUnknown([name])
@@ -26,10 +26,10 @@ struct Runner {
             }
             return [s]
         }
-        if !args.only.isEmpty {
-            let unknown = args.only.filter { n in !config.sources.contains { $0.settings.name == n } }
+        if !args.values(Flags.only).isEmpty {
+            let unknown = args.values(Flags.only).filter { n in !config.sources.contains { $0.settings.name == n } }
             if !unknown.isEmpty { usageUnknown(unknown); return nil }
-            return config.sources.filter { args.only.contains($0.settings.name) }
+            return config.sources.filter { args.values(Flags.only).contains($0.settings.name) }
         }
         return config.sources.filter(\.settings.enabled)
     }
@@ -42,11 +42,11 @@ struct Runner {
         }
         do {
             // An explicit --record means the network, even when the config replays.
-            if let dir = args.replay ?? (args.record == nil ? config.replayDirectory : nil) {
+            if let dir = args.value(Flags.replay) ?? (args.value(Flags.record) == nil ? config.replayDirectory : nil) {
                 return (try ReplayTransport(directory: dir), nil)
             }
             let c = CurlTransport(settings: config.http)
-            return (try args.record.map { try RecordingTransport(inner: c, directory: $0) } ?? c, c)
+            return (try args.value(Flags.record).map { try RecordingTransport(inner: c, directory: $0) } ?? c, c)
         } catch {
             err.log("tributary: \(error)\n")
             return nil
@@ -56,14 +56,14 @@ struct Runner {
     /// The state, unless `--no-state` or `test`; pruned of what retention says to forget. A
     /// PostgreSQL state (`state.url`, unless `--state FILE`) that cannot be reached fails here: exit 2.
     func openState() -> (ok: Bool, store: (any StateBackend)?) {
-        if args.noState || args.command == "test" { return (true, nil) }
+        if args.is(.test) || (args.is(.run) && args[Flags.noState]) { return (true, nil) }
         do {
             let store: any StateBackend
-            if let shared = config.sharedState, args.statePath == nil {
+            if let shared = config.sharedState, args.value(Flags.state) == nil {
                 store = try PostgresState(url: shared.url, schema: shared.schema)
             } else {
                 let signals = self.signals
-                store = try SQLiteState(path: args.statePath ?? config.statePath ?? SQLiteState.defaultPath(), lockTimeout: config.lockTimeout,
+                store = try SQLiteState(path: args.value(Flags.state) ?? config.statePath ?? SQLiteState.defaultPath(), lockTimeout: config.lockTimeout,
                                         stopRequested: { signals.received != nil })
             }
             let now = Timestamp.now().seconds
@@ -77,19 +77,19 @@ struct Runner {
     }
 
     func run() async -> Int32 {
-        let isTest = args.command == "test"
+        let isTest = args.is(.test)
         guard let selected = selectSources() else { return 2 }
         let opened = openState()
         guard opened.ok else { return notStarted() }
         guard let (transport, curl) = makeTransport() else { return 2 }
-        let sinks: [any Sink] = isTest || args.jsonl ? [JSONLSink(path: "-")] : config.sinks.map(\.sink)
-        let progress = ProgressLine(enabled: !args.quiet && !isTest && err.isTerminal, output: err)
+        let sinks: [any Sink] = isTest || args[Flags.jsonl] ? [JSONLSink(path: "-")] : config.sinks.map(\.sink)
+        let progress = ProgressLine(enabled: !args[Flags.quiet] && !isTest && err.isTerminal, output: err)
         let stopping = StopFlag()
-        let delivery = Delivery(sinks: sinks, state: opened.store, options: Delivery.Options(emitAll: args.all, worker: worker, lease: config.lease))
+        let delivery = Delivery(sinks: sinks, state: opened.store, options: Delivery.Options(emitAll: args[Flags.all], worker: worker, lease: config.lease))
         let engine = Engine(sources: selected, delivery: delivery, transport: transport,
-                            options: Engine.Options(respectSchedule: args.respectSchedule, concurrency: config.http.concurrency, grace: Runner.gracePeriod),
+                            options: Engine.Options(respectSchedule: args[Flags.respectSchedule], concurrency: config.http.concurrency, grace: Runner.gracePeriod),
                             stopping: stopping)
-        let observer = Self.observer(progress: progress, verbose: args.verbose)
+        let observer = Self.observer(progress: progress, verbose: args[Flags.verbose])
         let task = Task { await engine.run(observer: observer) }
         let start = DispatchTime.now().uptimeNanoseconds
         let signalCount = SignalCounter()
@@ -107,7 +107,7 @@ struct Runner {
         curl?.shutdown()
         progress.clear()
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        if !args.quiet && !isTest {
+        if !args[Flags.quiet] && !isTest {
             err.log(Summary.render(report, elapsed: elapsed))
         } else if isTest, let r = report.sources.first, case .failed(let reason) = r.status {
             err.log("\(r.name): failed: \(reason)\n")
@@ -118,7 +118,7 @@ struct Runner {
     }
 
     /// This process's name in leases: `--worker`, else `<hostname>:<pid>`.
-    var worker: String { args.worker ?? Leases.defaultWorker }
+    var worker: String { args.value(Flags.worker) ?? Leases.defaultWorker }
 
     static func name(_ sig: Int32) -> String { sig == SIGINT ? "SIGINT" : "SIGTERM" }
 

@@ -33,7 +33,7 @@ struct Watcher {
             err.log("tributary: sink failed: \(error.message)\n")
             return 3
         }
-        let quiet = args.quiet
+        let quiet = args[Flags.quiet]
         let observer: @Sendable (EngineEvent) -> Void = { event in
             switch event {
             case .finished(let r, _, _, _, _):

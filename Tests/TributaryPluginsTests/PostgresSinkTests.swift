@@ -27,8 +27,8 @@ final class PostgresSinkTests: XCTestCase {
         XCTAssertEqual(errors(#"{"state":{"url":"mysql://db/x"},"sources":[\#(source)]}"#),
                        [#"tributary.json: (top level).state.url: expected a postgres:// or postgresql:// URL (postgres://user:password@host:port/database), found "mysql://db/x""#])
         XCTAssertEqual(errors(#"{"state":{"url":"postgres://db/x","path":"s.sqlite","schema":"1x","lease":"500ms"},"sources":[\#(source)]}"#), [
-            "tributary.json: (top level).state.lease: must be at least 1s, found 500ms",
             #"tributary.json: (top level).state.schema: expected a schema name (letters, digits and _, not starting with a digit, at most 63), found "1x""#,
+            "tributary.json: (top level).state.lease: must be at least 1s, found 500ms",
             "tributary.json: (top level).state.path: cannot be used with state.url (the state is either a file or a PostgreSQL database)",
         ])
         XCTAssertEqual(errors(#"{"sources":[\#(source)],"sinks":[{"type":"postgres","url":"postgres://db/x","table":"a.b.c"}]}"#),

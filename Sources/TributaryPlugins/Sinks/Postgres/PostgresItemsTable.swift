@@ -4,7 +4,7 @@ import TributaryCore
 /// and the one statement that upserts a batch. The batch travels as one JSON array of the
 /// items' JSON lines (Docs/contract.md#items), which the server takes apart
 /// (`jsonb_array_elements`), so a batch of any size is one round trip.
-struct PostgresItemsTable {
+struct PostgresItemsTable: Sendable {
     /// `schema` (nil: the connection's search path) and `table`, unquoted.
     let schema: String?
     let table: String

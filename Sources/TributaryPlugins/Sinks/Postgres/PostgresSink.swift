@@ -13,22 +13,23 @@ import TributaryCore
 public final class PostgresSink: Sink, @unchecked Sendable {
     // Called by the engine from its delivery thread only, one call at a time (Sink contract):
     // `db` needs no lock.
-    public static let descriptor = SinkDescriptor(type: "postgres", summary: "upserts items into a PostgreSQL table", options: [
-        OptionSpec("url", .string, required: true, secret: true, "postgres://user:password@host:port/database (or postgresql://)"),
-        OptionSpec("table", .string, default: PostgresItemsTable.defaultName, "the table, schema-qualified or not; created if missing"),
-    ]) { reader in
-        guard let text = reader.string("url") else { return nil }
-        guard let url = PostgresURL(text) else {
-            reader.error("url", "expected \(PostgresURL.expectation), found \"\(Redactor.redactURL(text))\"")
-            return nil
-        }
-        let name = reader.string("table") ?? PostgresItemsTable.defaultName
-        guard let table = PostgresItemsTable(name) else {
-            reader.error("table", "expected a table name or schema.table (letters, digits and _, not starting with a digit), found \"\(name)\"")
-            return nil
-        }
-        return PostgresSink(url: url, table: table)
+    public static let descriptor = SinkDescriptor(type: "postgres", summary: "upserts items into a PostgreSQL table", options: [url, table]) { reader in
+        PostgresSink(url: reader[url], table: reader[table])
     }
+
+    static let url = Option<PostgresURL>(
+        spec: OptionSpec("url", .string, secret: true, "postgres://user:password@host:port/database (or postgresql://)", rule: { v, _ in
+            guard let s = v.stringValue else { return nil }
+            return PostgresURL(s) == nil ? "expected \(PostgresURL.expectation), found \"\(Redactor.redactURL(s))\"" : nil
+        }),
+        read: { v, _ in v.stringValue.flatMap(PostgresURL.init) }, show: { $0.display }, placeholder: { PostgresURL("postgres://localhost")! }).required
+    static let table = Option<PostgresItemsTable>(
+        spec: OptionSpec("table", .string, "the table, schema-qualified or not; created if missing", rule: { v, _ in
+            guard let s = v.stringValue else { return nil }
+            return PostgresItemsTable(s) == nil ? "expected a table name or schema.table (letters, digits and _, not starting with a digit), found \"\(s)\"" : nil
+        }),
+        read: { v, _ in v.stringValue.flatMap(PostgresItemsTable.init) }, show: { $0.display }, placeholder: { PostgresItemsTable(PostgresItemsTable.defaultName)! })
+        .defaulted(PostgresItemsTable(PostgresItemsTable.defaultName)!)
 
     /// How long a batch is retried while the server cannot be reached.
     static let retryFor = 30.0
