@@ -72,6 +72,11 @@ final class ScaleOutTests: XCTestCase {
                 workers[name] = try BinaryRunner.start(["watch", "-c", config(name, interval: interval, lease: lease), "--worker", name],
                                                        stdoutPath: dir.path + "/\(name).out", stderrPath: dir.path + "/\(name).err")
             }
+            // Each has its state open (connected, tables migrated) and is watching: a server
+            // stopped before that would be a start-up failure (exit 2), not an outage.
+            let deadline = Date().addingTimeInterval(30)
+            while Date() < deadline && !names.allSatisfy({ stderr($0).contains(" watching ") || workers[$0]?.isRunning == false }) { usleep(20_000) }
+            for name in names { XCTAssertTrue(stderr(name).contains(" watching "), "\(name) started: \(stderr(name).suffix(1500))") }
         }
 
         /// SIGTERM to every worker still running; each must stop cleanly (143) within 20 s.
@@ -163,20 +168,23 @@ final class ScaleOutTests: XCTestCase {
     }
 
     /// A worker killed with SIGKILL while its sources run: the others take them over once the
-    /// 2 s leases run out; nothing is lost, and the table holds each id once.
+    /// 2 s leases run out; nothing is lost, and the table holds each id once. The victim is the
+    /// worker whose fetch came first (one worker may lease every due source at once).
     func testAKilledWorkersSourcesAreTakenOverWithinTheLease() throws {
         var c = try Cluster(sources: 60)
         defer { c.remove() }
         c.feeds.delay = 1.0  // every fetch takes 1 s: the kill lands in the middle of some
         try c.start(["w1", "w2", "w3"], interval: "1h", lease: "2s")
         let deadline = Date().addingTimeInterval(30)
-        while !c.feeds.requests.contains(where: { $0.worker == "w1" }) && Date() < deadline { usleep(20_000) }
+        while c.feeds.requests.isEmpty && Date() < deadline { usleep(20_000) }
+        let victim = try XCTUnwrap(c.feeds.requests.first?.worker, "no source was fetched")
         usleep(300_000)
         let killedAt = Date().timeIntervalSince1970
-        kill(c.workers["w1"]!.processIdentifier, SIGKILL)
-        c.workers["w1"]!.waitUntilExit()
-        let startedByW1 = Set(c.feeds.requests.filter { $0.worker == "w1" }.map(\.source))
-        XCTAssertFalse(startedByW1.isEmpty)
+        kill(c.workers[victim]!.processIdentifier, SIGKILL)
+        c.workers[victim]!.waitUntilExit()
+        let startedByVictim = Set(c.feeds.requests.filter { $0.worker == victim }.map(\.source))
+        XCTAssertFalse(startedByVictim.isEmpty)
+        let survivors = ["w1", "w2", "w3"].filter { $0 != victim }
         // Every source ends with a successful run recorded, whoever ran it.
         var recorded = 0
         let until = Date().addingTimeInterval(40)
@@ -185,17 +193,18 @@ final class ScaleOutTests: XCTestCase {
             if recorded == c.sources { break }
             usleep(200_000)
         }
-        XCTAssertEqual(recorded, c.sources, "every source ran to the end: \(c.stderr("w2").suffix(1500))")
+        XCTAssertEqual(recorded, c.sources, "every source ran to the end: \(c.stderr(survivors[0]).suffix(1500))")
         c.stopAll()
-        // The sources w1 was running when it died and had not recorded were fetched again by
-        // another worker, within the lease (2 s) plus the time to notice.
-        let after = c.feeds.requests.filter { $0.worker != "w1" && $0.time > killedAt }
-        let takenOver = Set(after.map(\.source)).intersection(startedByW1)
-        XCTAssertFalse(takenOver.isEmpty, "some of w1's sources were taken over")
+        // The sources the victim was running when it died and had not recorded were fetched
+        // again by another worker, within the lease (2 s) plus the time to notice.
+        let after = c.feeds.requests.filter { $0.worker != victim && $0.time > killedAt }
+        let takenOver = Set(after.map(\.source)).intersection(startedByVictim)
+        XCTAssertFalse(takenOver.isEmpty, "some of \(victim)'s sources were taken over")
         for n in takenOver {
             let first = after.filter { $0.source == n }.map(\.time).min()!
             XCTAssertLessThan(first - killedAt, 2 + 2.5, "s\(n) taken over \(first - killedAt) s after the kill")
         }
+        for name in survivors { XCTAssertEqual(c.workers[name]?.terminationStatus, 143, c.stderr(name).suffix(1500).description) }
         let expected = c.expectedIDs(epochs: 1)
         XCTAssertEqual(Set(c.jsonlIDs()), expected, "nothing lost (a jsonl file may show an id twice)")
         let table = try c.tableIDs()
