@@ -56,7 +56,7 @@ struct Runner {
     /// The state, unless `--no-state` or `test`; pruned of what retention says to forget. A
     /// PostgreSQL state (`state.url`, unless `--state FILE`) that cannot be reached fails here: exit 2.
     func openState() -> (ok: Bool, store: (any StateBackend)?) {
-        if args.is(.test) || (args.is(.run) && args[Flags.noState]) { return (true, nil) }
+        if args.is(.test) || args.given(ifDeclared: Flags.noState) { return (true, nil) }
         do {
             let store: any StateBackend
             if let shared = config.sharedState, args.value(Flags.state) == nil {
@@ -82,14 +82,15 @@ struct Runner {
         let opened = openState()
         guard opened.ok else { return notStarted() }
         guard let (transport, curl) = makeTransport() else { return 2 }
-        let sinks: [any Sink] = isTest || args[Flags.jsonl] ? [JSONLSink(path: "-")] : config.sinks.map(\.sink)
-        let progress = ProgressLine(enabled: !args[Flags.quiet] && !isTest && err.isTerminal, output: err)
+        let sinks: [any Sink] = isTest || args.given(ifDeclared: Flags.jsonl) ? [JSONLSink(path: "-")] : config.sinks.map(\.sink)
+        let progress = ProgressLine(enabled: !args.given(ifDeclared: Flags.quiet) && !isTest && err.isTerminal, output: err)
         let stopping = StopFlag()
-        let delivery = Delivery(sinks: sinks, state: opened.store, options: Delivery.Options(emitAll: args[Flags.all], worker: worker, lease: config.lease))
+        let sinkFilters = isTest || args.given(ifDeclared: Flags.jsonl) ? [] : config.sinks.map(\.filter)
+        let delivery = Delivery(sinks: sinks, sinkFilters: sinkFilters, state: opened.store, options: Delivery.Options(emitAll: args.given(ifDeclared: Flags.all), worker: worker, lease: config.lease))
         let engine = Engine(sources: selected, delivery: delivery, transport: transport,
-                            options: Engine.Options(respectSchedule: args[Flags.respectSchedule], concurrency: config.http.concurrency, grace: Runner.gracePeriod),
+                            options: Engine.Options(respectSchedule: args.given(ifDeclared: Flags.respectSchedule), concurrency: config.http.concurrency, grace: Runner.gracePeriod),
                             stopping: stopping)
-        let observer = Self.observer(progress: progress, verbose: args[Flags.verbose])
+        let observer = Self.observer(progress: progress, verbose: args.given(ifDeclared: Flags.verbose))
         let task = Task { await engine.run(observer: observer) }
         let start = DispatchTime.now().uptimeNanoseconds
         let signalCount = SignalCounter()
@@ -107,7 +108,7 @@ struct Runner {
         curl?.shutdown()
         progress.clear()
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        if !args[Flags.quiet] && !isTest {
+        if !args.given(ifDeclared: Flags.quiet) && !isTest {
             err.log(Summary.render(report, elapsed: elapsed))
         } else if isTest, let r = report.sources.first, case .failed(let reason) = r.status {
             err.log("\(r.name): failed: \(reason)\n")
@@ -219,7 +220,7 @@ enum Summary {
 
     /// One source's summary line (also what `watch` logs after each run).
     static func line(_ r: SourceReport, nameWidth: Int = 0, typeWidth: Int = 0) -> String {
-        pad(r.name, nameWidth) + "  " + pad(r.type, typeWidth) + "  " + status(r) + "  \(r.fetched) fetched  \(r.new) new  \(seconds(r.seconds))\n"
+        pad(r.name, nameWidth) + "  " + pad(r.type, typeWidth) + "  " + status(r) + "  \(r.fetched) fetched  \(r.new) new" + (r.filtered > 0 ? "  \(r.filtered) filtered" : "") + "  \(seconds(r.seconds))\n"
     }
 
     static func render(_ report: RunReport, elapsed: Double) -> String {
@@ -229,7 +230,9 @@ enum Summary {
         for r in report.sources { s += line(r, nameWidth: nameW, typeWidth: typeW) }
         let failed = report.sources.filter(\.isFailure).count
         let fetched = report.sources.reduce(0) { $0 + $1.fetched }
-        s += "total: \(report.sources.count) source\(report.sources.count == 1 ? "" : "s"), \(failed) failed, \(fetched) fetched, \(report.delivered) new, \(seconds(elapsed))\n"
+        let filtered = report.sources.reduce(0) { $0 + $1.filtered }
+        s += "total: \(report.sources.count) source\(report.sources.count == 1 ? "" : "s"), \(failed) failed, \(fetched) fetched, \(report.delivered) new"
+            + (filtered > 0 ? ", \(filtered) filtered" : "") + ", \(seconds(elapsed))\n"
         return s
     }
 }
