@@ -11,6 +11,8 @@ public struct Scheduler: Sendable {
     /// `state.retention`, applied at start and every `pruneInterval`.
     public let retention: Double
     public static let pruneInterval = 3600.0
+    /// How often a worker with more than half its runs in flight looks for due sources.
+    static let busyLookInterval = 1.0
     /// The timer never sleeps longer than this, so a clock jump is noticed.
     static let maxSleep = 60.0
 
@@ -44,6 +46,7 @@ public struct Scheduler: Sendable {
         let grace = engine.options.grace
         let limit = max(Engine.minimumSourcesInFlight, engine.options.concurrency * Engine.sourcesPerTransfer)
         var outage = StateOutage()
+        var lastLook = -Double.infinity
 
         await withTaskGroup(of: Event.self) { group in
             group.addTask {
@@ -64,9 +67,15 @@ public struct Scheduler: Sendable {
                             observer(.warning(source: "state", message: "retention: \(error.message)"))
                         }
                     }
-                    let candidates = sources.filter { !running.contains($0.settings.name) && (notBefore[$0.settings.name] ?? now) <= now }
                     var look = now + Self.maxSleep
-                    if !candidates.isEmpty && running.count < limit {
+                    // A look costs the state a pass over the candidates: while more than half of
+                    // `limit` runs are in flight, look at most every `busyLookInterval` rather
+                    // than after every run that ends (10,000 sources: 150 looks, not 10,000).
+                    let busy = running.count > limit / 2 && now - lastLook < Self.busyLookInterval
+                    if busy { look = lastLook + Self.busyLookInterval }
+                    let candidates = busy || running.count >= limit ? [] : sources.filter { !running.contains($0.settings.name) && (notBefore[$0.settings.name] ?? now) <= now }
+                    if !candidates.isEmpty {
+                        lastLook = now
                         do throws(StateError) {
                             let claim = try await delivery.claimDue(candidates.map { SourceKey(name: $0.settings.name, type: $0.settings.type) }, limit: limit - running.count, now: now)
                             if let note = outage.ended() { observer(.warning(source: "state", message: note)) }

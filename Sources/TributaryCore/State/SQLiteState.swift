@@ -192,7 +192,14 @@ public final class SQLiteState: StateBackend, @unchecked Sendable {
 /// source; claiming is reading which candidates are due.
 extension SQLiteState {
     public func claimDue(_ candidates: [SourceKey], worker: String, lease: Double, limit: Int, now: Double) throws(StateError) -> DueClaim {
-        let states = try sourceStates(candidates.map(\.name))
+        // One statement over the whole table: a lookup per candidate would take the file's read
+        // lock once per source (10,000 fcntl calls per look at 10,000 sources).
+        let s = try db.statement("SELECT name, last_run, last_success, failures, next_due, last_error FROM sources")
+        var states: [String: SourceState] = [:]
+        while try s.step() {
+            if let name = s.string(0) { states[name] = SourceState(lastRun: s.double(1), lastSuccess: s.double(2), failures: s.int(3) ?? 0, nextDue: s.double(4), lastError: s.string(5)) }
+        }
+        sqlite3_reset(s.stmt)
         var due: [(name: String, state: SourceState)] = []
         var later: Double? = nil
         for c in candidates {
