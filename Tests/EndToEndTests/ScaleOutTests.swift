@@ -246,4 +246,36 @@ final class ScaleOutTests: XCTestCase {
         XCTAssertEqual(table.count, expected.count, "each id once in the table")
         XCTAssertEqual(Set(table), expected)
     }
+    /// The recipe of Docs/scale-out.md as written: Sources-config/scale-out/run.sh starts its own
+    /// PostgreSQL (postgres.sh), a feed server and three workers, and checks its own results
+    /// (every item once in the table, no id in two jsonl files). Small, to keep the suite's time.
+    func testTheScaleOutRecipeRuns() throws {
+        let r = try Shell.run(["bash", BinaryRunner.packageRoot + "/Sources-config/scale-out/run.sh"],
+                              env: ["TRIBUTARY_BIN": BinaryRunner.binary, "SOURCES": "45", "WORKERS": "3"], timeout: 240)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stderr.contains("items: 92 served, 92 in the postgres table, 92 lines (92 ids) in the jsonl files"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("ok: every item once between 3 workers"), r.stderr)
+        XCTAssertFalse(r.stderr.contains("pw-"), "the password is not shown")
+    }
+
+    /// The example config of the postgres sink, against the real server: its items in the
+    /// table, read with psql; a second run emits nothing (the state is in the same database).
+    func testThePostgresExampleConfigRuns() throws {
+        let pg = try PostgresServer.shared()
+        let database = try pg.createDatabase("example")
+        let dir = TempDir()
+        defer { dir.remove() }
+        let config = BinaryRunner.packageRoot + "/Sources-config/examples/postgres.json"
+        let env = ["TRIBUTARY_DB_URL": pg.url(database: database)]
+        let first = try BinaryRunner.run(["run", "-c", config], cwd: dir.path, env: env)
+        XCTAssertEqual(first.status, 0, first.stderr)
+        XCTAssertTrue(first.stderr.contains("total: 2 sources, 0 failed, 6 fetched, 6 new"), first.stderr)
+        let rows = try pg.psql("SELECT source || ' ' || title FROM feeds.items ORDER BY id", database: database).split(separator: "\n")
+        XCTAssertEqual(rows.count, 6, rows.description)
+        XCTAssertEqual(Set(rows.map { $0.split(separator: " ")[0] }), ["server-notes", "swift-blog"])
+        let second = try BinaryRunner.run(["run", "-c", config], cwd: dir.path, env: env)
+        XCTAssertEqual(second.status, 0, second.stderr)
+        XCTAssertTrue(second.stderr.contains("6 fetched, 0 new"), second.stderr)
+        XCTAssertEqual(try pg.psql("SELECT count(*) FROM tributary.emitted", database: database).trimmingCharacters(in: .whitespacesAndNewlines), "6")
+    }
 }
