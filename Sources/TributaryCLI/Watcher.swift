@@ -26,7 +26,8 @@ struct Watcher {
         guard opened.ok, let state = opened.store else { return runner.notStarted() }
         guard let (transport, curl) = runner.makeTransport() else { return 2 }
         let stopping = StopFlag()
-        let options = Delivery.Options(dedupeAcrossSources: false, stopOnFailure: stopping, worker: runner.worker, lease: runner.config.lease, waitsOutStateOutages: true)
+        let options = Delivery.Options(dedupeAcrossSources: false, stopOnFailure: stopping, lines: BuiltinRegistry.standard.itemLines,
+                                       worker: runner.worker, lease: runner.config.lease, waitsOutStateOutages: true)
         let delivery = Delivery(sinks: runner.config.sinks.map(\.sink), sinkFilters: runner.config.sinks.map(\.filter), state: state, options: options)
         let out = err
         do throws(SinkError) { try await delivery.open(warn: { out.log(Self.stamp() + " warning: sink: \($0)\n") }) } catch {

@@ -26,8 +26,11 @@ public final class Delivery: @unchecked Sendable {
         /// whose batch it hit (`stopped: state unavailable: ...`, nothing recorded, retried
         /// later) instead of all delivery (`watch`). Otherwise it is a sink failure (`run`).
         public var waitsOutStateOutages = false
-        public init(emitAll: Bool = false, dedupeAcrossSources: Bool = true, stopOnFailure: StopFlag? = nil,
+        /// How items read as text, for the sinks (`SinkContext.lines`): `Registry.itemLines`.
+        public var lines: ItemLines
+        public init(emitAll: Bool = false, dedupeAcrossSources: Bool = true, stopOnFailure: StopFlag? = nil, lines: ItemLines = .standard,
                     worker: String = Leases.defaultWorker, lease: Double = Leases.defaultDuration, waitsOutStateOutages: Bool = false) {
+            self.lines = lines
             self.emitAll = emitAll
             self.dedupeAcrossSources = dedupeAcrossSources
             self.stopOnFailure = stopOnFailure
@@ -86,7 +89,7 @@ public final class Delivery: @unchecked Sendable {
                     self.stagedWindows.append((key, items))
                 })
             }
-            let context = SinkContext(window: windows, warn: warn)
+            let context = SinkContext(window: windows, lines: self.options.lines, warn: warn)
             for sink in self.sinks { try sink.open(context) }
         }
     }
@@ -160,9 +163,9 @@ public final class Delivery: @unchecked Sendable {
     }
 
     /// The body stored with a validator, to answer a 304.
-    public func cachedBody(_ key: String) async -> [UInt8]? {
+    public func cachedBody(_ key: String) async throws(StateError) -> [UInt8]? {
         guard state != nil else { return nil }
-        return await thread.run { try? self.state!.cachedBody(key) } ?? nil
+        return try await thread.run { () throws(StateError) in try self.state!.cachedBody(key) }
     }
 
     /// Delivers one batch of a source's items (see the type's description). Throws when the
