@@ -127,13 +127,15 @@ final class ScaleOutTests: XCTestCase {
         }
     }
 
-    /// Three workers, 300 sources every 2 s: no source is fetched twice within one interval,
+    /// Three workers, 300 sources every 2 s (leases of 10 s): no source is fetched twice within one interval,
     /// each item is emitted exactly once between the workers (jsonl files and the table), and
     /// the work is shared.
     func testThreeWorkersShareTheSourcesAndEmitEachItemOnce() throws {
         var c = try Cluster(sources: 300)
         defer { c.remove() }
-        try c.start(["w1", "w2", "w3"], interval: "2s", lease: "2s")
+        // A lease of 10 s: only a worker whose renewals stall that long loses a source (under a
+        // ThreadSanitizer build on a loaded machine, 2 s was not always enough).
+        try c.start(["w1", "w2", "w3"], interval: "2s", lease: "10s")
         XCTAssertTrue(c.waitForAllFetched(inEpoch: 1), "every source fetched: \(c.stderr("w1").suffix(2000))")
         for e in 2...3 {
             c.feeds.setEpoch(e)
@@ -277,5 +279,19 @@ final class ScaleOutTests: XCTestCase {
         XCTAssertEqual(second.status, 0, second.stderr)
         XCTAssertTrue(second.stderr.contains("6 fetched, 0 new"), second.stderr)
         XCTAssertEqual(try pg.psql("SELECT count(*) FROM tributary.emitted", database: database).trimmingCharacters(in: .whitespacesAndNewlines), "6")
+    }
+    /// `--dry-run` reads a state file only: with a PostgreSQL state it refuses (exit 2, before
+    /// any connection), and `--state FILE` makes it a dry run on that file.
+    func testDryRunRefusesAPostgreSQLState() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let config = dir.write("c.json", #"{"state":{"url":"postgres://u:secret-pw@127.0.0.1:1/db"},"sources":[{"name":"a","type":"json","url":"file:///nonexistent.json","fields":{"title":"t"}}]}"#)
+        let r = try BinaryRunner.run(["run", "--dry-run", "-c", config])
+        XCTAssertEqual(r.status, 2, r.stderr)
+        XCTAssertTrue(r.stderr.contains("--dry-run reads a state file only"), r.stderr)
+        XCTAssertFalse(r.stderr.contains("secret-pw"))
+        let file = try BinaryRunner.run(["run", "--dry-run", "-c", config, "--state", dir.path + "/s.sqlite"])
+        XCTAssertFalse(file.stderr.contains("--dry-run reads a state file only"), file.stderr)
+        XCTAssertFalse(file.stderr.contains("PostgreSQL"), file.stderr)
     }
 }
