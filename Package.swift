@@ -37,6 +37,10 @@ let package = Package(
         // typed wrappers over it. Headers only, from libxml2-dev (libxml2Headers above): no
         // pkgConfig, which would link -lxml2, and every start would load libxml2 and ICU.
         .systemLibrary(name: "CXML"),
+        // C shim over libpq: PostgreSQL for the shared state and the postgres sink, through a
+        // function table filled at run time (dlopen on first connection, see PostgresLibrary.swift);
+        // headers only, from libpq-dev, for the same reason as CCurl.
+        .systemLibrary(name: "CPostgres"),
         // C shim over SQLite: the state store's database.
         .systemLibrary(
             name: "CSQLite",
@@ -48,7 +52,7 @@ let package = Package(
         // C shim over the process calls Swift cannot make (prctl, pidfd_open, waitid): the exec source.
         .systemLibrary(name: "CProcess"),
         // Engine: JSON layer, model, HTTP, config, engine, plugin protocols.
-        .target(name: "TributaryCore", dependencies: ["CCurl", "CCrypto", "CPCRE2", "CSQLite", "CDynamicLoader"], swiftSettings: strict),
+        .target(name: "TributaryCore", dependencies: ["CCurl", "CCrypto", "CPCRE2", "CSQLite", "CPostgres", "CDynamicLoader"], swiftSettings: strict),
         // Built-in sources and sinks, one folder each, plus the registry.
         .target(name: "TributaryPlugins", dependencies: ["TributaryCore", "CProcess", "CXML"], swiftSettings: strict + libxml2Headers),
         // Command-line front end (argument parsing, signals, summary); no business logic.

@@ -64,6 +64,7 @@ enum Flags {
     static let dryRun = Flag("--dry-run", "fetch and print the items that would be emitted as JSON Lines; write nothing: no sink, no state, no file")
     static let noState = Flag("--no-state", "use no state file (nothing read or written; every item is new)")
     static let state = Flag("--state", .value(placeholder: "FILE"), "state file (default: state.path, else $XDG_STATE_HOME/tributary/state.sqlite)")
+    static let worker = Flag("--worker", .value(placeholder: "NAME"), "this process's name in a shared (PostgreSQL) state's leases (default <hostname>:<pid>)")
     static let record = Flag("--record", .value(placeholder: "DIR"), "also save every HTTP exchange under DIR (secrets redacted)")
     static let replay = Flag("--replay", .value(placeholder: "DIR"), "answer every request from recordings in DIR; no network at all")
     static let respectSchedule = Flag("--respect-schedule", "run only the sources that are due (interval, backoff after failures), so a cron entry every minute runs each source on its own interval")
@@ -130,28 +131,31 @@ enum Commands {
     static let run = Command(
         .run,
         flags: [Flags.config, Flags.only, Flags.dryRun, Flags.jsonl, Flags.all, Flags.noState, Flags.state, Flags.record, Flags.replay, Flags.respectSchedule, Flags.quiet, Flags.verbose,
-                Flags.logFormat, Flags.logLevel, Flags.metricsFile],
+                Flags.logFormat, Flags.logLevel, Flags.metricsFile, Flags.worker],
         exclusive: [(Flags.record, Flags.replay), (Flags.noState, Flags.state), (Flags.dryRun, Flags.record), (Flags.dryRun, Flags.metricsFile)],
         summary: "fetch every enabled source once and deliver the new items to the sinks",
         details: """
         Fetch every enabled source concurrently and deliver the items never emitted before (by any \
         source) to every configured sink; they are recorded in the state file only once every sink \
         has written them. Items go to stdout only; logs, progress and the summary go to stderr. \
+        With a PostgreSQL state (state.url) a source another worker holds is skipped \
+        (`skipped: leased by <worker>`). \
         With --dry-run, state is only read (to decide what is new) and the items that would be \
         emitted go to stdout as JSON Lines: no sink is opened and no file is created or changed.
         """)
 
     static let watch = Command(
         .watch,
-        flags: [Flags.config, Flags.only, Flags.state, Flags.replay, Flags.quiet, Flags.verbose, Flags.logFormat, Flags.logLevel, Flags.metricsFile],
+        flags: [Flags.config, Flags.only, Flags.state, Flags.replay, Flags.quiet, Flags.verbose, Flags.logFormat, Flags.logLevel, Flags.metricsFile, Flags.worker],
         summary: "keep running: each source on its own interval, with backoff while it fails",
         details: """
         Keep running: each source runs on its own `interval` (default defaults.interval, 15m) with \
         jitter, never two runs of one source at once. A failing source backs off (interval x \
         2^failures, at most 24 h) and keeps being tried; a warning is logged when it starts failing \
         and when it recovers. Sinks are written after each run. SIGINT/SIGTERM: no new runs, the \
-        ones in flight get 10 s, state is committed, exit 130/143. With `metrics.listen` in the \
-        config, Prometheus metrics are served at GET /metrics and `ok` at GET /healthz.
+        ones in flight get 10 s, state is committed, exit 130/143. Several watch processes may \
+        share one PostgreSQL state (state.url): each due source is leased to one of them at a time. \
+        With `metrics.listen` in the config, Prometheus metrics are served at GET /metrics and `ok` at GET /healthz.
         """)
 
     static let status = Command(

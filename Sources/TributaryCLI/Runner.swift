@@ -81,19 +81,30 @@ struct Runner {
         }
     }
 
-    /// The state, unless `--no-state` or `test`; pruned of what retention says to forget.
-    func openState() -> (ok: Bool, store: SQLiteState?) {
+    /// The state, unless `--no-state` or `test`; pruned of what retention says to forget. A
+    /// PostgreSQL state (`state.url`, unless `--state FILE`) that cannot be reached fails here: exit 2.
+    func openState() -> (ok: Bool, store: (any StateBackend)?) {
         if args.is(.test) || args.given(ifDeclared: Flags.noState) { return (true, nil) }
-        let path = args.value(Flags.state) ?? config.statePath ?? SQLiteState.defaultPath()
         if dryRun {
+            if config.sharedState != nil && args.value(Flags.state) == nil {
+                err.log("tributary: --dry-run reads a state file only; a PostgreSQL state (state.url) cannot be opened read-only yet: add --state FILE or --no-state\n")
+                return (false, nil)
+            }
+            let path = args.value(Flags.state) ?? config.statePath ?? SQLiteState.defaultPath()
             do throws(StateError) { return (true, try SQLiteState.readOnly(path: path)) } catch {
                 log.error("\(error)")
                 return (false, nil)
             }
         }
         do {
-            let signals = self.signals
-            let store = try SQLiteState(path: path, lockTimeout: config.lockTimeout, stopRequested: { signals.received != nil })
+            let store: any StateBackend
+            if let shared = config.sharedState, args.value(Flags.state) == nil {
+                store = try PostgresState(url: shared.url, schema: shared.schema)
+            } else {
+                let signals = self.signals
+                store = try SQLiteState(path: args.value(Flags.state) ?? config.statePath ?? SQLiteState.defaultPath(), lockTimeout: config.lockTimeout,
+                                        stopRequested: { signals.received != nil })
+            }
             let now = Timestamp.now().seconds
             try store.touchConfigured(config.sources.map(\.settings.name), now: now)
             try store.prune(retention: config.retention, now: now)
@@ -121,7 +132,8 @@ struct Runner {
         let sinkNames = toStdout ? ["stdout"] : config.sinks.map(\.name)
         // Items on the terminal the progress line is on: take the line off while they are written.
         let itemsOnTerminal = progress.enabled && FDOutput.standardOutput.isTerminal
-        var options = Delivery.Options(emitAll: args.given(ifDeclared: Flags.all), lines: BuiltinRegistry.standard.itemLines, sinkNames: sinkNames)
+        var options = Delivery.Options(emitAll: args.given(ifDeclared: Flags.all), lines: BuiltinRegistry.standard.itemLines, sinkNames: sinkNames,
+                                      worker: worker, lease: config.lease)
         if itemsOnTerminal {
             options.willWrite = { progress.hide() }
             options.didWrite = { progress.show() }
@@ -161,6 +173,9 @@ struct Runner {
         if let sig = signals.received { return sig == SIGINT ? 130 : 143 }
         return report.exitCode
     }
+
+    /// This process's name in leases: `--worker`, else `<hostname>:<pid>`.
+    var worker: String { args.value(Flags.worker) ?? Leases.defaultWorker }
 
     static func name(_ sig: Int32) -> String { sig == SIGINT ? "SIGINT" : "SIGTERM" }
 

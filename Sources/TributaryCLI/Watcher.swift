@@ -34,8 +34,9 @@ struct Watcher {
         }
         defer { server?.stop() }
         let stopping = StopFlag()
-        let delivery = Delivery(sinks: runner.config.sinks.map(\.sink), sinkFilters: runner.config.sinks.map(\.filter), state: state,
-                                options: Delivery.Options(dedupeAcrossSources: false, stopOnFailure: stopping, lines: BuiltinRegistry.standard.itemLines, sinkNames: runner.config.sinks.map(\.name)))
+        let options = Delivery.Options(dedupeAcrossSources: false, stopOnFailure: stopping, lines: BuiltinRegistry.standard.itemLines, sinkNames: runner.config.sinks.map(\.name),
+                                       worker: runner.worker, lease: runner.config.lease, waitsOutStateOutages: true)
+        let delivery = Delivery(sinks: runner.config.sinks.map(\.sink), sinkFilters: runner.config.sinks.map(\.filter), state: state, options: options)
         do throws(SinkError) { try await delivery.open(warn: { log.warn($0, source: "sink") }) } catch {
             log.error("sink failed: \(error.message)")
             return 3
@@ -56,8 +57,8 @@ struct Watcher {
             case .started: break
             }
         }
-        log.info("watching \(selected.count) source\(selected.count == 1 ? "" : "s") (state: \(state.location)); SIGINT or SIGTERM stops",
-                 fields: [("sources", .number(JSONNumber(selected.count))), ("state", .string(state.location))])
+        log.info("watching \(selected.count) source\(selected.count == 1 ? "" : "s") (state: \(state.location), worker \(runner.worker)); SIGINT or SIGTERM stops",
+                 fields: [("sources", .number(JSONNumber(selected.count))), ("state", .string(state.location)), ("worker", .string(runner.worker))])
         var publishTask: Task<Void, Never>?
         if publishing {
             // The state's metrics from the start, before any source has run.

@@ -21,6 +21,7 @@ public enum BuiltinRegistry {
             RSSSink.descriptor,
             AtomSink.descriptor,
             JSONFeedSink.descriptor,
+            PostgresSink.descriptor,
         ]
     )
 }

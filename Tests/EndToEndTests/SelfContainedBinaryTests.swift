@@ -84,11 +84,12 @@ final class SelfContainedBinaryTests: XCTestCase {
 
     func testNoNeededLibraryComesFromTheToolchainAndNoRunpathPointsIntoIt() throws {
         let needed = try dynamicEntries("NEEDED")
-        // SQLite is linked; libcurl, libcrypto, PCRE2 and libxml2 are opened with dlopen on first use.
+        // SQLite is linked; libcurl, libcrypto, PCRE2, libxml2 and libpq are opened with dlopen on first use.
         XCTAssertTrue(needed.contains("libsqlite3.so.0"), "NEEDED: \(needed)")
         XCTAssertFalse(needed.contains("libcurl.so.4"), "libcurl is opened on first use, not linked: NEEDED: \(needed)")
         XCTAssertFalse(needed.contains("libxml2.so.2"), "libxml2 is opened on the first XML feed, not linked: NEEDED: \(needed)")
         XCTAssertFalse(needed.contains { $0.hasPrefix("libicu") }, "no ICU (libxml2's dependency) at start: NEEDED: \(needed)")
+        XCTAssertFalse(needed.contains { $0.hasPrefix("libpq.so") }, "libpq is opened on first connection, not linked: NEEDED: \(needed)")
         let toolchainLibs = Set((try? FileManager.default.contentsOfDirectory(atPath: Toolchain.folder + "/usr/lib/swift/linux")) ?? [])
             .filter { $0.hasSuffix(".so") || $0.contains(".so.") }
         XCTAssertTrue(toolchainLibs.contains("libswiftCore.so"), "no Swift libraries found in \(Toolchain.folder)/usr/lib/swift/linux")

@@ -74,7 +74,18 @@ public enum CommonOptions {
         // would forget them and emit them again.
         public static let retention = Option.duration("retention", atLeast: 86400, "forget ids, validators and removed sources not seen for this long (at least 1d: ids still in a feed are refreshed daily)").defaulted(30 * 86400)
         public static let lockTimeout = Option.duration("lock_timeout", "how long a second run waits for the first to finish, then exits 2").defaulted(30)
-        public static let all: [any OptionDeclaration] = [path, retention, lockTimeout]
+        /// A PostgreSQL state instead of the file (Docs/scale-out.md); its password is a secret.
+        public static let url = Option<PostgresURL>(
+            spec: OptionSpec("url", .string, secret: true, "keep the state in PostgreSQL instead: postgres://user:password@host:port/database (or postgresql://), shared by many workers", rule: { v, _ in
+                guard let s = v.stringValue else { return nil }
+                return PostgresURL(s) == nil ? "expected \(PostgresURL.expectation), found \"\(Redactor.redactURL(s))\"" : nil
+            }),
+            read: { v, _ in v.stringValue.flatMap(PostgresURL.init) }, show: { $0.display }, placeholder: { PostgresURL("postgres://localhost")! })
+        public static let schema = Option.string("schema", "the PostgreSQL schema of the state's tables (with url)").checked { s in
+            PostgresConnection.isPlainIdentifier(s) ? nil : "expected a schema name (letters, digits and _, not starting with a digit, at most 63), found \"\(s)\""
+        }.defaulted(PostgresState.defaultSchema)
+        public static let lease = Option.duration("lease", atLeast: Leases.minimumDuration, "how long a worker's claim on a source lasts unless renewed (with url)").defaulted(Leases.defaultDuration)
+        public static let all: [any OptionDeclaration] = [path, retention, lockTimeout, url, schema, lease]
     }
 
     public enum Metrics {

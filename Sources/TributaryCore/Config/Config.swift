@@ -17,6 +17,9 @@ public struct Config: Sendable {
     public var metricsFile: String?
     /// `metrics.listen`: where `watch` serves its metrics (nil: nowhere).
     public var metricsListen: ListenAddress?
+    /// `state.url`, `state.schema`, `state.lease`: a shared PostgreSQL state (Docs/scale-out.md).
+    public var sharedState: SharedStateSettings?
+    public var lease: Double
     public var sources: [ConfiguredSource]
     public var sinks: [ConfiguredSink]
 }
@@ -166,6 +169,8 @@ public enum ConfigLoader {
         let metricsR = top[Self.metrics]
         let metricsFile = metricsR.flatMap { $0[CommonOptions.Metrics.file] }
         let metricsListen = metricsR.flatMap { $0[CommonOptions.Metrics.listen] }.flatMap(ListenAddress.init(parsing:))
+        let shared = SharedStateSettings.read(stateR)
+        let lease = stateR[CommonOptions.State.lease]
 
         var sources: [ConfiguredSource] = []
         var names: [String: Int] = [:]
@@ -258,7 +263,7 @@ public enum ConfigLoader {
         if !diag.errors.isEmpty { throw ConfigError(messages: diag.errors) }
         return Config(file: file, directory: directory, http: http, replayDirectory: replay,
                       statePath: statePath, retention: retention, lockTimeout: lockTimeout,
-                      metricsFile: metricsFile, metricsListen: metricsListen, sources: sources, sinks: sinks)
+                      metricsFile: metricsFile, metricsListen: metricsListen, sharedState: shared, lease: lease, sources: sources, sinks: sinks)
     }
 
     public static func isValidName(_ s: String) -> Bool {

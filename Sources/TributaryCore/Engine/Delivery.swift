@@ -28,10 +28,19 @@ public final class Delivery: @unchecked Sendable {
         /// write to, and puts it back.
         public var willWrite: (@Sendable () -> Void)?
         public var didWrite: (@Sendable () -> Void)?
+        /// This process's name in leases (`--worker`, default `<hostname>:<pid>`).
+        public var worker = Leases.defaultWorker
+        /// How long a lease lasts unless renewed (`state.lease`).
+        public var lease = Leases.defaultDuration
+        /// A state that cannot be reached for now (a `transient` error) stops only the source
+        /// whose batch it hit (`stopped: state unavailable: ...`, nothing recorded, retried
+        /// later) instead of all delivery (`watch`). Otherwise it is a sink failure (`run`).
+        public var waitsOutStateOutages = false
         /// How items read as text, for the sinks (`SinkContext.lines`): `Registry.itemLines`.
         public var lines: ItemLines
         public init(emitAll: Bool = false, dedupeAcrossSources: Bool = true, stopOnFailure: StopFlag? = nil, lines: ItemLines = .standard, sinkNames: [String] = [],
-                    willWrite: (@Sendable () -> Void)? = nil, didWrite: (@Sendable () -> Void)? = nil) {
+                    willWrite: (@Sendable () -> Void)? = nil, didWrite: (@Sendable () -> Void)? = nil,
+                    worker: String = Leases.defaultWorker, lease: Double = Leases.defaultDuration, waitsOutStateOutages: Bool = false) {
             self.lines = lines
             self.emitAll = emitAll
             self.dedupeAcrossSources = dedupeAcrossSources
@@ -39,6 +48,9 @@ public final class Delivery: @unchecked Sendable {
             self.sinkNames = sinkNames
             self.willWrite = willWrite
             self.didWrite = didWrite
+            self.worker = worker
+            self.lease = lease
+            self.waitsOutStateOutages = waitsOutStateOutages
         }
     }
 
@@ -47,7 +59,7 @@ public final class Delivery: @unchecked Sendable {
     /// Each sink's `filter`, by position (nil: the sink takes every item).
     private let sinkFilters: [ItemFilter?]
     public let state: (any StateBackend)?
-    private let options: Options
+    let options: Options
     private var seen = IDSet()
     private var failure: SinkError?
     private var outputClosed = false
@@ -249,7 +261,10 @@ public final class Delivery: @unchecked Sendable {
             stagedWindows.removeAll()
             try tx.addSourceCounts(SourceCounts(source: settings.name, type: settings.type, fetched: run.uncountedFetched, new: toEmit.count, now: now))
             try tx.addCounters(uncountedCounters(run, written: stagedWritten))
-            if let record { try tx.recordRun(record) }
+            if let record {
+                try tx.recordRun(record)
+                try tx.releaseLease(source: record.source, worker: options.worker)
+            }
             try tx.commit()
         } catch {
             tx.rollback()
@@ -322,6 +337,9 @@ public final class Delivery: @unchecked Sendable {
         let message = written
             ? "state: items were written but could not be recorded (they will be emitted again): \(error.message)"
             : "state: \(error.message)"
+        if error.transient && options.waitsOutStateOutages {
+            return SourceError.deliveryStopped("state unavailable: " + (written ? "items were written but could not be recorded (they will be emitted again): " : "") + error.message)
+        }
         failure = SinkError(message)
         options.stopOnFailure?.set()
         return SourceError.deliveryStopped(message)
@@ -352,12 +370,18 @@ public final class Delivery: @unchecked Sendable {
                     run.buffer = []
                     try self.checkStillDelivering()
                     try self.process(buffered, run, validators: run.bufferedValidators + kept, record: stopped ? nil : record)
-                } else if !stopped {
+                }
+                // The record and the end of the lease in one transaction (the lease alone for a
+                // stopped run, so another worker may take the source at once).
+                if !(run.buffersFirstRun && !stopped) {
                     let tx = try self.begin(state)
                     do throws(StateError) {
-                        try tx.storeValidators(kept, now: now)
+                        if !stopped {
+                            try tx.storeValidators(kept, now: now)
+                            try tx.recordRun(record)
+                        }
                         try tx.addCounters(self.uncountedCounters(run, written: []))
-                        try tx.recordRun(record)
+                        try tx.releaseLease(source: settings.name, worker: self.options.worker)
                         try tx.commit()
                         run.uncountedStatuses = [:]
                     } catch {

@@ -154,6 +154,20 @@ public struct Engine: Sendable {
             }
             runnable.append(configured)
         }
+        // A source another worker holds is skipped, not failed (a shared state; see Leases).
+        do {
+            let held = try await delivery.lease(runnable.map { SourceKey(name: $0.settings.name, type: $0.settings.type) })
+            runnable = runnable.filter { configured in
+                guard let holder = held[configured.settings.name] else { return true }
+                let r = SourceReport(name: configured.settings.name, type: configured.settings.type, status: .skipped("leased by \(holder)"), nextDue: states[configured.settings.name]?.nextDue)
+                report.sources.append(r)
+                observer(.finished(r, done: report.sources.count, total: sources.count, items: 0, failures: 0))
+                return false
+            }
+        } catch {
+            report.sinkError = SinkError("state: \(error.message)")
+            return report
+        }
         let total = sources.count
         observer(.started(total: total))
         let fetched = Timestamp(seconds: now.rounded(.down))
@@ -240,7 +254,7 @@ public struct Engine: Sendable {
             log: { observer(.log(source: name, message: $0)) })
         let start = DispatchTime.now().uptimeNanoseconds
         var ended: SourceError? = nil
-        do throws(SourceError) { try await configured.source.fetch(context) } catch { ended = error }
+        do throws(SourceError) { try await keepingLease(name, observer: observer) { () throws(SourceError) in try await configured.source.fetch(context) } } catch { ended = error }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         var status = SourceReport.Status.ok
         var failure: String? = nil
@@ -251,7 +265,7 @@ public struct Engine: Sendable {
             if e.isDeliveryStop || ((e.isInterruption || Task.isCancelled) && (outputClosed || sinkFailed)) {
                 // Delivery stopped under it (or the run cancelled it for that reason).
                 stopped = true
-                status = .stopped(outputClosed ? "output closed" : "sink failed")
+                status = .stopped(outputClosed ? "output closed" : sinkFailed || !e.isDeliveryStop ? "sink failed" : e.message)
             } else if e.isInterruption || Task.isCancelled || stopping.isSet {
                 stopped = true
                 status = .stopped("interrupted")  // by SIGINT/SIGTERM: not the source's fault, no backoff
@@ -267,6 +281,35 @@ public struct Engine: Sendable {
         for note in result.notes { observer(.warning(source: name, message: note)) }
         if let e = result.stateError { observer(.warning(source: name, message: e)) }
         return SourceReport(name: name, type: settings.type, status: status, fetched: result.fetched, new: result.new, filtered: result.filtered, seconds: seconds, nextDue: result.nextDue)
+    }
+
+    /// Runs `body` (a source's fetch) while a child task renews the source's lease about every
+    /// third of its duration; a lease that was lost is reported once (Docs/scale-out.md).
+    func keepingLease(_ name: String, observer: @escaping @Sendable (EngineEvent) -> Void, _ body: () async throws(SourceError) -> Void) async throws(SourceError) {
+        let delivery = self.delivery
+        let every = Leases.renewInterval(delivery.leaseDuration)
+        var outcome: Result<Void, SourceError> = .success(())
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                var warned = false
+                while !Task.isCancelled {
+                    try? await Task.sleep(nanoseconds: UInt64(every * 1e9))
+                    if Task.isCancelled { return }
+                    do throws(StateError) {
+                        if let holder = try await delivery.renewLease(source: name), !warned {
+                            warned = true
+                            observer(.warning(source: name, message: "lease lost to \(holder.isEmpty ? "nobody" : holder) (it ran out before it was renewed): another worker may run this source too"))
+                        }
+                    } catch {
+                        if !warned { observer(.warning(source: name, message: "state: cannot renew the lease: \(error.message)")) }
+                        warned = true
+                    }
+                }
+            }
+            do throws(SourceError) { try await body() } catch { outcome = .failure(error) }
+            group.cancelAll()
+        }
+        try outcome.get()
     }
 
     /// Why a source is not run now, and (for a quota) until when.

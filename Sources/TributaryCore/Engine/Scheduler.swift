@@ -11,6 +11,8 @@ public struct Scheduler: Sendable {
     /// `state.retention`, applied at start and every `pruneInterval`.
     public let retention: Double
     public static let pruneInterval = 3600.0
+    /// How often a worker with more than half its runs in flight looks for due sources.
+    static let busyLookInterval = 1.0
     /// The timer never sleeps longer than this, so a clock jump is noticed.
     static let maxSleep = 60.0
 
@@ -28,20 +30,23 @@ public struct Scheduler: Sendable {
 
     /// Runs until a stop is requested (the engine's `stopping` flag) and the runs in flight
     /// have ended. The sinks must be open (`Delivery.open`); closing them is the caller's.
+    ///
+    /// Which sources are due comes from the state at each look (`Delivery.claimDue`, which also
+    /// leases them to this worker), so workers sharing one state each run what the others do
+    /// not. `notBefore` holds what this worker knows better: the next due time of its own runs,
+    /// or a backoff after a run whose record could not be written.
     public func run(observer: @escaping @Sendable (EngineEvent) -> Void) async {
         let delivery = engine.delivery
         let sources = engine.sources
         let byName = Dictionary(uniqueKeysWithValues: sources.map { ($0.settings.name, $0) })
-        var due: [String: Double] = [:]
-        var states: [String: SourceState] = [:]
-        do { states = try await delivery.sourceStates(sources.map(\.settings.name)) } catch {
-            observer(.warning(source: "state", message: "cannot read the sources' schedule, running every source now: \(error.message)"))
-        }
-        let start = Timestamp.now().seconds
-        for s in sources { due[s.settings.name] = states[s.settings.name]?.nextDue ?? start }
+        var notBefore: [String: Double] = [:]
+        var unrecorded: [String: Int] = [:]
         var lastPrune = -Double.infinity
         let stopping = engine.stopping
         let grace = engine.options.grace
+        let limit = max(Engine.minimumSourcesInFlight, engine.options.concurrency * Engine.sourcesPerTransfer)
+        var outage = StateOutage()
+        var lastLook = -Double.infinity
 
         await withTaskGroup(of: Event.self) { group in
             group.addTask {
@@ -49,12 +54,12 @@ public struct Scheduler: Sendable {
                 return .stopRequested
             }
             var running = Set<String>()
-            // When the latest timer fires; another is added whenever the next due time moves
+            // When the latest timer fires; another is added whenever the next look moves
             // earlier than that (a stale timer only causes a look at the schedule).
             var armedUntil: Double? = nil
             var stopped = stopping.isSet
             while true {
-                let now = Timestamp.now().seconds
+                var now = Timestamp.now().seconds
                 if !stopped {
                     if now - lastPrune >= Self.pruneInterval {
                         lastPrune = now
@@ -62,13 +67,35 @@ public struct Scheduler: Sendable {
                             observer(.warning(source: "state", message: "retention: \(error.message)"))
                         }
                     }
-                    for name in sources.map(\.settings.name) where !running.contains(name) && (due[name] ?? now) <= now {
-                        guard let configured = byName[name] else { continue }
-                        running.insert(name)
-                        group.addTask { .finished(await runOnce(configured, observer: observer)) }
+                    var look = now + Self.maxSleep
+                    // A look costs the state a pass over the candidates: while more than half of
+                    // `limit` runs are in flight, look at most every `busyLookInterval` rather
+                    // than after every run that ends (10,000 sources: 150 looks, not 10,000).
+                    let busy = running.count > limit / 2 && now - lastLook < Self.busyLookInterval
+                    if busy { look = lastLook + Self.busyLookInterval }
+                    let candidates = busy || running.count >= limit ? [] : sources.filter { !running.contains($0.settings.name) && (notBefore[$0.settings.name] ?? now) <= now }
+                    if !candidates.isEmpty {
+                        lastLook = now
+                        do throws(StateError) {
+                            let claim = try await delivery.claimDue(candidates.map { SourceKey(name: $0.settings.name, type: $0.settings.type) }, limit: limit - running.count, now: now)
+                            if let note = outage.ended() { observer(.warning(source: "state", message: note)) }
+                            for (name, state) in claim.claimed {
+                                guard let configured = byName[name] else { continue }
+                                running.insert(name)
+                                group.addTask { .finished(await runOnce(configured, previous: state, observer: observer)) }
+                            }
+                            // A due source left over is another worker's claim in progress, or
+                            // one past `limit` (looked at again when a run ends).
+                            if let next = claim.nextCheck, running.count < limit { look = min(look, max(next, now + 0.05)) }
+                        } catch {
+                            let retry = outage.failed()
+                            observer(.warning(source: "state", message: "cannot reach the state, looking again in \(Durations.format(retry)): \(error.message)"))
+                            look = min(look, now + retry)
+                        }
                     }
-                    let soonest = due.filter { !running.contains($0.key) }.values.min() ?? now + Self.maxSleep
-                    let wake = min(max(soonest, now + 0.01), now + Self.maxSleep, max(now + 0.01, lastPrune + Self.pruneInterval))
+                    now = Timestamp.now().seconds
+                    let soonest = notBefore.filter { !running.contains($0.key) && $0.value > now }.values.min() ?? look
+                    let wake = min(max(min(soonest, look), now + 0.01), now + Self.maxSleep, max(now + 0.01, lastPrune + Self.pruneInterval))
                     if armedUntil == nil || wake < armedUntil! - 0.001 {
                         armedUntil = wake
                         group.addTask {
@@ -82,9 +109,10 @@ public struct Scheduler: Sendable {
                 switch event {
                 case .finished(let r):
                     running.remove(r.name)
-                    let interval = byName[r.name]?.settings.interval ?? 900
-                    // No recorded next time (a state failure): back off rather than hammer.
-                    due[r.name] = r.nextDue ?? Schedule.nextDue(interval: interval, jitter: 0, failures: 1, now: Timestamp.now().seconds)
+                    // No recorded next time (the state could not be written): back off rather
+                    // than hammer, less than the interval backoff while the state is unreachable.
+                    unrecorded[r.name] = r.nextDue == nil ? (unrecorded[r.name] ?? 0) + 1 : nil
+                    notBefore[r.name] = r.nextDue ?? Timestamp.now().seconds + StateOutage.backoff(interval: byName[r.name]?.settings.interval ?? 900, attempt: unrecorded[r.name] ?? 1)
                     observer(.finished(r, done: 0, total: sources.count, items: r.fetched, failures: r.isFailure ? 1 : 0))
                 case .timer:
                     if let until = armedUntil, Timestamp.now().seconds >= until - 0.001 { armedUntil = nil }
@@ -102,22 +130,47 @@ public struct Scheduler: Sendable {
         }
     }
 
-    /// One run of one source, with its state read fresh (it changed since the last run).
-    func runOnce(_ configured: ConfiguredSource, observer: @escaping @Sendable (EngineEvent) -> Void) async -> SourceReport {
+    /// One run of one source leased to this worker, with its record as the lease found it.
+    func runOnce(_ configured: ConfiguredSource, previous: SourceState, observer: @escaping @Sendable (EngineEvent) -> Void) async -> SourceReport {
         let settings = configured.settings
         let now = Timestamp.now().seconds
-        var previous: SourceState? = nil
-        do { previous = try await engine.delivery.sourceStates([settings.name])[settings.name] } catch {
-            observer(.warning(source: settings.name, message: "state: \(error.message)"))
-        }
         if let skip = await engine.skipReason(settings, previous, now: now, observer: observer) {
             if let until = skip.until {
                 do { try await engine.delivery.setNextDue(source: settings.name, type: settings.type, due: until, now: now) } catch {
                     observer(.warning(source: settings.name, message: "state: \(error.message)"))
                 }
             }
+            do { try await engine.delivery.releaseLease(source: settings.name) } catch {
+                observer(.warning(source: settings.name, message: "state: \(error.message)"))
+            }
             return SourceReport(name: settings.name, type: settings.type, status: .skipped(skip.reason), nextDue: skip.until ?? now + settings.interval)
         }
         return await engine.runSource(configured, previous: previous, fetched: Timestamp(seconds: now.rounded(.down)), observer: observer)
+    }
+}
+
+/// How `watch` waits out a state it cannot reach: looks again after 1 s, 2 s, 4 s, ... up to
+/// 30 s, and says once when the state answers again.
+struct StateOutage {
+    static let maxRetry = 30.0
+    private(set) var failures = 0
+
+    /// Counts a failed look; returns the wait before the next one.
+    mutating func failed() -> Double {
+        failures += 1
+        return min(Self.maxRetry, Double(1 << min(failures - 1, 5)))
+    }
+
+    /// Counts a look that worked; the note to log when it ends an outage.
+    mutating func ended() -> String? {
+        defer { failures = 0 }
+        return failures > 0 ? "reachable again after \(failures) failed look\(failures == 1 ? "" : "s")" : nil
+    }
+
+    /// The wait before a source whose run could not be recorded runs again, after `attempt`
+    /// such runs in a row: 1 s, 2 s, 4 s, ... up to 5 min, and never longer than the failure
+    /// backoff of its interval (2 x interval).
+    static func backoff(interval: Double, attempt: Int) -> Double {
+        min(Double(1 << min(max(attempt, 1) - 1, 9)), 300, 2 * interval)
     }
 }

@@ -3,14 +3,19 @@ import CSQLite
 import Glibc
 #endif
 
-/// A failed SQLite call, with the database's own message.
+/// A failed state call, with the database's own message.
 public struct StateError: Error, CustomStringConvertible, Sendable {
     public let message: String
     /// A signal ended a wait (for the run lock): not a broken state file.
     public let interrupted: Bool
-    public init(_ message: String, interrupted: Bool = false) {
+    /// The state could not be reached for now (a shared database's connection was lost or its
+    /// server is restarting): the same call may succeed later, so `watch` retries instead of
+    /// stopping. Never set by `SQLiteState`.
+    public let transient: Bool
+    public init(_ message: String, interrupted: Bool = false, transient: Bool = false) {
         self.message = message
         self.interrupted = interrupted
+        self.transient = transient
     }
     public var description: String { message }
 }

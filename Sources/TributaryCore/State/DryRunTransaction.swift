@@ -39,6 +39,7 @@ final class DryRunTransaction: StateTransaction {
     func addSourceCounts(_ counts: SourceCounts) throws(StateError) {}
     func addCounters(_ deltas: [StateCounter]) throws(StateError) {}
     func setNextDue(source: String, type: String, due: Double, now: Double) throws(StateError) {}
+    func releaseLease(source: String, worker: String) throws(StateError) {}
 
     func commit() throws(StateError) {
         overlay.claimed.merge(claims) { _, new in new }

@@ -228,6 +228,37 @@ public final class SQLiteState: StateBackend, @unchecked Sendable {
     }
 }
 
+/// Leases: the file lock already keeps every other process out, so this process holds every
+/// source; claiming is reading which candidates are due.
+extension SQLiteState {
+    public func claimDue(_ candidates: [SourceKey], worker: String, lease: Double, limit: Int, now: Double) throws(StateError) -> DueClaim {
+        // One statement over the whole table: a lookup per candidate would take the file's read
+        // lock once per source (10,000 fcntl calls per look at 10,000 sources).
+        let s = try db.statement("SELECT name, last_run, last_success, failures, next_due, last_error FROM sources")
+        var states: [String: SourceState] = [:]
+        while try s.step() {
+            if let name = s.string(0) { states[name] = SourceState(lastRun: s.double(1), lastSuccess: s.double(2), failures: s.int(3) ?? 0, nextDue: s.double(4), lastError: s.string(5)) }
+        }
+        sqlite3_reset(s.stmt)
+        var due: [(name: String, state: SourceState)] = []
+        var later: Double? = nil
+        for c in candidates {
+            let state = states[c.name] ?? SourceState()
+            if let next = state.nextDue, next > now {
+                later = min(later ?? next, next)
+            } else {
+                due.append((c.name, state))
+            }
+        }
+        due.sort { ($0.state.nextDue ?? -Double.infinity) < ($1.state.nextDue ?? -Double.infinity) }
+        return DueClaim(claimed: Array(due.prefix(max(0, limit))), nextCheck: later)
+    }
+
+    public func lease(_ sources: [SourceKey], worker: String, lease: Double) throws(StateError) -> [String: String] { [:] }
+
+    public func renewLease(source: String, worker: String, lease: Double) throws(StateError) -> String? { nil }
+}
+
 /// One batch in one SQLite transaction (`BEGIN IMMEDIATE` ... `COMMIT`).
 final class SQLiteTransaction: StateTransaction {
     let db: Database
@@ -345,6 +376,8 @@ final class SQLiteTransaction: StateTransaction {
         s.bind(1, source).bind(2, type).bind(3, due).bind(4, now)
         try s.run()
     }
+
+    func releaseLease(source: String, worker: String) throws(StateError) {}
 
     func commit() throws(StateError) {
         guard open else { return }

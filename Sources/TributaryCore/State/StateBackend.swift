@@ -11,6 +11,13 @@
 ///   after they have; a rollback leaves no trace, so an undelivered item is emitted again.
 /// - `claim` is where a shared backend makes ids exclusive: until the transaction ends, no
 ///   other writer can claim the same id, so no item is emitted twice.
+/// - Leases say which worker runs a source now (Docs/scale-out.md). A worker leases a source
+///   before it runs it (`claimDue` in `watch`, `lease` in `run`), renews the lease about every
+///   third of its duration while the source runs (`renewLease`), and ends it with the run's
+///   record, in the same transaction (`StateTransaction.releaseLease`). A lease that is not
+///   renewed expires, and then another worker may take the source over. A backend that only one
+///   process can hold at a time (`SQLiteState`: its file lock) grants every lease: it has
+///   nobody to share with.
 public protocol StateBackend: AnyObject, Sendable {
     /// The state's location for messages: a path, or a URL without its password.
     var location: String { get }
@@ -39,6 +46,46 @@ public protocol StateBackend: AnyObject, Sendable {
     /// Closes the state (for a file: checkpoints its journal and releases its lock). Idempotent;
     /// nothing may be called after it.
     func close()
+
+    // MARK: leases
+
+    /// Leases to `worker`, for `lease` seconds, the sources among `candidates` that are due at
+    /// `now` (never run, or their next due time has passed) and that no other worker holds, at
+    /// most `limit` of them, soonest due first, and returns them with their records. Atomic: two
+    /// workers asking at once never get the same source. `nextCheck` says when one of the
+    /// candidates not returned may be due next (its due time, or when another worker's lease
+    /// on it runs out).
+    func claimDue(_ candidates: [SourceKey], worker: String, lease: Double, limit: Int, now: Double) throws(StateError) -> DueClaim
+    /// Leases these sources to `worker` for `lease` seconds, due or not (`run`); returns the
+    /// ones another worker holds, with that worker's name. The others are leased.
+    func lease(_ sources: [SourceKey], worker: String, lease: Double) throws(StateError) -> [String: String]
+    /// Extends `worker`'s lease on `source` by `lease` seconds from now. Returns nil while the
+    /// lease is `worker`'s, else the worker holding the source now (the lease ran out and was
+    /// taken over; `""` when nobody holds it), and then nothing is changed.
+    func renewLease(source: String, worker: String, lease: Double) throws(StateError) -> String?
+}
+
+/// A source as leases know it: a shared state registers the sources it has not seen yet.
+public struct SourceKey: Sendable, Hashable {
+    public var name: String
+    public var type: String
+    public init(name: String, type: String) {
+        self.name = name
+        self.type = type
+    }
+}
+
+/// What `StateBackend.claimDue` leased, and when to ask again.
+public struct DueClaim: Sendable {
+    /// The sources leased to the asking worker, soonest due first, with their records (a source
+    /// that never ran has an empty record).
+    public var claimed: [(name: String, state: SourceState)]
+    /// When one of the other candidates may be due (absolute seconds); nil: none is expected.
+    public var nextCheck: Double?
+    public init(claimed: [(name: String, state: SourceState)], nextCheck: Double?) {
+        self.claimed = claimed
+        self.nextCheck = nextCheck
+    }
 }
 
 /// One batch's changes; nothing is visible to other readers before `commit`.
@@ -61,6 +108,8 @@ public protocol StateTransaction: AnyObject {
     func addCounters(_ deltas: [StateCounter]) throws(StateError)
     /// When a source is next due, without recording a run (a quota skip).
     func setNextDue(source: String, type: String, due: Double, now: Double) throws(StateError)
+    /// Ends `worker`'s lease on `source` (another worker's lease is left alone).
+    func releaseLease(source: String, worker: String) throws(StateError)
     func commit() throws(StateError)
     /// Undoes everything since `begin`; never fails (a failed rollback leaves the transaction
     /// to the database, which discards it).

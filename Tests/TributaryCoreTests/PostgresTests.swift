@@ -1,0 +1,109 @@
+import Foundation
+import XCTest
+@testable import TributaryCore
+import TributaryTestSupport
+
+/// libpq opened at run time (PostgresLibrary), the connection wrapper against a real server,
+/// and URLs shown without their password.
+final class PostgresTests: XCTestCase {
+    func testURLIsShownWithoutItsPasswordAndThePasswordIsASecret() throws {
+        let url = try XCTUnwrap(PostgresURL("postgres://app:s3cr%40t-pw@db.example:5433/feeds?sslmode=require"))
+        XCTAssertEqual(url.display, "postgres://app:***@db.example:5433/feeds?sslmode=require")
+        XCTAssertEqual(Secrets.scrub("auth failed for s3cr@t-pw and s3cr%40t-pw"), "auth failed for *** and ***")
+        let query = try XCTUnwrap(PostgresURL("postgresql://db/feeds?user=app&password=qwerty-9"))
+        XCTAssertEqual(query.display, "postgresql://db/feeds?user=app&password=***")
+        XCTAssertEqual(try XCTUnwrap(PostgresURL("postgres://db")).conninfo, "postgres://db?connect_timeout=5&application_name=tributary")
+        XCTAssertEqual(try XCTUnwrap(PostgresURL("postgres://db/x?connect_timeout=1")).conninfo, "postgres://db/x?connect_timeout=1&application_name=tributary")
+        XCTAssertNil(PostgresURL("mysql://db/x"))
+        XCTAssertNil(PostgresURL("db.example:5432"))
+    }
+
+    func testAMissingLibpqIsNamedInTheError() {
+        guard case .failure(let e) = PostgresLibrary.open("libpq-does-not-exist.so.5") else { return XCTFail("opened a library that does not exist") }
+        XCTAssertTrue(e.message.contains("PostgreSQL needs libpq (libpq-does-not-exist.so.5, Debian package libpq5)"), e.message)
+    }
+
+    func testStatementsParametersBytesAndTransactions() throws {
+        let server = try PostgresServer.shared()
+        let db = try PostgresConnection(url: XCTUnwrap(PostgresURL(server.url())))
+        let lib = try PostgresLibrary.shared().get()
+        for (slot, name) in PostgresLibrary.slots { XCTAssertNotNil(lib.api.pointee[keyPath: slot], name) }
+        XCTAssertTrue(db.serverVersion.hasPrefix("15.") || db.serverVersion.hasPrefix("1"), db.serverVersion)
+        let table = "t_" + UUID().uuidString.prefix(8).lowercased()
+        try db.execute("CREATE TABLE \(table)(k text PRIMARY KEY, b bytea, n double precision)")
+        defer { _ = try? db.execute("DROP TABLE \(table)") }
+        let bytes: [UInt8] = [0, 1, 2, 255, 0x5C, 0x27]
+        try db.transaction { () throws(PostgresError) in
+            try db.execute("INSERT INTO \(table) VALUES($1, $2::bytea, $3::float8)", [.text("a'\"\\é"), .bytes(bytes), .text("1.5")])
+            try db.execute("INSERT INTO \(table) VALUES($1, NULL, NULL)", [.text("b")])
+        }
+        let rows = try db.execute("SELECT k, n FROM \(table) ORDER BY k")
+        XCTAssertEqual(rows.count, 2)
+        XCTAssertEqual(rows.string(0, 0), "a'\"\\é")
+        XCTAssertEqual(rows.double(0, 1), 1.5)
+        XCTAssertNil(rows.double(1, 1))
+        XCTAssertEqual(try db.execute("SELECT b FROM \(table) WHERE k = $1", [.text("a'\"\\é")], binaryResult: true).bytes(0, 0), bytes)
+        let arrays = try db.execute("SELECT count(*) FROM unnest($1::text[]) AS v(x) WHERE x = ANY($1::text[])", [.text(PostgresConnection.textArray(["a\"b", "c\\d", "", "{,}"]))])
+        XCTAssertEqual(arrays.int(0, 0), 4)
+        // A failed transaction leaves nothing, and the connection is usable afterwards.
+        XCTAssertThrowsError(try db.transaction { () throws(PostgresError) in
+            try db.execute("INSERT INTO \(table) VALUES('c', NULL, NULL)")
+            try db.execute("INSERT INTO \(table) VALUES('c', NULL, NULL)")
+        }) { error in
+            let e = error as? PostgresError
+            XCTAssertEqual(e?.sqlstate, "23505")
+            XCTAssertEqual(e?.transient, false)
+            XCTAssertFalse(e?.message.contains(server.password) ?? true)
+        }
+        XCTAssertEqual(try db.execute("SELECT count(*) FROM \(table)").int(0, 0), 2)
+    }
+
+    func testAnUnreachableServerIsATransientErrorNamingTheURLWithoutItsPassword() throws {
+        let url = try XCTUnwrap(PostgresURL("postgres://tributary:hunter2-pw@127.0.0.1:1/postgres?connect_timeout=2"))
+        XCTAssertThrowsError(try PostgresConnection(url: url)) { error in
+            let e = error as? PostgresError
+            XCTAssertEqual(e?.transient, true)
+            XCTAssertTrue(e?.message.hasPrefix("cannot connect to PostgreSQL at postgres://tributary:***@127.0.0.1:1/postgres?connect_timeout=2: ") ?? false, e?.message ?? "")
+            XCTAssertFalse(e?.message.contains("hunter2-pw") ?? true)
+        }
+    }
+
+    func testTwoTransactionsClaimingTheSameIdsEmitEachOnce() throws {
+        let server = try PostgresServer.shared()
+        let schema = "t_" + UUID().uuidString.prefix(8).lowercased()
+        let a = try PostgresState(url: XCTUnwrap(PostgresURL(server.url())), schema: schema)
+        let b = try PostgresState(url: XCTUnwrap(PostgresURL(server.url())), schema: schema)
+        defer { a.close(); b.close(); _ = try? server.psql("DROP SCHEMA \(schema) CASCADE") }
+        let ids = (0..<50).map { EmittedID(id: "i\($0)", source: "s", hash: "h") }
+        let ta = try a.begin()
+        XCTAssertEqual(try ta.claim(ids, now: 1).compactMap { $0 }.count, 0, "all new to a")
+        // b's claim waits for a's transaction: commit a from another thread after a moment.
+        let box = TransactionBox(ta)
+        let committer = Thread { usleep(300_000); try? box.tx.commit() }
+        committer.start()
+        let tb = try b.begin()
+        let known = try tb.claim(ids.reversed(), now: 2)
+        tb.rollback()
+        XCTAssertEqual(known.compactMap { $0 }.count, 50, "every id a committed is known to b: none emitted twice")
+        // Leases: one worker at a time.
+        let keys = [SourceKey(name: "x", type: "json"), SourceKey(name: "y", type: "json")]
+        XCTAssertEqual(try a.claimDue(keys, worker: "wa", lease: 60, limit: 10, now: 0).claimed.map(\.name).sorted(), ["x", "y"])
+        let other = try b.claimDue(keys, worker: "wb", lease: 60, limit: 10, now: 0)
+        XCTAssertEqual(other.claimed.count, 0)
+        XCTAssertNotNil(other.nextCheck, "when the leases run out")
+        XCTAssertEqual(try b.lease(keys, worker: "wb", lease: 60), ["x": "wa", "y": "wa"])
+        XCTAssertNil(try a.renewLease(source: "x", worker: "wa", lease: 60))
+        XCTAssertEqual(try b.renewLease(source: "x", worker: "wb", lease: 60), "wa")
+        let tx = try a.begin()
+        try tx.releaseLease(source: "x", worker: "wa")
+        try tx.commit()
+        XCTAssertEqual(try b.lease(keys, worker: "wb", lease: 60), ["y": "wa"], "x is free again")
+    }
+}
+
+/// Hands a transaction to the one other thread that commits it (the test's two connections
+/// must run at once). Why `@unchecked Sendable`: after the hand-over only that thread uses it.
+final class TransactionBox: @unchecked Sendable {
+    let tx: any StateTransaction
+    init(_ tx: any StateTransaction) { self.tx = tx }
+}
