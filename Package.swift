@@ -33,12 +33,13 @@ let package = Package(
         ),
         // The git commit the binary was built from (Makefile-generated header; "unknown" without it).
         .target(name: "CBuildInfo"),
-        // C shim over the process calls Swift cannot make (prctl, pidfd_open, waitid): the exec source.
+        // C shim over the process calls Swift cannot make (prctl, pidfd_open, waitid): child
+        // processes that plugins run (TributaryCore/Process).
         .systemLibrary(name: "CProcess"),
         // Engine: JSON layer, model, HTTP, config, engine, plugin protocols.
-        .target(name: "TributaryCore", dependencies: ["CCurl", "CCrypto", "CSQLite", "CDynamicLoader"], swiftSettings: strict),
+        .target(name: "TributaryCore", dependencies: ["CCurl", "CCrypto", "CSQLite", "CDynamicLoader", "CProcess"], swiftSettings: strict),
         // Built-in sources and sinks, one folder each, plus the registry.
-        .target(name: "TributaryPlugins", dependencies: ["TributaryCore", "CProcess"], swiftSettings: strict),
+        .target(name: "TributaryPlugins", dependencies: ["TributaryCore"], swiftSettings: strict),
         // Command-line front end (argument parsing, signals, summary); no business logic.
         .target(name: "TributaryCLI", dependencies: ["TributaryCore", "TributaryPlugins", "CBuildInfo"], swiftSettings: strict),
         .executableTarget(name: "tributary", dependencies: ["TributaryCLI"], swiftSettings: strict),

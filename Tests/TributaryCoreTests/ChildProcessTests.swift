@@ -1,12 +1,12 @@
 import Foundation
 import XCTest
-@testable import TributaryPlugins
+@testable import TributaryCore
 import TributaryTestSupport
 
-/// The exec source's process handling, in process: stderr line splitting, /proc parsing, and
+/// Child processes (TributaryCore/Process), in process: stderr line splitting, /proc parsing, and
 /// ChildProcess in a test process, which does not claim all its children (so a child the test
 /// harness started must never be touched).
-final class ExecProcessTests: XCTestCase {
+final class ChildProcessTests: XCTestCase {
     func lines(_ chunks: [String], cap: Int = 8, limit: Int = 100) -> (logged: [String], state: StderrLines) {
         var s = StderrLines(lineCap: cap, lineLimit: limit)
         var out: [String] = []

@@ -1,6 +1,5 @@
 import CProcess
 import Foundation
-import TributaryCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -16,24 +15,24 @@ import Glibc
 /// is killed and why that is safe with several programs at once.
 /// Nothing is left behind: no zombie, no orphan, including descendants that called `setsid`
 /// or double-forked. (Only a SIGKILL of Tributary itself leaves no chance to clean up.)
-struct ChildProcess: Sendable {
-    struct Outcome: Sendable {
-        var stdout: [UInt8]
+public struct ChildProcess: Sendable {
+    public struct Outcome: Sendable {
+        public var stdout: [UInt8]
         /// Exit status, or nil when killed by a signal.
-        var exitCode: Int32?
-        var signal: Int32?
-        var ending: Ending
-        var timedOut: Bool { ending == .timedOut }
+        public var exitCode: Int32?
+        public var signal: Int32?
+        public var ending: Ending
+        public var timedOut: Bool { ending == .timedOut }
         /// With `.lingered`: the pipes still open when the linger ended ("stdout", "stderr").
-        var heldOpen: [String]
+        public var heldOpen: [String]
         /// What was read from stderr: the last line, and how many lines were not logged.
-        var stderr: StderrLines
+        public var stderr: StderrLines
         /// Processes other than the program still running when the run ended, and killed.
-        var othersKilled: Int
+        public var othersKilled: Int
     }
 
     /// Why the run ended.
-    enum Ending: Sendable, Equatable {
+    public enum Ending: Sendable, Equatable {
         /// The program exited and its stdout and stderr were closed.
         case exited
         /// The program exited but something it started kept stdout or stderr open past the
@@ -47,8 +46,8 @@ struct ChildProcess: Sendable {
         case overflow
     }
 
-    struct LaunchError: Error, CustomStringConvertible {
-        let description: String
+    public struct LaunchError: Error, CustomStringConvertible {
+        public let description: String
     }
 
     let command: [String]
@@ -59,12 +58,20 @@ struct ChildProcess: Sendable {
     /// Cap on stdout bytes kept (the rest is drained and dropped, and the run fails).
     let maxOutput: Int
 
+    public init(command: [String], environment: [(String, String)], directory: String, timeout: Double, maxOutput: Int) {
+        self.command = command
+        self.environment = environment
+        self.directory = directory
+        self.timeout = timeout
+        self.maxOutput = maxOutput
+    }
+
     /// How long, after the program exited, its pipes are still read when a process it started
     /// keeps them open: what that process prints meanwhile is kept, then it is killed. The
     /// timeout still bounds the whole run.
-    static let linger = 1.0
+    public static let linger = 1.0
 
-    func run(stderrLine: @escaping @Sendable (String) -> Void) async throws -> Outcome {
+    public func run(stderrLine: @escaping @Sendable (String) -> Void) async throws -> Outcome {
         let control = RunControl()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (cont: CheckedContinuation<Outcome, any Error>) in
