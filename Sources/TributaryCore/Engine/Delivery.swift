@@ -34,6 +34,9 @@ public final class Delivery: @unchecked Sendable {
     private var outputClosed = false
     /// Windows the sinks saved during the batch being delivered.
     private var stagedWindows: [(sink: String, items: [WindowItem])] = []
+    /// The sinks' `SinkContext.interruption`: set from any thread (the delivery thread may be
+    /// blocked in a sink's write, waiting for exactly this).
+    private let interruption = StopFlag()
 
     public init(sinks: [any Sink], state: (any StateBackend)?, options: Options = Options()) {
         self.sinks = sinks
@@ -70,7 +73,7 @@ public final class Delivery: @unchecked Sendable {
                     self.stagedWindows.append((key, items))
                 })
             }
-            let context = SinkContext(window: window, warn: warn)
+            let context = SinkContext(window: window, interruption: self.interruption, warn: warn)
             for sink in self.sinks { try sink.open(context) }
         }
     }
@@ -86,6 +89,10 @@ public final class Delivery: @unchecked Sendable {
             return self.failure
         }
     }
+
+    /// Tells the sinks to stop waiting (the grace period after a signal is over): a write
+    /// waiting for a server or a program gives up and fails. Any thread; idempotent.
+    public func interruptSinks() { interruption.set() }
 
     // MARK: before a run
 

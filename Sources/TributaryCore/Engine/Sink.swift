@@ -26,12 +26,18 @@ extension Sink {
 }
 
 /// What a sink may use besides its own options: its window of recent items kept in state (nil
-/// when running without state), and a way to warn (a sink never prints).
+/// when running without state), the run's interruption, and a way to warn (a sink never prints).
 public struct SinkContext: Sendable {
     public let window: SinkWindow?
+    /// Set when the run must stop waiting: the grace period after SIGINT/SIGTERM is over, or a
+    /// second signal came. A sink whose `write` waits on something outside (a server, a program)
+    /// gives up then with a `SinkError` (`BlockingWait.run(cancelWhen:)` does this); its batch
+    /// is not recorded. Never set in a run that is not interrupted.
+    public let interruption: StopFlag
     private let warnHandler: @Sendable (String) -> Void
-    public init(window: SinkWindow?, warn: @escaping @Sendable (String) -> Void = { _ in }) {
+    public init(window: SinkWindow?, interruption: StopFlag = StopFlag(), warn: @escaping @Sendable (String) -> Void = { _ in }) {
         self.window = window
+        self.interruption = interruption
         self.warnHandler = warn
     }
 
