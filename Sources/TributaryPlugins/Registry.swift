@@ -20,6 +20,7 @@ public enum BuiltinRegistry {
             JSONLSink.descriptor,
             RSSSink.descriptor,
             WebhookSink.descriptor,
+            ExecSink.descriptor,
         ]
     )
 }

@@ -282,3 +282,25 @@ public struct ChildProcess: Sendable {
                        inputUnwritten: feeder.unwritten)
     }
 }
+
+/// How failure messages name what happened to a program.
+extension ChildProcess {
+    /// `SIGSEGV` for 11: the signals a program is commonly killed by (Linux numbers).
+    public static func signalName(_ sig: Int32) -> String? {
+        let names: [Int32: String] = [
+            SIGHUP: "SIGHUP", SIGINT: "SIGINT", SIGQUIT: "SIGQUIT", SIGILL: "SIGILL", SIGTRAP: "SIGTRAP",
+            SIGABRT: "SIGABRT", SIGBUS: "SIGBUS", SIGFPE: "SIGFPE", SIGKILL: "SIGKILL", SIGUSR1: "SIGUSR1",
+            SIGSEGV: "SIGSEGV", SIGUSR2: "SIGUSR2", SIGPIPE: "SIGPIPE", SIGALRM: "SIGALRM", SIGTERM: "SIGTERM",
+            SIGXCPU: "SIGXCPU", SIGXFSZ: "SIGXFSZ", SIGSYS: "SIGSYS",
+        ]
+        return names[sig]
+    }
+
+    /// Longest last stderr line quoted in a failure message, in characters.
+    public static let maxQuotedLine = 300
+
+    /// `line`, cut to `maxQuotedLine` characters for a failure message.
+    public static func bounded(_ line: String) -> String {
+        line.count <= maxQuotedLine ? line : String(line.prefix(maxQuotedLine)) + "..."
+    }
+}

@@ -22,7 +22,7 @@ public final class WebhookSink: Sink {
         WebhookSink(reader: reader)
     }
 
-    static let url = Option.httpURL("url", "where the items are POSTed (http or https)").required
+    static let url = Option.httpURL("url", "where the items are POSTed").required
     static let headers = Option.stringMap("headers", "extra request headers, e.g. Authorization (their values are treated as secrets)")
         .checked(WebhookPayload.headersProblem)
     static let format = Option.choice("format", WebhookFormat.self, "jsonl: the items as JSON Lines (application/x-ndjson); json: one JSON array (application/json)")
