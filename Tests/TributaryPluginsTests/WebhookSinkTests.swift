@@ -194,7 +194,7 @@ final class WebhookSinkTests: XCTestCase {
         let few = WebhookSink(url: down.url("/"), timeout: 5, retries: 1)
         defer { try? few.close() }
         XCTAssertThrowsError(try few.write([item(1)])) { e in
-            XCTAssertTrue((e as? SinkError)?.message.contains("HTTP 502 Bad Gateway, after 2 attempts") == true, "\(e)")
+            XCTAssertTrue((e as? SinkError)?.message.contains("HTTP 502 Bad Gateway, expected a 2xx answer, after 2 attempts") == true, "\(e)")
         }
         XCTAssertEqual(down.requestCount, 2, "retries: 1 means at most 2 attempts")
     }

@@ -147,7 +147,7 @@ public final class WebhookSink: Sink {
         case .failure(let e) where e.kind == .cancelled || interruption.isSet:
             throw failure("POST \(shownURL): interrupted before a 2xx answer\(after)\(notSent)")
         case .failure(let e):
-            let kind = e.kind == .status && !Self.shouldRetry(e) ? ", expected a 2xx answer (\(e.status ?? 0) is not retried)" : ""
+            let kind = e.kind != .status ? "" : Self.shouldRetry(e) ? ", expected a 2xx answer" : ", expected a 2xx answer (\(e.status ?? 0) is not retried)"
             throw failure("\(e.description)\(kind)\(after)\(notSent)")
         }
     }
