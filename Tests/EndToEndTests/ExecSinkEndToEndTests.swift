@@ -111,4 +111,58 @@ final class ExecSinkEndToEndTests: XCTestCase {
         let ok = try BinaryRunner.run(["check", "-c", config(dir, "t.json", sink: #"{"type":"exec","command":["./deliver.sh"]}"#)])
         XCTAssertEqual(ok.status, 0, ok.stderr)
     }
+
+    /// Sources-config/examples/exec-sink.json, copied with the recordings: its program appends
+    /// one Markdown line per post, once, and a program that cannot write fails the run with its
+    /// message and hands the posts over again.
+    func testTheExampleConfigAppendsAReadingList() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let root = BinaryRunner.packageRoot + "/Sources-config"
+        for folder in ["examples", "recordings"] { try FileManager.default.copyItem(atPath: root + "/" + folder, toPath: dir.path + "/" + folder) }
+        let cfg = dir.path + "/examples/exec-sink.json"
+        // A folder where the list should be: the program cannot append, says why, exits 1.
+        try FileManager.default.createDirectory(atPath: dir.path + "/examples/out/reading-list.md", withIntermediateDirectories: true)
+        let failed = try BinaryRunner.run(["run", "-c", cfg])
+        XCTAssertEqual(failed.status, 3, failed.stderr)
+        XCTAssertTrue(failed.stderr.contains("exec sink: command python3: exited with status 1, expected 0 (last stderr line: cannot append to out/reading-list.md: Is a directory)"), failed.stderr)
+        try FileManager.default.removeItem(atPath: dir.path + "/examples/out/reading-list.md")
+        let r = try BinaryRunner.run(["run", "-c", cfg])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let again = try BinaryRunner.run(["run", "-c", cfg])
+        XCTAssertEqual(again.status, 0, again.stderr)
+        let list = try XCTUnwrap(dir.read("examples/out/reading-list.md")).split(separator: "\n")
+        XCTAssertEqual(list.count, 6, "every post once, none lost to the failed run")
+        XCTAssertTrue(list.contains("- 2026-11-28 [Swift 6.3 Released](https://swift.example.org/blog/swift-6.3-released/) (swift-blog)"), "\(list)")
+    }
+
+    /// Two SIGINTs while the program runs: it and its child are killed at once, the run exits
+    /// 130 and nothing is recorded.
+    func testSIGINTKillsARunningProgramAndLeavesTheBatchUnrecorded() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        program(dir, "slow.py", "note()\nif os.fork() == 0:\n    note()\n    time.sleep(60)\nsys.stdin.read()\nopen('started', 'w').close()\ntime.sleep(60)")
+        program(dir, "deliver.py", "open('delivered.jsonl', 'ab').write(sys.stdin.buffer.read())")
+        let state = dir.path + "/state.sqlite"
+        let p = try BinaryRunner.start(["run", "-c", config(dir, "slow.json", sink: #"{"type":"exec","command":["python3","\#(dir.path)/slow.py"],"timeout":"60s"}"#), "--state", state],
+                                       stdoutPath: dir.path + "/out", stderrPath: dir.path + "/err")
+        var waited = 0.0
+        while !FileManager.default.fileExists(atPath: dir.path + "/started") && waited < 20 { usleep(20_000); waited += 0.02 }
+        XCTAssertTrue(FileManager.default.fileExists(atPath: dir.path + "/started"), "the program did not start")
+        let start = Date()
+        kill(p.processIdentifier, SIGINT)
+        usleep(100_000)
+        kill(p.processIdentifier, SIGINT)
+        while p.isRunning && Date().timeIntervalSince(start) < 15 { usleep(20_000) }
+        if p.isRunning { kill(p.processIdentifier, SIGKILL); XCTFail("did not stop") }
+        p.waitUntilExit()
+        let err = dir.read("err") ?? ""
+        XCTAssertEqual(p.terminationStatus, 130, err)
+        XCTAssertLessThan(Date().timeIntervalSince(start), 4, "the program's 60 s are not waited for")
+        XCTAssertTrue(err.contains("exec sink: command python3: interrupted and killed; 3 items not written"), err)
+        XCTAssertEqual(ProcessProbe.survivors(pidFile: dir.path + "/pids", marker: dir.path), [], "the program and its child are gone")
+        let next = try BinaryRunner.run(["run", "-c", config(dir, "deliver.json", sink: #"{"type":"exec","command":["python3","deliver.py"]}"#), "--state", state])
+        XCTAssertEqual(next.status, 0, next.stderr)
+        XCTAssertEqual(dir.read("delivered.jsonl")?.split(separator: "\n").count, 3, "the interrupted batch is handed over again")
+    }
 }

@@ -200,4 +200,49 @@ final class WebhookEndToEndTests: XCTestCase {
         XCTAssertEqual(again.status, 0, again.stderr)
         XCTAssertEqual(server.requestCount, count, "delivered in the grace period and recorded: not sent again")
     }
+
+    /// Sources-config/examples/webhook.json, copied with the recordings, against the example
+    /// receiver next to it (Python's http.server and hmac): every post arrives once, signed with
+    /// the secret both read from TRIBUTARY_WEBHOOK_SECRET; a wrong secret is refused (401, exit 3).
+    func testTheExampleConfigDeliversToTheExampleReceiver() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let root = BinaryRunner.packageRoot + "/Sources-config"
+        for folder in ["examples", "recordings"] { try FileManager.default.copyItem(atPath: root + "/" + folder, toPath: dir.path + "/" + folder) }
+        let receiver = Process()
+        receiver.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        receiver.arguments = ["python3", dir.path + "/examples/webhook-receiver/receiver.py", "0"]
+        receiver.environment = ProcessInfo.processInfo.environment.merging(["TRIBUTARY_WEBHOOK_SECRET": "s3cret-for-the-test"]) { $1 }
+        let out = dir.path + "/receiver.out"
+        FileManager.default.createFile(atPath: out, contents: nil)
+        receiver.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: out))
+        try receiver.run()
+        defer { receiver.terminate(); receiver.waitUntilExit() }
+        var url: String?
+        for _ in 0..<500 where url == nil {
+            url = dir.read("receiver.out")?.split(separator: "\n").first.flatMap { $0.hasPrefix("listening on ") ? String($0.dropFirst(13)) : nil }
+            if url == nil { usleep(20_000) }
+        }
+        let hook = try XCTUnwrap(url, "the receiver did not start")
+        let example = try XCTUnwrap(dir.read("examples/webhook.json"))
+        XCTAssertTrue(example.contains("http://127.0.0.1:8787/hook"))
+        let cfg = dir.write("examples/test-webhook.json", example.replacingOccurrences(of: "http://127.0.0.1:8787/hook", with: hook))
+        let wrong = try BinaryRunner.run(["run", "-c", cfg], env: ["TRIBUTARY_WEBHOOK_SECRET": "not-the-secret"])
+        XCTAssertEqual(wrong.status, 3, wrong.stderr)
+        XCTAssertTrue(wrong.stderr.contains("HTTP 401 Unauthorized, expected a 2xx answer (401 is not retried)"), wrong.stderr)
+        let r = try BinaryRunner.run(["run", "-c", cfg], env: ["TRIBUTARY_WEBHOOK_SECRET": "s3cret-for-the-test"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stderr.contains("total: 2 sources, 0 failed, 6 fetched, 6 new"), r.stderr)
+        let again = try BinaryRunner.run(["run", "-c", cfg], env: ["TRIBUTARY_WEBHOOK_SECRET": "s3cret-for-the-test"])
+        XCTAssertEqual(again.status, 0, again.stderr)
+        var lines: [Substring] = []
+        for _ in 0..<500 {
+            lines = (dir.read("receiver.out") ?? "").split(separator: "\n").dropFirst().map { $0 }
+            if lines.count >= 6 { break }
+            usleep(20_000)
+        }
+        XCTAssertEqual(lines.count, 6, "each post once")
+        XCTAssertEqual(Set(lines.map { $0.prefix { $0 != " " } }).count, 6)
+        XCTAssertTrue(lines.contains("feed:https://swift.example.org/blog/swift-6.3-released/  Swift 6.3 Released"), "\(lines)")
+    }
 }
