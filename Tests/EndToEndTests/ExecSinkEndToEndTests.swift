@@ -38,6 +38,9 @@ final class ExecSinkEndToEndTests: XCTestCase {
         program(dir, "deliver.py", "open('delivered.jsonl', 'ab').write(sys.stdin.buffer.read())\nprint('stdout is not ours')")
         let cfg = config(dir, "t.json", sink: #"{"type":"exec","command":["python3","deliver.py"],"timeout":"20s"}"#)
         let state = dir.path + "/state.sqlite"
+        let look = try BinaryRunner.run(["run", "-c", cfg, "--state", state, "--dry-run"])
+        XCTAssertEqual(look.status, 0, look.stderr)
+        XCTAssertNil(dir.read("runs"), "a dry run opens no sink: the program is not run")
         let r = try BinaryRunner.run(["run", "-c", cfg, "--state", state])
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertEqual(r.stdout, "", "the program's stdout never reaches ours")

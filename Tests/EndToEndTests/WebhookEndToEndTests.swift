@@ -115,6 +115,10 @@ final class WebhookEndToEndTests: XCTestCase {
         let cfg = config(dir, source: items(dir, 3),
                          sink: #"{"type":"webhook","url":"\#(url)","format":"json","headers":{"Authorization":"Bearer TOPSECRET-BEARER-7","X-Source":"tributary"}}"#)
         let state = dir.path + "/state.sqlite"
+        let look = try BinaryRunner.run(["run", "-c", cfg, "--state", state, "--dry-run"])
+        XCTAssertEqual(look.status, 0, look.stderr)
+        XCTAssertEqual(look.stdoutLines.count, 3)
+        XCTAssertEqual(server.requestCount, 0, "a dry run opens no sink: nothing is POSTed")
         let failed = try BinaryRunner.run(["run", "-c", cfg, "--state", state])
         XCTAssertEqual(failed.status, 3, failed.stderr)
         XCTAssertEqual(server.requestCount, 1, "a 400 is not retried")
