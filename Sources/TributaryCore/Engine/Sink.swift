@@ -28,8 +28,8 @@ extension Sink {
 }
 
 /// What a sink may use besides its own options: the windows of recent items kept in state
-/// (none when running without state: `run --no-state`, `test`), the run's interruption, and a
-/// way to warn (a sink never prints).
+/// (none when running without state: `run --no-state`, `test`), how items read as a line, the
+/// run's interruption, and a way to warn (a sink never prints).
 public struct SinkContext: Sendable {
     /// The state's windows; nil without state.
     let store: SinkWindowStore?
@@ -39,9 +39,14 @@ public struct SinkContext: Sendable {
     /// is not recorded. Never set in a run that is not interrupted.
     public let interruption: StopFlag
     private let warnHandler: @Sendable (String) -> Void
+    /// How items read as a line of text: the lines the source types registered, for sinks that
+    /// write text for people.
+    public let lines: ItemLines
 
-    public init(window store: SinkWindowStore?, interruption: StopFlag = StopFlag(), warn: @escaping @Sendable (String) -> Void = { _ in }) {
+    public init(window store: SinkWindowStore?, lines: ItemLines = .standard, interruption: StopFlag = StopFlag(),
+                warn: @escaping @Sendable (String) -> Void = { _ in }) {
         self.store = store
+        self.lines = lines
         self.interruption = interruption
         self.warnHandler = warn
     }
@@ -138,9 +143,13 @@ public struct Registry: Sendable {
     public let sources: [SourceDescriptor]
     public let sinks: [SinkDescriptor]
 
+    /// The item lines the source types registered (the stdout sink's text format).
+    public let itemLines: ItemLines
+
     public init(sources: [SourceDescriptor], sinks: [SinkDescriptor]) {
         self.sources = sources
         self.sinks = sinks
+        self.itemLines = ItemLines(sources.flatMap(\.lines))
     }
 
     public func source(_ type: String) -> SourceDescriptor? { sources.first { $0.type == type } }
