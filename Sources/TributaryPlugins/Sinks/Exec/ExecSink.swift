@@ -72,7 +72,10 @@ public final class ExecSink: Sink {
         }
         let child = ChildProcess(command: command, environment: [], directory: directory, timeout: timeout, maxOutput: 0, input: input, keepsStdout: false)
         let ran: Result<ChildProcess.Outcome, any Error> = BlockingWait.run(cancelWhen: interruption) {
-            do { return .success(try await child.run { _ in }) } catch { return .failure(error) }
+            do {
+                let outcome = try await child.run { _ in }
+                return .success(outcome)
+            } catch { return .failure(error) }
         }
         let notWritten = "; \(items.count) item\(items.count == 1 ? "" : "s") not written: the batch is not recorded and is handed over again next run"
         let outcome: ChildProcess.Outcome

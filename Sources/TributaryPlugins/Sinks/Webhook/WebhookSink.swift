@@ -130,7 +130,10 @@ public final class WebhookSink: Sink {
         var client = HTTPClient(transport: attempts, retries: retries, timeout: timeout)
         client.shouldRetry = Self.shouldRetry
         let outcome: Result<HTTPResponse, HTTPError> = BlockingWait.run(cancelWhen: interruption) { [client] in
-            do throws(HTTPError) { return .success(try await client.fetch(request)) } catch { return .failure(error) }
+            do throws(HTTPError) {
+                let response = try await client.fetch(request)
+                return .success(response)
+            } catch { return .failure(error) }
         }
         let tries = attempts.count
         let after = tries > 1 ? ", after \(tries) attempts" : ""
