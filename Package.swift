@@ -49,10 +49,11 @@ let package = Package(
         ),
         // The git commit the binary was built from (Makefile-generated header; "unknown" without it).
         .target(name: "CBuildInfo"),
-        // C shim over the process calls Swift cannot make (prctl, pidfd_open, waitid): the exec source.
+        // C shim over the process calls Swift cannot make (prctl, pidfd_open, waitid): child
+        // processes that plugins run (TributaryCore/Process).
         .systemLibrary(name: "CProcess"),
         // Engine: JSON layer, model, HTTP, config, engine, plugin protocols.
-        .target(name: "TributaryCore", dependencies: ["CCurl", "CCrypto", "CPCRE2", "CSQLite", "CPostgres", "CDynamicLoader"], swiftSettings: strict),
+        .target(name: "TributaryCore", dependencies: ["CCurl", "CCrypto", "CPCRE2", "CSQLite", "CPostgres", "CDynamicLoader", "CProcess"], swiftSettings: strict),
         // Built-in sources and sinks, one folder each, plus the registry.
         .target(name: "TributaryPlugins", dependencies: ["TributaryCore", "CProcess", "CXML"], swiftSettings: strict + libxml2Headers),
         // Command-line front end (argument parsing, signals, summary); no business logic.

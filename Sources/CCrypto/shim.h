@@ -1,5 +1,5 @@
-// libcrypto (OpenSSL 3) digests used by request signing and item ids, through a function
-// table. Only wraps; never decides.
+// libcrypto (OpenSSL 3) digests used by request signing, item ids and webhook signatures,
+// through a function table. Only wraps; never decides.
 //
 // Nothing here links libcrypto: Digest.swift opens libcrypto.so.3 with dlopen on first use and
 // fills a tributary_crypto table from dlsym; each slot is cast to the function's type as
@@ -7,12 +7,14 @@
 #ifndef TRIBUTARY_CCRYPTO_SHIM_H
 #define TRIBUTARY_CCRYPTO_SHIM_H
 #include <openssl/evp.h>
+#include <openssl/hmac.h>
 
 /// One slot per libcrypto function used, filled from dlsym(handle, "<slot>").
 typedef struct tributary_crypto {
     void *EVP_Digest;
     void *EVP_sha1;
     void *EVP_sha256;
+    void *HMAC;
 } tributary_crypto;
 
 #define TRIBUTARY_CRYPTO_FN(c, name) ((__typeof__(&name))(c)->name)
@@ -27,5 +29,16 @@ static inline int tributary_sha1(const tributary_crypto *c, const unsigned char 
 static inline int tributary_sha256(const tributary_crypto *c, const unsigned char *data, size_t len, unsigned char *out) {
     unsigned int n = 0;
     return TRIBUTARY_CRYPTO_FN(c, EVP_Digest)(data, len, out, &n, TRIBUTARY_CRYPTO_FN(c, EVP_sha256)(), NULL) == 1 && n == 32;
+}
+
+/// HMAC-SHA256 of `len` bytes with `key` into `out` (32 bytes). Returns 1 on success.
+/// The key length is an int in OpenSSL's prototype: longer keys are refused (0).
+static inline int tributary_hmac_sha256(const tributary_crypto *c, const unsigned char *key, size_t keylen, const unsigned char *data, size_t len, unsigned char *out) {
+    unsigned int n = 0;
+    if (keylen > 0x7fffffff) return 0;
+    /* Empty Swift arrays come as NULL: pass a real (empty) buffer, as OpenSSL expects one. */
+    static const unsigned char empty[1] = {0};
+    return TRIBUTARY_CRYPTO_FN(c, HMAC)(TRIBUTARY_CRYPTO_FN(c, EVP_sha256)(), key ? (const void *)key : (const void *)empty, (int)keylen,
+                                        data ? data : empty, len, out, &n) != NULL && n == 32;
 }
 #endif

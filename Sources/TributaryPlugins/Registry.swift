@@ -22,6 +22,8 @@ public enum BuiltinRegistry {
             AtomSink.descriptor,
             JSONFeedSink.descriptor,
             PostgresSink.descriptor,
+            WebhookSink.descriptor,
+            ExecSink.descriptor,
         ]
     )
 }

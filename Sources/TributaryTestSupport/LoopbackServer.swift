@@ -61,6 +61,9 @@ public struct LoopbackResponse: Sendable {
     /// If set, send the head and this many body bytes, then nothing more (a stalled server),
     /// until the client hangs up, `stop()` is called or 30 s pass.
     public var stallAfter: Int?
+    /// If set, answer nothing: after `delay`, reset the connection (RST), as a server that
+    /// crashed mid-request does.
+    public var reset: Bool
 
     public init(
         status: Int = 200,
@@ -69,7 +72,8 @@ public struct LoopbackResponse: Sendable {
         delay: Double = 0,
         chunked: Bool = false,
         endlessChunks: Int? = nil,
-        stallAfter: Int? = nil
+        stallAfter: Int? = nil,
+        reset: Bool = false
     ) {
         self.status = status
         self.headers = headers
@@ -78,6 +82,7 @@ public struct LoopbackResponse: Sendable {
         self.chunked = chunked
         self.endlessChunks = endlessChunks
         self.stallAfter = stallAfter
+        self.reset = reset
     }
 
     /// A response whose body is `s` in UTF-8, with a `Content-Type` header.
@@ -675,6 +680,7 @@ private struct LoopbackConnection {
         if response.delay > 0 {
             guard waitDelay(response.delay) else { return .abort }
         }
+        if response.reset { return .abort }
 
         let status = response.status
         let statusForbidsBody = (100..<200).contains(status) || status == 204 || status == 304

@@ -69,6 +69,9 @@ public final class Delivery: @unchecked Sendable {
     private var stagedWindows: [(sink: String, items: [WindowItem])] = []
     /// Items each sink wrote of the batch being delivered (its filter may have taken fewer).
     private var stagedWritten: [Int] = []
+    /// The sinks' `SinkContext.interruption`: set from any thread (the delivery thread may be
+    /// blocked in a sink's write, waiting for exactly this).
+    private let interruption = StopFlag()
 
     /// `sinkFilters`: the filter of each sink, by position (missing ones: none).
     public init(sinks: [any Sink], sinkFilters: [ItemFilter?] = [], state: (any StateBackend)?, options: Options = Options()) {
@@ -107,7 +110,7 @@ public final class Delivery: @unchecked Sendable {
                     self.stagedWindows.append((key, items))
                 })
             }
-            let context = SinkContext(window: windows, lines: self.options.lines, warn: warn)
+            let context = SinkContext(window: windows, lines: self.options.lines, interruption: self.interruption, warn: warn)
             for (i, sink) in self.sinks.enumerated() {
                 do throws(SinkError) { try sink.open(context) } catch {
                     self.countSinkFailure(i)
@@ -131,6 +134,10 @@ public final class Delivery: @unchecked Sendable {
             return self.failure
         }
     }
+
+    /// Tells the sinks to stop waiting (the grace period after a signal is over): a write
+    /// waiting for a server or a program gives up and fails. Any thread; idempotent.
+    public func interruptSinks() { interruption.set() }
 
     // MARK: one source's run
 

@@ -197,6 +197,7 @@ public struct Engine: Sendable {
             while let event = await group.next() {
                 guard case .source(let r) = event else {
                     group.cancelAll()  // the grace period is over: cancel what is left
+                    if stopping.isSet { delivery.interruptSinks() }  // and a sink's write waiting for its server or program
                     continue
                 }
                 running -= 1

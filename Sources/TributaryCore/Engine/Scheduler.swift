@@ -124,6 +124,7 @@ public struct Scheduler: Sendable {
                     }
                 case .graceOver:
                     group.cancelAll()  // the runs still in flight are interrupted
+                    delivery.interruptSinks()  // and a sink's write waiting for its server or program
                 }
             }
             group.cancelAll()

@@ -28,19 +28,26 @@ extension Sink {
 }
 
 /// What a sink may use besides its own options: the windows of recent items kept in state
-/// (none when running without state: `run --no-state`, `test`), and a way to warn (a sink never
-/// prints).
+/// (none when running without state: `run --no-state`, `test`), how items read as a line, the
+/// run's interruption, and a way to warn (a sink never prints).
 public struct SinkContext: Sendable {
     /// The state's windows; nil without state.
     let store: SinkWindowStore?
+    /// Set when the run must stop waiting: the grace period after SIGINT/SIGTERM is over, or a
+    /// second signal came. A sink whose `write` waits on something outside (a server, a program)
+    /// gives up then with a `SinkError` (`BlockingWait.run(cancelWhen:)` does this); its batch
+    /// is not recorded. Never set in a run that is not interrupted.
+    public let interruption: StopFlag
     private let warnHandler: @Sendable (String) -> Void
     /// How items read as a line of text: the lines the source types registered, for sinks that
     /// write text for people.
     public let lines: ItemLines
 
-    public init(window store: SinkWindowStore?, lines: ItemLines = .standard, warn: @escaping @Sendable (String) -> Void = { _ in }) {
+    public init(window store: SinkWindowStore?, lines: ItemLines = .standard, interruption: StopFlag = StopFlag(),
+                warn: @escaping @Sendable (String) -> Void = { _ in }) {
         self.store = store
         self.lines = lines
+        self.interruption = interruption
         self.warnHandler = warn
     }
 

@@ -396,7 +396,7 @@ final class Transfer: @unchecked Sendable {
         tributary_easy_setopt_long(api, h, CURLOPT_CONNECTTIMEOUT_MS, min(timeoutMs, 10_000))
         tributary_easy_setopt_long(api, h, CURLOPT_LOW_SPEED_LIMIT, 1)
         tributary_easy_setopt_long(api, h, CURLOPT_LOW_SPEED_TIME, Self.stallSeconds(timeoutSeconds))
-        tributary_easy_setopt_long(api, h, CURLOPT_FOLLOWLOCATION, 1)
+        tributary_easy_setopt_long(api, h, CURLOPT_FOLLOWLOCATION, request.followRedirects ? 1 : 0)
         tributary_easy_setopt_long(api, h, CURLOPT_MAXREDIRS, HTTPSettings.maxRedirects)
         tributary_easy_setopt_string(api, h, CURLOPT_PROTOCOLS_STR, request.allowFile ? "http,https,file" : "http,https")
         tributary_easy_setopt_string(api, h, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")

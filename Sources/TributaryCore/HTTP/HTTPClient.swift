@@ -11,6 +11,9 @@ public struct HTTPClient: Sendable {
     public var backoffBase: Double
     /// Request counts and conditional-GET validators for this source's run, if state is in use.
     public var ledger: RequestLedger?
+    /// Which failures get another attempt: `HTTPError.isRetryable` unless a caller (the webhook
+    /// sink: every 5xx) says otherwise.
+    public var shouldRetry: @Sendable (HTTPError) -> Bool = { $0.isRetryable }
 
     public init(transport: any HTTPTransport, retries: Int = 2, timeout: Double = 20, backoffBase: Double = 0.5, ledger: RequestLedger? = nil) {
         self.transport = transport
@@ -76,7 +79,7 @@ public struct HTTPClient: Sendable {
                 if req.method == "GET" { ledger?.recordFresh(method: req.method, url: request.url, response: r) }
                 return r
             case .failure(let e):
-                guard e.isRetryable, attempt < retries, !Task.isCancelled else { throw e }
+                guard shouldRetry(e), attempt < retries, !Task.isCancelled else { throw e }
                 let delay = e.retryAfter.map { min($0, 60) } ?? backoff(attempt: attempt)
                 attempt += 1
                 do {

@@ -9,14 +9,19 @@ public struct HTTPRequest: Sendable, Equatable {
     public var timeout: Double?
     /// True only for a URL written directly in the config: lets `file://` through (never via a redirect).
     public var allowFile: Bool
+    /// False: a 3xx is the response, not followed (a webhook's POST must not turn into a GET
+    /// elsewhere and count as delivered).
+    public var followRedirects: Bool
 
-    public init(method: String = "GET", url: String, headers: [(name: String, value: String)] = [], body: [UInt8]? = nil, timeout: Double? = nil, allowFile: Bool = false) {
+    public init(method: String = "GET", url: String, headers: [(name: String, value: String)] = [], body: [UInt8]? = nil, timeout: Double? = nil,
+                allowFile: Bool = false, followRedirects: Bool = true) {
         self.method = method
         self.url = url
         self.headers = headers
         self.body = body
         self.timeout = timeout
         self.allowFile = allowFile
+        self.followRedirects = followRedirects
     }
 
     public static func == (a: HTTPRequest, b: HTTPRequest) -> Bool {

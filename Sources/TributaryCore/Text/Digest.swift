@@ -24,6 +24,19 @@ public enum Digest {
         return out
     }
 
+    /// HMAC-SHA256 (RFC 2104) of `message` under `key`: 32 bytes.
+    public static func hmacSHA256(key: [UInt8], message: [UInt8]) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: 32)
+        let api = CryptoLibrary.shared.api
+        let ok = key.withUnsafeBufferPointer { k in
+            message.withUnsafeBufferPointer { m in
+                out.withUnsafeMutableBufferPointer { o in tributary_hmac_sha256(api, k.baseAddress, k.count, m.baseAddress, m.count, o.baseAddress) }
+            }
+        }
+        precondition(ok == 1, "libcrypto HMAC-SHA256 failed")
+        return out
+    }
+
     public static func hex(_ bytes: [UInt8], uppercase: Bool = false) -> String {
         let digits = Array((uppercase ? "0123456789ABCDEF" : "0123456789abcdef").utf8)
         var out = [UInt8]()
@@ -52,7 +65,7 @@ struct CryptoLibrary: @unchecked Sendable {
     /// Opens `soname` and binds the table. Internal so tests can try a name that does not exist.
     static func open(_ soname: String) -> Result<CryptoLibrary, SharedLibrary.LoadError> {
         let slots: [(WritableKeyPath<tributary_crypto, UnsafeMutableRawPointer?>, String)] = [
-            (\.EVP_Digest, "EVP_Digest"), (\.EVP_sha1, "EVP_sha1"), (\.EVP_sha256, "EVP_sha256"),
+            (\.EVP_Digest, "EVP_Digest"), (\.EVP_sha1, "EVP_sha1"), (\.EVP_sha256, "EVP_sha256"), (\.HMAC, "HMAC"),
         ]
         let opened = SharedLibrary.open(soname).mapError { e in
             SharedLibrary.LoadError(message: "SHA-1/SHA-256 need libcrypto (\(soname), Debian package libssl3), which could not be loaded: \(e.message)")

@@ -87,11 +87,11 @@ public struct ExecSource: FeedSource {
         }
         if let sig = outcome.signal {
             try await context.emit(items)
-            throw SourceError("\(what): killed by signal \(sig)\(Self.signalName(sig).map { " (\($0))" } ?? "")")
+            throw SourceError("\(what): killed by signal \(sig)\(ChildProcess.signalName(sig).map { " (\($0))" } ?? "")")
         }
         if let code = outcome.exitCode, code != 0 {
             var msg = "\(what): exited with status \(code)"
-            if let l = outcome.stderr.last { msg += " (last stderr line: \(Self.bounded(l)))" }
+            if let l = outcome.stderr.last { msg += " (last stderr line: \(ChildProcess.bounded(l)))" }
             try await context.emit(items)
             throw SourceError(msg)
         }
@@ -158,25 +158,6 @@ public struct ExecSource: FeedSource {
             item.data = data
         }
         return item
-    }
-
-    /// `SIGSEGV` for 11: the signals a program is commonly killed by (Linux numbers).
-    static func signalName(_ sig: Int32) -> String? {
-        let names: [Int32: String] = [
-            SIGHUP: "SIGHUP", SIGINT: "SIGINT", SIGQUIT: "SIGQUIT", SIGILL: "SIGILL", SIGTRAP: "SIGTRAP",
-            SIGABRT: "SIGABRT", SIGBUS: "SIGBUS", SIGFPE: "SIGFPE", SIGKILL: "SIGKILL", SIGUSR1: "SIGUSR1",
-            SIGSEGV: "SIGSEGV", SIGUSR2: "SIGUSR2", SIGPIPE: "SIGPIPE", SIGALRM: "SIGALRM", SIGTERM: "SIGTERM",
-            SIGXCPU: "SIGXCPU", SIGXFSZ: "SIGXFSZ", SIGSYS: "SIGSYS",
-        ]
-        return names[sig]
-    }
-
-    /// Longest last stderr line quoted in a failure message, in characters.
-    static let maxQuotedLine = 300
-
-    /// `line`, cut to `maxQuotedLine` characters for a failure message.
-    static func bounded(_ line: String) -> String {
-        line.count <= maxQuotedLine ? line : String(line.prefix(maxQuotedLine)) + "..."
     }
 
     /// `youtube:video:x` has a family; `x` or `http://...` alone does not.

@@ -1,12 +1,12 @@
 import Foundation
 import XCTest
-@testable import TributaryPlugins
+@testable import TributaryCore
 import TributaryTestSupport
 
-/// The exec source's process handling, in process: stderr line splitting, /proc parsing, and
+/// Child processes (TributaryCore/Process), in process: stderr line splitting, /proc parsing, and
 /// ChildProcess in a test process, which does not claim all its children (so a child the test
 /// harness started must never be touched).
-final class ExecProcessTests: XCTestCase {
+final class ChildProcessTests: XCTestCase {
     func lines(_ chunks: [String], cap: Int = 8, limit: Int = 100) -> (logged: [String], state: StderrLines) {
         var s = StderrLines(lineCap: cap, lineLimit: limit)
         var out: [String] = []
@@ -169,5 +169,67 @@ final class ExecProcessTests: XCTestCase {
         XCTAssertEqual(String(decoding: outcome.stdout, as: UTF8.self), "early\nlate\n")
         XCTAssertEqual(outcome.othersKilled, 1)
         XCTAssertEqual(ProcessProbe.survivors(pidFile: dir.path + "/pids", marker: dir.path), [])
+    }
+
+    // MARK: input on stdin
+
+    func testInputIsFedWholeAndEndsWithEndOfFile() async throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let input = Array((0..<(3 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31) })  // 3 MiB: many pipe buffers
+        let cmd = python(dir, "open('got', 'wb').write(sys.stdin.buffer.read())")
+        let outcome = try await ChildProcess(command: cmd, environment: [], directory: dir.path, timeout: 30, maxOutput: 1 << 20, input: input).run { _ in }
+        XCTAssertEqual(outcome.exitCode, 0)
+        XCTAssertEqual(outcome.inputUnwritten, 0)
+        XCTAssertEqual(FileManager.default.contents(atPath: dir.path + "/got").map { Array($0) }, input)
+    }
+
+    func testAProgramThatDoesNotReadItsInputNeverHoldsTheRun() async throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let big = [UInt8](repeating: 0x41, count: 4 << 20)
+        // Exits at once without reading: the rest is never written, and no SIGPIPE ends this process.
+        let quick = try await ChildProcess(command: ["/bin/sh", "-c", "exit 0"], environment: [], directory: dir.path, timeout: 30, maxOutput: 1 << 20, input: big).run { _ in }
+        XCTAssertEqual(quick.exitCode, 0)
+        XCTAssertGreaterThan(quick.inputUnwritten, 0)
+        // Closes its stdin and goes on: the write fails with EPIPE, the program's exit decides.
+        let closes = try await ChildProcess(command: python(dir, "os.close(0)\ntime.sleep(0.3)\nsys.exit(4)"), environment: [], directory: dir.path,
+                                            timeout: 30, maxOutput: 1 << 20, input: big).run { _ in }
+        XCTAssertEqual(closes.exitCode, 4)
+        XCTAssertGreaterThan(closes.inputUnwritten, 0)
+        // Never reads and never exits: the timeout ends it.
+        let start = Date()
+        let stuck = try await ChildProcess(command: python(dir, "time.sleep(60)"), environment: [], directory: dir.path, timeout: 1, maxOutput: 1 << 20, input: big).run { _ in }
+        XCTAssertEqual(stuck.ending, .timedOut)
+        XCTAssertLessThan(Date().timeIntervalSince(start), 10)
+    }
+
+    func testStdoutCanBeDroppedWhateverItsSize() async throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let outcome = try await ChildProcess(command: python(dir, "sys.stdout.buffer.write(b'x' * (8 << 20))\nprint('bye', file=sys.stderr)"),
+                                             environment: [], directory: dir.path, timeout: 30, maxOutput: 1024, keepsStdout: false).run { _ in }
+        XCTAssertEqual(outcome.ending, .exited)
+        XCTAssertEqual(outcome.exitCode, 0)
+        XCTAssertEqual(outcome.stdout, [])
+        XCTAssertEqual(outcome.stderr.last, "bye")
+    }
+
+    func testProgramLookupFindsWhatWouldStart() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let script = dir.write("run.sh", "#!/bin/sh\n")
+        chmod(script, 0o755)
+        let plain = dir.write("plain.txt", "x")
+        chmod(plain, 0o644)
+        XCTAssertNil(ProgramLookup.problem("./run.sh", directory: dir.path))
+        XCTAssertNil(ProgramLookup.problem(script, directory: "/"))
+        XCTAssertNil(ProgramLookup.problem("sh", directory: dir.path))
+        XCTAssertNil(ProgramLookup.problem("run.sh", directory: dir.path, path: "/nowhere:."), "a relative PATH entry is relative to the folder")
+        XCTAssertEqual(ProgramLookup.problem("./missing", directory: dir.path), "./missing (\(dir.path)/./missing) does not exist")
+        XCTAssertEqual(ProgramLookup.problem("./plain.txt", directory: dir.path), "./plain.txt (\(dir.path)/./plain.txt) is not executable (chmod +x, or run it through its interpreter)")
+        XCTAssertEqual(ProgramLookup.problem(dir.path, directory: "/"), "\(dir.path) is a folder, not a program")
+        XCTAssertEqual(ProgramLookup.problem("no-such-program-x", directory: dir.path, path: "/bin:/usr/bin"), "no-such-program-x was not found in PATH (/bin:/usr/bin)")
+        XCTAssertEqual(ProgramLookup.problem("plain.txt", directory: dir.path, path: dir.path), "\(dir.path)/plain.txt is not executable (chmod +x, or run it through its interpreter)")
     }
 }

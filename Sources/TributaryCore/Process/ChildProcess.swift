@@ -1,11 +1,11 @@
 import CProcess
 import Foundation
-import TributaryCore
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// Runs a program without a shell, in its own process group, collects its stdout (capped),
+/// Runs a program without a shell, in its own process group, optionally feeds it `input` on
+/// stdin (`InputFeeder`; else stdin is /dev/null), collects its stdout (capped) or drops it,
 /// hands each stderr line to a callback (`StderrLines`), and ends on time whatever the program
 /// and its descendants do: the pipes are read with poll() against the run's deadline, never
 /// with a blocking read, so a descendant that keeps a pipe open cannot hold the run.
@@ -16,24 +16,27 @@ import Glibc
 /// is killed and why that is safe with several programs at once.
 /// Nothing is left behind: no zombie, no orphan, including descendants that called `setsid`
 /// or double-forked. (Only a SIGKILL of Tributary itself leaves no chance to clean up.)
-struct ChildProcess: Sendable {
-    struct Outcome: Sendable {
-        var stdout: [UInt8]
+public struct ChildProcess: Sendable {
+    public struct Outcome: Sendable {
+        public var stdout: [UInt8]
         /// Exit status, or nil when killed by a signal.
-        var exitCode: Int32?
-        var signal: Int32?
-        var ending: Ending
-        var timedOut: Bool { ending == .timedOut }
+        public var exitCode: Int32?
+        public var signal: Int32?
+        public var ending: Ending
+        public var timedOut: Bool { ending == .timedOut }
         /// With `.lingered`: the pipes still open when the linger ended ("stdout", "stderr").
-        var heldOpen: [String]
+        public var heldOpen: [String]
         /// What was read from stderr: the last line, and how many lines were not logged.
-        var stderr: StderrLines
+        public var stderr: StderrLines
         /// Processes other than the program still running when the run ended, and killed.
-        var othersKilled: Int
+        public var othersKilled: Int
+        /// Bytes of `input` the program was never handed: it closed its stdin or exited before
+        /// the pipe took them all (0 without input).
+        public var inputUnwritten: Int
     }
 
     /// Why the run ended.
-    enum Ending: Sendable, Equatable {
+    public enum Ending: Sendable, Equatable {
         /// The program exited and its stdout and stderr were closed.
         case exited
         /// The program exited but something it started kept stdout or stderr open past the
@@ -47,8 +50,8 @@ struct ChildProcess: Sendable {
         case overflow
     }
 
-    struct LaunchError: Error, CustomStringConvertible {
-        let description: String
+    public struct LaunchError: Error, CustomStringConvertible {
+        public let description: String
     }
 
     let command: [String]
@@ -58,13 +61,28 @@ struct ChildProcess: Sendable {
     let timeout: Double
     /// Cap on stdout bytes kept (the rest is drained and dropped, and the run fails).
     let maxOutput: Int
+    /// What the program reads on stdin (then closed: end of file); nil: stdin is /dev/null.
+    let input: [UInt8]?
+    /// False: stdout is read as it comes and dropped, whatever its size (`maxOutput` unused).
+    let keepsStdout: Bool
+
+    public init(command: [String], environment: [(String, String)], directory: String, timeout: Double, maxOutput: Int,
+                input: [UInt8]? = nil, keepsStdout: Bool = true) {
+        self.command = command
+        self.environment = environment
+        self.directory = directory
+        self.timeout = timeout
+        self.maxOutput = maxOutput
+        self.input = input
+        self.keepsStdout = keepsStdout
+    }
 
     /// How long, after the program exited, its pipes are still read when a process it started
     /// keeps them open: what that process prints meanwhile is kept, then it is killed. The
     /// timeout still bounds the whole run.
-    static let linger = 1.0
+    public static let linger = 1.0
 
-    func run(stderrLine: @escaping @Sendable (String) -> Void) async throws -> Outcome {
+    public func run(stderrLine: @escaping @Sendable (String) -> Void) async throws -> Outcome {
         let control = RunControl()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (cont: CheckedContinuation<Outcome, any Error>) in
@@ -135,6 +153,22 @@ struct ChildProcess: Sendable {
             if writeEndsOpen { close(outPipe[1]); close(errPipe[1]) }
         }
         for fd in [outPipe[0], errPipe[0]] { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
+        // stdin: a pipe whose write end is fed from the poll loop, when there is input.
+        var inPipe: [Int32] = [-1, -1]
+        if input != nil {
+            guard tributary_pipe_cloexec(&inPipe) == 0 else {
+                throw LaunchError(description: "cannot create pipes: \(String(cString: strerror(errno)))")
+            }
+            _ = fcntl(inPipe[1], F_SETFL, fcntl(inPipe[1], F_GETFL) | O_NONBLOCK)
+        }
+        var feeder = InputFeeder(fd: inPipe[1], bytes: input ?? [])
+        defer {
+            if inPipe[0] >= 0 { close(inPipe[0]) }
+            feeder.close()
+        }
+        // A write to a stdin the program closed must fail with EPIPE, never end this process.
+        let signalMask = input != nil ? InputFeeder.blockingPipeSignal() : nil
+        defer { if let signalMask { InputFeeder.restoreSignals(signalMask) } }
 
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -142,7 +176,11 @@ struct ChildProcess: Sendable {
         guard Self.addChdir(&actions, directory) == 0 else {
             throw LaunchError(description: "cannot set the working directory \(directory)")
         }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        if inPipe[0] >= 0 {
+            posix_spawn_file_actions_adddup2(&actions, inPipe[0], 0)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        }
         posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
         posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
         // Nothing else of Tributary's (state database, sink files, sockets) reaches the program.
@@ -168,7 +206,7 @@ struct ChildProcess: Sendable {
             for p in argv { free(p) }
             for p in envp { free(p) }
         }
-        let inodes = Set([ProcFS.inode(ofFD: outPipe[0]), ProcFS.inode(ofFD: errPipe[0])].compactMap { $0 })
+        let inodes = Set([ProcFS.inode(ofFD: outPipe[0]), ProcFS.inode(ofFD: errPipe[0]), inPipe[0] >= 0 ? ProcFS.inode(ofFD: inPipe[0]) : nil].compactMap { $0 })
         let program = command[0]
         let run = try reaper.start(id: id, token: token, pipeInodes: inodes) { () throws(LaunchError) -> pid_t in
             var pid: pid_t = 0
@@ -179,6 +217,10 @@ struct ChildProcess: Sendable {
         close(outPipe[1])
         close(errPipe[1])
         writeEndsOpen = false
+        if inPipe[0] >= 0 {
+            close(inPipe[0])  // the program's now: when it closes it (or exits), writes fail with EPIPE
+            inPipe[0] = -1
+        }
 
         let pidfd = tributary_pidfd_open(run.pid)
         let wake = control.open()
@@ -186,7 +228,7 @@ struct ChildProcess: Sendable {
             if pidfd >= 0 { close(pidfd) }
             control.close()
         }
-        var reader = PipeReader(stdoutFD: outPipe[0], stderrFD: errPipe[0], maxOutput: maxOutput, emit: stderrLine)
+        var reader = PipeReader(stdoutFD: outPipe[0], stderrFD: errPipe[0], maxOutput: maxOutput, keepsStdout: keepsStdout, emit: stderrLine)
         defer { reader.deallocate() }
         let deadline = Monotonic.now() + timeout
         // When the program has exited: the end of the linger (never past the deadline).
@@ -200,6 +242,8 @@ struct ChildProcess: Sendable {
                 lingerEnd = max(t, min(t + Self.linger, deadline))
             }
             let exited = lingerEnd != nil
+            // Input goes to the program only: once it has exited, the rest is never written.
+            if exited { feeder.close() } else { feeder.pump() }
             if exited && !reader.outOpen && !reader.errOpen { ending = .exited; break }
             let now = Monotonic.now()
             if let lingerEnd, now >= lingerEnd { ending = .lingered; break }
@@ -210,9 +254,10 @@ struct ChildProcess: Sendable {
             var extra: [Int32] = []
             if wake >= 0 { extra.append(wake) }
             if pidfd >= 0 && !exited { extra.append(pidfd) }
-            let ready = reader.wait(milliseconds: max(ms, 1), also: extra)
+            let ready = reader.wait(milliseconds: max(ms, 1), also: extra, writable: feeder.fd)
             if ready.contains(wake) { control.drainWake(wake) }
         }
+        feeder.close()
         var heldOpen: [String] = []
         if ending == .lingered {
             if reader.outOpen { heldOpen.append("stdout") }
@@ -233,131 +278,29 @@ struct ChildProcess: Sendable {
         let normal = status.map { $0 & 0x7F == 0 } ?? false
         return Outcome(stdout: reader.stdout, exitCode: normal ? (status! >> 8) & 0xFF : nil,
                        signal: normal ? nil : status.map { $0 & 0x7F },
-                       ending: ending, heldOpen: heldOpen, stderr: reader.lines, othersKilled: ended.othersKilled)
+                       ending: ending, heldOpen: heldOpen, stderr: reader.lines, othersKilled: ended.othersKilled,
+                       inputUnwritten: feeder.unwritten)
     }
 }
 
-/// The run's two read ends, non-blocking, read as data comes: stdout kept up to `maxOutput`
-/// (then `overflow`, and the rest dropped), stderr split by `StderrLines`.
-struct PipeReader {
-    let stdoutFD: Int32
-    let stderrFD: Int32
-    let maxOutput: Int
-    let emit: @Sendable (String) -> Void
-    private(set) var stdout: [UInt8] = []
-    private(set) var lines = StderrLines()
-    private(set) var outOpen = true
-    private(set) var errOpen = true
-    private(set) var overflow = false
-    private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 16)
-
-    init(stdoutFD: Int32, stderrFD: Int32, maxOutput: Int, emit: @escaping @Sendable (String) -> Void) {
-        self.stdoutFD = stdoutFD
-        self.stderrFD = stderrFD
-        self.maxOutput = maxOutput
-        self.emit = emit
+/// How failure messages name what happened to a program.
+extension ChildProcess {
+    /// `SIGSEGV` for 11: the signals a program is commonly killed by (Linux numbers).
+    public static func signalName(_ sig: Int32) -> String? {
+        let names: [Int32: String] = [
+            SIGHUP: "SIGHUP", SIGINT: "SIGINT", SIGQUIT: "SIGQUIT", SIGILL: "SIGILL", SIGTRAP: "SIGTRAP",
+            SIGABRT: "SIGABRT", SIGBUS: "SIGBUS", SIGFPE: "SIGFPE", SIGKILL: "SIGKILL", SIGUSR1: "SIGUSR1",
+            SIGSEGV: "SIGSEGV", SIGUSR2: "SIGUSR2", SIGPIPE: "SIGPIPE", SIGALRM: "SIGALRM", SIGTERM: "SIGTERM",
+            SIGXCPU: "SIGXCPU", SIGXFSZ: "SIGXFSZ", SIGSYS: "SIGSYS",
+        ]
+        return names[sig]
     }
 
-    func deallocate() { buffer.deallocate() }
+    /// Longest last stderr line quoted in a failure message, in characters.
+    public static let maxQuotedLine = 300
 
-    /// Waits up to `milliseconds` for data on the open pipes or for one of `also`, reads what
-    /// came, and returns the descriptors of `also` that are ready.
-    mutating func wait(milliseconds: Int32, also: [Int32]) -> [Int32] {
-        var fds: [pollfd] = []
-        if outOpen { fds.append(pollfd(fd: stdoutFD, events: Int16(POLLIN), revents: 0)) }
-        if errOpen { fds.append(pollfd(fd: stderrFD, events: Int16(POLLIN), revents: 0)) }
-        for fd in also { fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
-        guard !fds.isEmpty else {
-            usleep(UInt32(milliseconds) * 1000)
-            return []
-        }
-        let n = poll(&fds, nfds_t(fds.count), milliseconds)
-        guard n > 0 else { return [] }
-        var ready: [Int32] = []
-        for f in fds where f.revents != 0 {
-            if f.fd == stdoutFD && outOpen {
-                outOpen = drain(f.fd, stdout: true)
-            } else if f.fd == stderrFD && errOpen {
-                errOpen = drain(f.fd, stdout: false)
-            } else {
-                ready.append(f.fd)
-            }
-        }
-        return ready
+    /// `line`, cut to `maxQuotedLine` characters for a failure message.
+    public static func bounded(_ line: String) -> String {
+        line.count <= maxQuotedLine ? line : String(line.prefix(maxQuotedLine)) + "..."
     }
-
-    /// Reads `fd` until it would block (true: still open) or ends (false), at most 1 MiB at a
-    /// time so the other pipe and the deadline get their turn.
-    private mutating func drain(_ fd: Int32, stdout isStdout: Bool) -> Bool {
-        var budget = 1 << 20
-        while budget > 0 {
-            let n = read(fd, buffer.baseAddress, buffer.count)
-            if n > 0 {
-                budget -= n
-                let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<n])
-                if !isStdout {
-                    lines.feed(chunk, emit: emit)
-                } else if !overflow {
-                    if stdout.count + n > maxOutput { overflow = true } else { stdout.append(contentsOf: chunk) }
-                }
-                continue
-            }
-            if n == 0 { return false }
-            if errno == EINTR { continue }
-            return errno == EAGAIN || errno == EWOULDBLOCK
-        }
-        return true
-    }
-
-    /// End of the run: a last stderr line without a newline is logged too.
-    mutating func finish() {
-        lines.finish(emit: emit)
-    }
-}
-
-/// Cancellation of one run from any thread: sets a flag and wakes the run's poll() through a
-/// pipe. The write end is used and closed only under the lock, so a late cancel never writes
-/// to a descriptor number that was closed and reused.
-final class RunControl: Sendable {
-    private let state = Locked<(cancelled: Bool, wakeWrite: Int32)>((false, -1))
-
-    var isCancelled: Bool { state.withLock { $0.cancelled } }
-
-    func cancel() {
-        state.withLock { s in
-            s.cancelled = true
-            if s.wakeWrite >= 0 {
-                var b: UInt8 = 1
-                _ = write(s.wakeWrite, &b, 1)
-            }
-        }
-    }
-
-    /// Makes the wake pipe and returns its read end (-1 when it cannot: the flag is then polled).
-    func open() -> Int32 {
-        var fds: [Int32] = [-1, -1]
-        guard tributary_pipe_cloexec(&fds) == 0 else { return -1 }
-        for fd in fds { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
-        state.withLock { $0.wakeWrite = fds[1] }
-        readEnd.withLock { $0 = fds[0] }
-        return fds[0]
-    }
-
-    func drainWake(_ fd: Int32) {
-        var buf = [UInt8](repeating: 0, count: 64)
-        while read(fd, &buf, buf.count) > 0 {}
-    }
-
-    func close() {
-        state.withLock { s in
-            if s.wakeWrite >= 0 { Glibc.close(s.wakeWrite) }
-            s.wakeWrite = -1
-        }
-        readEnd.withLock { fd in
-            if fd >= 0 { Glibc.close(fd) }
-            fd = -1
-        }
-    }
-
-    private let readEnd = Locked<Int32>(-1)
 }

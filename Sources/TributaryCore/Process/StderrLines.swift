@@ -13,22 +13,22 @@ import Glibc
 ///
 /// Each byte is looked at once (memchr), so 100 MiB without a newline is read at pipe speed
 /// in `lineCap` bytes of memory.
-struct StderrLines {
+public struct StderrLines: Sendable {
     /// Longest line logged as is (4 KiB).
     static let defaultLineCap = 4096
     /// Lines of one run handed to the log.
     static let defaultLineLimit = 1000
 
     let lineCap: Int
-    let lineLimit: Int
+    public let lineLimit: Int
     /// The current line's first `lineCap` bytes.
     private var line: [UInt8] = []
     /// The current line's length so far, cut part included.
     private var length = 0
-    private(set) var logged = 0
-    private(set) var dropped = 0
-    private(set) var droppedBytes = 0
-    private(set) var last: String?
+    public private(set) var logged = 0
+    public private(set) var dropped = 0
+    public private(set) var droppedBytes = 0
+    public private(set) var last: String?
 
     init(lineCap: Int = StderrLines.defaultLineCap, lineLimit: Int = StderrLines.defaultLineLimit) {
         self.lineCap = max(1, lineCap)

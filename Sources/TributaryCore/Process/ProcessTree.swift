@@ -1,5 +1,4 @@
 import CProcess
-import TributaryCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -184,7 +183,7 @@ enum ProcFS {
 /// are serialized by one lock, so no program starts during a sweep and none is mistaken for
 /// an orphan. Processes Tributary did not start and that descend from none of its programs
 /// are never touched.
-final class ProcessReaper: Sendable {
+public final class ProcessReaper: Sendable {
     static let shared = ProcessReaper()
 
     /// One started program, registered until it is reaped.
@@ -223,7 +222,7 @@ final class ProcessReaper: Sendable {
     /// for the tributary binary, which starts no other process. Lets the last run to end kill
     /// orphans nothing else attributes (see the type's comment). Tests in a shared test process
     /// do not claim, so children started by the test harness are never touched.
-    static func claimAllChildren() {
+    public static func claimAllChildren() {
         shared.state.withLock { $0.claimsAllChildren = true }
     }
 

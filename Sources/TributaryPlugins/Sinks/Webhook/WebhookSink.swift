@@ -1,0 +1,217 @@
+import Foundation
+import TributaryCore
+
+/// `webhook`: POSTs each batch to a URL, `batch` items per request, through the project's curl
+/// transport (its own, made on the first request and stopped in `close`), with the retry
+/// policy of `HTTPClient`: connection errors, timeouts, 429 (honouring Retry-After, at most
+/// 60 s) and every 5xx are retried with exponential backoff, up to `retries` more attempts; any
+/// other status (a 4xx, a 3xx: redirects are not followed) fails at once. `write` returns only
+/// when every request of the batch was answered 2xx; otherwise it throws, and the engine does
+/// not record the batch, so the next run sends the same items again, with the same
+/// `Idempotency-Key` per request (`WebhookPayload`).
+///
+/// `write` runs on the delivery thread and waits there for the async client
+/// (`BlockingWait`); the run's interruption (`SinkContext.interruption`) cancels the request in
+/// flight or the wait before a retry, so SIGINT/SIGTERM still ends the run.
+///
+/// Messages name the sink and the URL with its secrets redacted (user info, secret query
+/// values); configured header values and `secret` are registered as secrets, so they are
+/// scrubbed from every message and log line.
+public final class WebhookSink: Sink {
+    public static let descriptor = SinkDescriptor(type: "webhook", summary: "POST the items to a URL (JSON Lines or a JSON array), signed, retried", options: options) { reader in
+        WebhookSink(reader: reader)
+    }
+
+    static let url = Option.httpURL("url", "where the items are POSTed").required
+    static let headers = Option.stringMap("headers", "extra request headers, e.g. Authorization (their values are treated as secrets)")
+        .checked(WebhookPayload.headersProblem)
+    static let format = Option.choice("format", WebhookFormat.self, "jsonl: the items as JSON Lines (application/x-ndjson); json: one JSON array (application/json)")
+        .defaulted(.jsonl)
+    static let batch = Option.integer("batch", 1...10_000, "items per request").defaulted(100)
+    static let secret = Option.secret("secret", "signs each body: X-Tributary-Signature: sha256=<hex HMAC-SHA256 of the body>")
+    static let timeout = Option.duration("timeout", atLeast: 0.001, "time allowed for one attempt of one request").defaulted(10)
+    static let retries = Option.integer("retries", 0...10, "further attempts of a request after a connection error, a timeout, 429 or 5xx").defaulted(5)
+    public static let options: [any OptionDeclaration] = [url, headers, format, batch, secret, timeout, retries]
+
+    /// Header names whose values are not treated as secrets.
+    static let publicHeaders: Set<String> = ["accept", "accept-language", "user-agent", "x-source"]
+
+    let url: String
+    let headers: [(name: String, value: String)]
+    let format: WebhookFormat
+    let batchSize: Int
+    let secret: [UInt8]?
+    let timeout: Double
+    let retries: Int
+
+    private struct State {
+        var transport: CurlTransport?
+        var interruption = StopFlag()
+        var warn: @Sendable (String) -> Void = { _ in }
+    }
+    /// Only the delivery thread calls the sink (Sink contract), so the lock is never contended;
+    /// it makes the sink `Sendable` without `@unchecked`.
+    private let state = Locked(State())
+
+    init(url: String, headers: [(name: String, value: String)] = [], format: WebhookFormat = .jsonl, batchSize: Int = 100,
+         secret: String? = nil, timeout: Double = 10, retries: Int = 5) {
+        self.url = url
+        self.headers = headers
+        self.format = format
+        self.batchSize = batchSize
+        self.secret = secret.map { Array($0.utf8) }
+        self.timeout = timeout
+        self.retries = retries
+        Self.registerSecrets(url: url, headers: headers)
+    }
+
+    convenience init(reader: OptionReader) {
+        self.init(url: reader[Self.url], headers: (reader[Self.headers] ?? []).map { (name: $0.0, value: $0.1) }, format: reader[Self.format],
+                  batchSize: reader[Self.batch], secret: reader[Self.secret], timeout: reader[Self.timeout], retries: reader[Self.retries])
+    }
+
+    /// Every configured header value (but those of `publicHeaders`), the URL's password and its
+    /// secret-named query values become registered secrets (`Secrets`).
+    static func registerSecrets(url: String, headers: [(name: String, value: String)]) {
+        for h in headers where !publicHeaders.contains(h.name.lowercased()) {
+            Secrets.register(h.value)
+            if let space = h.value.firstIndex(of: " ") { Secrets.register(String(h.value[h.value.index(after: space)...])) }
+        }
+        if let scheme = url.range(of: "://") {
+            let rest = url[scheme.upperBound...]
+            let authority = rest[..<(rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? rest.endIndex)]
+            if let at = authority.lastIndex(of: "@") {
+                let info = authority[..<at]
+                if let colon = info.firstIndex(of: ":") { Secrets.register(String(info[info.index(after: colon)...])) } else { Secrets.register(String(info)) }
+            }
+        }
+        if let q = url.firstIndex(of: "?") {
+            let query = url[url.index(after: q)...].prefix { $0 != "#" }
+            let pairs = query.split(separator: "&").compactMap { (pair: Substring) -> (String, String)? in
+                let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                guard parts.count == 2 else { return nil }
+                let name = String(parts[0]), value = String(parts[1])
+                return (name.removingPercentEncoding ?? name, value.removingPercentEncoding ?? value)
+            }
+            Secrets.registerCredentials(pairs.filter { Redactor.isSecretParameter($0.0) })
+        }
+    }
+
+    /// The URL as messages show it.
+    var shownURL: String { Redactor.redactText(Redactor.redactURL(url)) }
+
+    public func open(_ context: SinkContext) throws(SinkError) {
+        state.withLock { s in
+            s.interruption = context.interruption
+            s.warn = { context.warn($0) }
+        }
+    }
+
+    public func write(_ items: [Item]) throws(SinkError) {
+        guard !items.isEmpty else { return }
+        let (transport, interruption, warn) = state.withLock { s -> (CurlTransport, StopFlag, @Sendable (String) -> Void) in
+            let t = s.transport ?? CurlTransport(settings: HTTPSettings())
+            s.transport = t
+            return (t, s.interruption, s.warn)
+        }
+        let requests = (items.count + batchSize - 1) / batchSize
+        for r in 0..<requests {
+            let chunk = Array(items[(r * batchSize)..<min((r + 1) * batchSize, items.count)])
+            let place = requests == 1 ? "\(chunk.count) item\(chunk.count == 1 ? "" : "s")" : "request \(r + 1) of \(requests) (\(chunk.count) items)"
+            try post(chunk, place: place, transport: transport, interruption: interruption, warn: warn)
+        }
+    }
+
+    /// Sends one request of a batch until it is answered 2xx, or throws.
+    private func post(_ chunk: [Item], place: String, transport: CurlTransport, interruption: StopFlag, warn: @escaping @Sendable (String) -> Void) throws(SinkError) {
+        let payload = WebhookPayload(items: chunk, format: format, secret: secret, extraHeaders: headers)
+        let request = HTTPRequest(method: "POST", url: url, headers: payload.headers, body: payload.body, timeout: timeout, followRedirects: false)
+        let attempts = AttemptLog(inner: transport, limit: retries + 1, shown: shownURL, shouldRetry: Self.shouldRetry, warn: warn)
+        var client = HTTPClient(transport: attempts, retries: retries, timeout: timeout)
+        client.shouldRetry = Self.shouldRetry
+        let outcome: Result<HTTPResponse, HTTPError> = BlockingWait.run(cancelWhen: interruption) { [client] in
+            do throws(HTTPError) {
+                let response = try await client.fetch(request)
+                return .success(response)
+            } catch { return .failure(error) }
+        }
+        let tries = attempts.count
+        let after = tries > 1 ? ", after \(tries) attempts" : ""
+        let notSent = "; \(place) not delivered: the batch is not recorded and is sent again next run"
+        switch outcome {
+        case .success(let response) where (200..<300).contains(response.status):
+            return
+        case .success(let response):
+            var what = "HTTP \(response.status)"
+            if (300..<400).contains(response.status) {
+                what += " (a redirect\(response.header("Location").map { " to \(Redactor.redactURL($0))" } ?? ""), not followed: set url to the final address)"
+            }
+            throw failure("POST \(shownURL): \(what), expected a 2xx answer\(after)\(notSent)")
+        case .failure(let e) where e.kind == .cancelled || interruption.isSet:
+            throw failure("POST \(shownURL): interrupted before a 2xx answer\(after)\(notSent)")
+        case .failure(let e):
+            let kind = e.kind != .status ? "" : Self.shouldRetry(e) ? ", expected a 2xx answer" : ", expected a 2xx answer (\(e.status ?? 0) is not retried)"
+            throw failure("\(e.description)\(kind)\(after)\(notSent)")
+        }
+    }
+
+    /// Connection errors, timeouts, 429 and every 5xx get another attempt.
+    static let shouldRetry: @Sendable (HTTPError) -> Bool = { e in
+        e.isRetryable || (e.kind == .status && (500...599).contains(e.status ?? 0))
+    }
+
+    public func close() throws(SinkError) {
+        let transport = state.withLock { s -> CurlTransport? in
+            defer { s.transport = nil }
+            return s.transport
+        }
+        transport?.shutdown()
+    }
+
+    private func failure(_ message: String) -> SinkError {
+        SinkError(Redactor.redactText("webhook: " + message))
+    }
+}
+
+/// The transport one request's attempts go through: counts them, and warns about each failed
+/// one that will be retried (`webhook: POST <url>: attempt 1 of 6: HTTP 503; retrying`).
+final class AttemptLog: HTTPTransport {
+    let inner: any HTTPTransport
+    let limit: Int
+    let shown: String
+    let shouldRetry: @Sendable (HTTPError) -> Bool
+    let warn: @Sendable (String) -> Void
+    private let attempts = Locked(0)
+
+    init(inner: any HTTPTransport, limit: Int, shown: String, shouldRetry: @escaping @Sendable (HTTPError) -> Bool, warn: @escaping @Sendable (String) -> Void) {
+        self.inner = inner
+        self.limit = limit
+        self.shown = shown
+        self.shouldRetry = shouldRetry
+        self.warn = warn
+    }
+
+    var count: Int { attempts.withLock { $0 } }
+
+    func send(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
+        let n = attempts.withLock { a -> Int in
+            a += 1
+            return a
+        }
+        do {
+            let response = try await inner.send(request)
+            if response.status >= 400 {
+                note(n, "HTTP \(response.status)", HTTPError(kind: .status, method: request.method, url: request.url, message: "", status: response.status))
+            }
+            return response
+        } catch {
+            note(n, error.message, error)
+            throw error
+        }
+    }
+
+    private func note(_ n: Int, _ problem: String, _ error: HTTPError) {
+        guard n < limit, shouldRetry(error), !Task.isCancelled else { return }
+        warn("webhook: POST \(shown): attempt \(n) of \(limit): \(problem); retrying")
+    }
+}
