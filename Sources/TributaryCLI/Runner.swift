@@ -34,6 +34,22 @@ struct Runner {
         return config.sources.filter(\.settings.enabled)
     }
 
+    /// `check`'s machine checks for what this command will use, before anything is fetched:
+    /// the programs of the sources it runs, the folders of the sinks it writes (none for `test`
+    /// or `--jsonl`) and of the state file (none for `test` or `--no-state`). False (after
+    /// saying why) when any fails.
+    func preflight(_ selected: [ConfiguredSource]) -> Bool {
+        let isTest = args.is(.test)
+        let writesSinks = !isTest && !(args.is(.run) && args[Flags.jsonl])
+        let usesState = !isTest && !(args.is(.run) && args[Flags.noState])
+        let state = usesState ? config.stateFile(flag: args.value(Flags.state), defaultPath: SQLiteState.defaultPath()) : nil
+        let problems = config.preflight(sources: selected, sinks: writesSinks ? config.sinks : [], state: state)
+        guard !problems.isEmpty else { return true }
+        err.log(problems.joined(separator: "\n") + "\n")
+        err.log("tributary: \(problems.count) problem\(problems.count == 1 ? "" : "s") found before fetching; nothing was fetched\n")
+        return false
+    }
+
     /// The network (curl, optionally recording) or the recordings (replay).
     func makeTransport() -> (any HTTPTransport, CurlTransport?)? {
         if let problem = FileDescriptorLimit.ensure(transfers: config.http.concurrency) {
@@ -72,7 +88,7 @@ struct Runner {
 
     func run() async -> Int32 {
         let isTest = args.is(.test)
-        guard let selected = selectSources() else { return 2 }
+        guard let selected = selectSources(), preflight(selected) else { return 2 }
         let opened = openState()
         guard opened.ok else { return notStarted() }
         guard let (transport, curl) = makeTransport() else { return 2 }

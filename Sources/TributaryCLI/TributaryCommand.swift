@@ -108,18 +108,40 @@ public enum TributaryCommand {
             break
         }
         guard let config = loadConfig(args) else { return 2 }
-        if command.name == .check {
-            if let problem = FileDescriptorLimit.ensure(transfers: config.http.concurrency) {
-                err.log("\(config.file): \(problem)\n")
-                return 2
-            }
-            let enabled = config.sources.filter(\.settings.enabled).count
-            err.log("\(config.file): ok: \(config.sources.count) source\(config.sources.count == 1 ? "" : "s") (\(enabled) enabled), \(config.sinks.count) sink\(config.sinks.count == 1 ? "" : "s")\n")
-            return 0
-        }
+        if command.name == .check { return check(config) }
         let runner = Runner(args: args, config: config, signals: signals ?? SignalWatcher())
         job = Job(runner: runner, watch: command.name == .watch)
         return 0
+    }
+
+    /// `check`: the config loaded, then what the machine would stop a run on: the open-file
+    /// limit, the enabled sources' programs, the state folder and the sinks' folders.
+    static func check(_ config: Config) -> Int32 {
+        if let problem = FileDescriptorLimit.ensure(transfers: config.http.concurrency) {
+            err.log("\(config.file): \(problem)\n")
+            return 2
+        }
+        let enabled = config.sources.filter(\.settings.enabled)
+        for note in config.sources.flatMap(\.unresolved) {
+            err.log("warning: \(note); not an error while the source is disabled\n")
+        }
+        let problems = config.preflight(sources: enabled, sinks: config.sinks, state: config.stateFile(flag: nil, defaultPath: SQLiteState.defaultPath()))
+        if !problems.isEmpty {
+            err.log(problems.joined(separator: "\n") + "\n")
+            err.log("tributary: \(problems.count) problem\(problems.count == 1 ? "" : "s") a run would stop on; nothing was fetched\n")
+            return 2
+        }
+        func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
+        let files = config.files.count > 1 || config.files.first != config.file ? count(config.files.count, "file") + ", " : ""
+        err.log("\(config.file): ok: \(files)\(count(config.sources.count, "source")) (\(enabled.count) enabled), \(count(config.sinks.count, "sink"))\n")
+        return 0
+    }
+
+    /// Which sources the command runs, so that only their unset variables are errors.
+    static func selection(_ args: Arguments) -> SourceSelection {
+        if args.is(.test) { return .named(args.positional) }
+        if args.is(.run) || args.is(.watch), !args.values(Flags.only).isEmpty { return .named(args.values(Flags.only)) }
+        return .enabled
     }
 
     static func loadConfig(_ args: Arguments) -> Config? {
@@ -133,7 +155,7 @@ public enum TributaryCommand {
             }
         }
         do {
-            return try ConfigLoader.load(path: path!, registry: BuiltinRegistry.standard)
+            return try ConfigLoader.load(path: path!, registry: BuiltinRegistry.standard, selection: selection(args))
         } catch {
             let n = error.messages.count
             err.log(error.messages.joined(separator: "\n") + "\n")

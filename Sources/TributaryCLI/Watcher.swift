@@ -17,7 +17,7 @@ struct Watcher {
 
     func run() async -> Int32 {
         let args = runner.args
-        guard let selected = runner.selectSources() else { return 2 }
+        guard let selected = runner.selectSources(), runner.preflight(selected) else { return 2 }
         if selected.isEmpty {
             err.log("tributary: watch: no enabled source to run\n")
             return 2

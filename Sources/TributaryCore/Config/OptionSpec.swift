@@ -43,6 +43,10 @@ public struct OptionSpec: Sendable {
     /// A rule beyond the kind (`must be at least 1s`), checked when the config is loaded on a
     /// value that passed the kind check: returns what is wrong, or nil.
     public private(set) var rule: (@Sendable (JSONValue, OptionReader) -> String?)?
+    /// A rule about the machine rather than the config (a program that must exist, a folder
+    /// that must be writable): given a valid value when the config is loaded, it returns the
+    /// test to run later, by `check` and before `run` fetches anything (see `PreflightCheck`).
+    public private(set) var preflight: (@Sendable (JSONValue, OptionReader) -> (@Sendable () -> String?)?)?
 
     public init(_ name: String, _ kind: Kind, required: Bool = false, default defaultText: String? = nil, secret: Bool = false, _ help: String,
                 rule: (@Sendable (JSONValue, OptionReader) -> String?)? = nil) {
@@ -56,15 +60,27 @@ public struct OptionSpec: Sendable {
     }
 
     func with(required: Bool) -> OptionSpec {
-        OptionSpec(name, kind, required: required, default: defaultText, secret: secret, help, rule: rule)
+        var s = OptionSpec(name, kind, required: required, default: defaultText, secret: secret, help, rule: rule)
+        s.preflight = preflight
+        return s
     }
 
     func with(defaultText: String) -> OptionSpec {
-        OptionSpec(name, kind, required: required, default: defaultText, secret: secret, help, rule: rule)
+        var s = OptionSpec(name, kind, required: required, default: defaultText, secret: secret, help, rule: rule)
+        s.preflight = preflight
+        return s
     }
 
     func with(rule: @escaping @Sendable (JSONValue, OptionReader) -> String?) -> OptionSpec {
-        OptionSpec(name, kind, required: required, default: defaultText, secret: secret, help, rule: rule)
+        var s = OptionSpec(name, kind, required: required, default: defaultText, secret: secret, help, rule: rule)
+        s.preflight = preflight
+        return s
+    }
+
+    func with(preflight: @escaping @Sendable (JSONValue, OptionReader) -> (@Sendable () -> String?)?) -> OptionSpec {
+        var s = self
+        s.preflight = preflight
+        return s
     }
 
     public var typeName: String {

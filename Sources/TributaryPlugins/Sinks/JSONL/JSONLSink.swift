@@ -13,7 +13,7 @@ public final class JSONLSink: Sink, @unchecked Sendable {
         JSONLSink(path: reader[path], truncate: reader[mode] == .truncate)
     }
 
-    static let path = Option.path("path", "file to write, relative to the config file; - for stdout").required
+    static let path = Option.outputFile("path", replaced: false, stdoutAllowed: true, "file to write, relative to the config file; - for stdout").required
     static let mode = Option.choice("mode", Mode.self, "append to the file, or start it afresh each run").defaulted(.append)
     enum Mode: String, CaseIterable, Sendable { case append, truncate }
 

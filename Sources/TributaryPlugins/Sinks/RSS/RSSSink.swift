@@ -13,7 +13,7 @@ public final class RSSSink: Sink, @unchecked Sendable {
         RSSSink(path: reader[path], title: reader[title], link: reader[link], description: reader[description], maxItems: reader[maxItems])
     }
 
-    static let path = Option.path("path", "file to write, relative to the config file").required
+    static let path = Option.outputFile("path", replaced: true, "file to write, relative to the config file").required
     static let title = Option.string("title", "channel title").defaulted("Tributary")
     static let link = Option.httpURL("link", "channel link").defaulted("https://example.invalid/")
     static let description = Option.string("description", "channel description").defaulted("Items collected by Tributary")
