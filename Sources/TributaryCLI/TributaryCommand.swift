@@ -104,11 +104,14 @@ public enum TributaryCommand {
             guard let shell = args.positional.first.flatMap(Completion.Shell.init(rawValue:)) else { return 2 }
             out.log(Completion.script(shell))
             return 0
-        case .run, .watch, .check, .test:
+        case .import:
+            return importOPML(args.positional[1])
+        case .run, .watch, .check, .test, .export:
             break
         }
         guard let config = loadConfig(args) else { return 2 }
         if command.name == .check { return check(config) }
+        if command.name == .export { return exportOPML(config) }
         let runner = Runner(args: args, config: config, signals: signals ?? SignalWatcher())
         job = Job(runner: runner, watch: command.name == .watch)
         return 0
@@ -134,6 +137,48 @@ public enum TributaryCommand {
         func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
         let files = config.files.count > 1 || config.files.first != config.file ? count(config.files.count, "file") + ", " : ""
         err.log("\(config.file): ok: \(files)\(count(config.sources.count, "source")) (\(enabled.count) enabled), \(count(config.sinks.count, "sink"))\n")
+        return 0
+    }
+
+    /// `import opml FILE`: a config with one `feed` source per subscription, on stdout.
+    static func importOPML(_ path: String) -> Int32 {
+        let document: OPML.Document
+        do { document = try OPML.read(path: path) } catch {
+            err.log("tributary: \(path): \(error)\n")
+            return 2
+        }
+        var usable = document
+        usable.subscriptions = []
+        for s in document.subscriptions {
+            if let problem = WebFeedSource.subscriptionProblem(s.xmlURL) {
+                err.log("warning: \(path): skipped \"\(s.title ?? s.xmlURL)\": xmlUrl: \(problem)\n")
+            } else {
+                usable.subscriptions.append(s)
+            }
+        }
+        guard !usable.subscriptions.isEmpty else {
+            err.log("tributary: \(path): no outline has an http(s) xmlUrl; nothing to import\n")
+            return 2
+        }
+        let comment = "Imported by `tributary import opml` from \(path)" + (document.title.map { " (\($0))" } ?? "") + ". No sinks: items go to stdout until you add some."
+        do { try out.write(OPML.config(usable, comment: comment, entry: WebFeedSource.configEntry)) } catch { return 1 }
+        return 0
+    }
+
+    /// `export opml`: the config's `feed` sources as OPML 2.0, on stdout.
+    static func exportOPML(_ config: Config) -> Int32 {
+        var subscriptions: [OPML.Subscription] = []
+        for s in config.sources {
+            guard let listing = s.source as? any SubscriptionListing else { continue }
+            if let note = s.unresolved.first {
+                err.log("warning: \(note); source \"\(s.settings.name)\" left out\n")
+                continue
+            }
+            subscriptions += listing.subscriptions
+        }
+        if subscriptions.isEmpty { err.log("warning: \(config.file): no feed sources; the list is empty\n") }
+        let name = config.file.split(separator: "/").last.map(String.init) ?? config.file
+        do { try out.write(OPML.write(title: "Tributary: \(name)", subscriptions: subscriptions)) } catch { return 1 }
         return 0
     }
 

@@ -159,7 +159,7 @@ public final class OptionReader {
     }
 
     /// What is wrong with `s` as an absolute http(s) URL (or a `file:` one), or nil.
-    static func urlProblem(_ s: String, fileAllowed: Bool) -> String? {
+    public static func urlProblem(_ s: String, fileAllowed: Bool) -> String? {
         let scheme = s.prefix(8).lowercased()
         let web = (scheme.hasPrefix("http://") && s.utf8.count > 7) || (scheme.hasPrefix("https://") && s.utf8.count > 8)
         if web || fileAllowed && scheme.hasPrefix("file:") { return nil }
