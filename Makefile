@@ -8,11 +8,18 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # The binary `make release` builds; install and package-deb take another one with RELEASE_BIN=.
 RELEASE_BIN ?= .build/release/tributary
 VERSION := $(shell sed -n 's/^ *public static let version = "\(.*\)"$$/\1/p' Sources/TributaryCore/Config/Values.swift 2>/dev/null)
-# C libraries the build links: libcurl (OpenSSL flavour), libcrypto and SQLite, found through pkg-config.
-APT_PACKAGES := libcurl4-openssl-dev libssl-dev libsqlite3-dev pkg-config
+# C libraries the build needs: SQLite (linked, found through pkg-config) and the headers of
+# libcurl (OpenSSL flavour), libcrypto and PCRE2, which the binary opens with dlopen on first use.
+APT_PACKAGES := libcurl4-openssl-dev libssl-dev libsqlite3-dev libpcre2-dev pkg-config
 # Tools the tests run: readelf (binutils), systemd-analyze (systemd), dpkg-shlibdeps (dpkg-dev),
-# the shells and man that check the generated completion scripts and man page.
-TOOL_PACKAGES := binutils systemd dpkg-dev zsh fish man-db groff-base
+# the shells and man that check the generated completion scripts and man page, and a Python venv
+# (python3-venv) for the feed readers the tests read the feed sinks' files with.
+TOOL_PACKAGES := binutils systemd dpkg-dev zsh fish man-db groff-base python3-venv
+# The tests' feed readers, from PyPI into a venv of their own (TributaryTestSupport/FeedReader):
+# feedparser for RSS and Atom, fastfeedparser for JSON Feed (released feedparser reads none).
+TEST_VENV := .build/test-tools/venv
+FEEDPARSER_VERSION := 6.0.14
+FASTFEEDPARSER_VERSION := 0.6.5
 
 # Written by commit-header, git-ignored, read by Sources/CBuildInfo/build_info.c.
 COMMIT_HEADER := Sources/CBuildInfo/generated/commit.h
@@ -58,6 +65,11 @@ deps:
 ## test-tools: install the tools the tests and `make deb` run if missing
 test-tools:
 	$(call apt_ensure,$(TOOL_PACKAGES))
+	@if ! $(TEST_VENV)/bin/python3 -c 'import feedparser, fastfeedparser' 2>/dev/null; then \
+		echo "installing feedparser $(FEEDPARSER_VERSION) and fastfeedparser $(FASTFEEDPARSER_VERSION) into $(TEST_VENV) (pip)"; \
+		python3 -m venv $(TEST_VENV) && $(TEST_VENV)/bin/pip install -q --disable-pip-version-check \
+			feedparser==$(FEEDPARSER_VERSION) fastfeedparser==$(FASTFEEDPARSER_VERSION); \
+	fi
 
 ## commit-header: write the commit (`git rev-parse --short HEAD`, `-dirty` with uncommitted
 ## changes) into $(COMMIT_HEADER) when it differs from what is there, so an unchanged commit
@@ -84,11 +96,11 @@ release: deps commit-header
 	$(SWIFT) build -c release --product tributary --static-swift-stdlib
 
 ## demo: run Sources-config/demo.json with the release binary from recorded responses (no
-## network): readable items on the terminal, out/items.jsonl and out/feed.xml written
+## network): readable items on the terminal, out/items.jsonl, out/feed.xml and out/feed.atom written
 demo: release
 	@rm -rf out && mkdir -p out
 	$(RELEASE_BIN) run -c Sources-config/demo.json
-	@echo "wrote out/items.jsonl ($$(wc -l < out/items.jsonl) items) and out/feed.xml" >&2
+	@echo "wrote out/items.jsonl ($$(wc -l < out/items.jsonl) items), out/feed.xml and out/feed.atom" >&2
 
 ## test: the whole test suite (unit tests and end-to-end tests; all XCTest). The end-to-end
 ## tests drive the release binary; the test bundle itself is a debug build.
@@ -108,15 +120,24 @@ stress: deps release
 # sanitizer_pass KIND SCRATCH FILTER: build the tests and the binary with -sanitize=KIND in
 # their own build folder and run FILTER (empty: everything) with that binary under test. Every
 # report fails the pass: TSan and ASan write them to $(SCRATCH)/reports, and the pass fails
-# when that folder holds any. Suppressions: none.
+# when that folder holds any. Suppressions: none. SWIFT_BACKTRACE=enable=no: a failed assertion
+# ends the process at once (the backtracer forking under TSan hangs in a TSan CHECK).
 define sanitizer_pass
 	$(SWIFT) build --build-tests --sanitize=$(1) --scratch-path $(2)
 	@rm -rf $(2)/reports && mkdir -p $(2)/reports
-	TSAN_OPTIONS="log_path=$(CURDIR)/$(2)/reports/tsan halt_on_error=0" 	ASAN_OPTIONS="log_path=$(CURDIR)/$(2)/reports/asan detect_leaks=0" 	TRIBUTARY_BIN=$(2)/debug/tributary STRESS_RUNS=$(SANITIZE_STRESS_RUNS) 	$(SWIFT) test --skip-build --disable-swift-testing --scratch-path $(2) $(3) 		--skip SelfContainedBinaryTests --skip DebPackageTests --skip InstallTests
-	@if [ -n "$$(ls -A $(2)/reports)" ]; then echo "sanitizer reports in $(2)/reports:" >&2; 		grep -h SUMMARY $(2)/reports/* | sort | uniq -c >&2; exit 1; fi
+	@set +e; SWIFT_BACKTRACE=enable=no TSAN_OPTIONS="log_path=$(CURDIR)/$(2)/reports/tsan halt_on_error=0" \
+		ASAN_OPTIONS="log_path=$(CURDIR)/$(2)/reports/asan detect_leaks=0" \
+		TRIBUTARY_BIN=$(2)/debug/tributary STRESS_RUNS=$(SANITIZE_STRESS_RUNS) \
+		timeout --kill-after=30 $(SANITIZE_TIMEOUT) $(SWIFT) test --skip-build --disable-swift-testing --scratch-path $(2) $(3) \
+		--skip SelfContainedBinaryTests --skip DebPackageTests --skip InstallTests; status=$$?; \
+	if [ -n "$$(ls -A $(2)/reports)" ]; then echo "sanitizer reports in $(2)/reports:" >&2; \
+		grep -h SUMMARY $(2)/reports/* | sort | uniq -c >&2; head -40 $$(ls $(2)/reports/* | head -1) >&2; exit 1; fi; \
+	[ $$status = 124 ] && echo "$(1) sanitizer pass: still running after $(SANITIZE_TIMEOUT) s" >&2; \
+	[ $$status = 0 ] || exit $$status
 	@echo "$(1) sanitizer: 0 reports" >&2
 endef
 SANITIZE_STRESS_RUNS ?= 20
+SANITIZE_TIMEOUT ?= 5400
 
 ## sanitize: the whole suite under ThreadSanitizer, then under AddressSanitizer, 0 reports
 sanitize: sanitize-thread sanitize-address
@@ -128,6 +149,7 @@ sanitize-address: deps test-tools
 	$(call sanitizer_pass,address,.build/asan,)
 
 ## sanitize-ci: the ThreadSanitizer pass over the core and end-to-end tests (what CI runs)
+sanitize-ci: SANITIZE_TIMEOUT = 1500
 sanitize-ci: deps test-tools
 	$(call sanitizer_pass,thread,.build/tsan,--filter 'TributaryCoreTests|EndToEndTests')
 

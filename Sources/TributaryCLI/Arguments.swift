@@ -33,6 +33,12 @@ struct Arguments: Sendable {
     /// True when the flag was given.
     subscript(_ flag: Flag) -> Bool { given[declared(flag)] != nil }
 
+    /// True when the flag was given; false also when the command has no such flag (for code
+    /// that several commands share, such as `run` and `test`).
+    func given(ifDeclared flag: Flag) -> Bool {
+        (command?.flags.contains(flag) ?? false) && given[flag] != nil
+    }
+
     /// The value of a flag that takes one (the last one given), or nil.
     func value(_ flag: Flag) -> String? { given[declared(flag)]?.last }
 

@@ -35,13 +35,13 @@ struct Runner {
     }
 
     /// `check`'s machine checks for what this command will use, before anything is fetched:
-    /// the programs of the sources it runs, the folders of the sinks it writes (none for `test`
-    /// or `--jsonl`) and of the state file (none for `test` or `--no-state`). False (after
-    /// saying why) when any fails.
+    /// the programs of the sources it runs, the folders of the sinks it writes (none for `test`,
+    /// `--jsonl` or `--dry-run`) and of the state file it writes (none for `test`, `--no-state`
+    /// or `--dry-run`, which only reads it). False (after saying why) when any fails.
     func preflight(_ selected: [ConfiguredSource]) -> Bool {
         let isTest = args.is(.test)
-        let writesSinks = !isTest && !(args.is(.run) && args[Flags.jsonl])
-        let usesState = !isTest && !(args.is(.run) && args[Flags.noState])
+        let writesSinks = !isTest && !dryRun && !args.given(ifDeclared: Flags.jsonl)
+        let usesState = !isTest && !dryRun && !args.given(ifDeclared: Flags.noState)
         let state = usesState ? config.stateFile(flag: args.value(Flags.state), defaultPath: SQLiteState.defaultPath()) : nil
         let problems = config.preflight(sources: selected, sinks: writesSinks ? config.sinks : [], state: state)
         guard !problems.isEmpty else { return true }
@@ -71,8 +71,14 @@ struct Runner {
 
     /// The state, unless `--no-state` or `test`; pruned of what retention says to forget.
     func openState() -> (ok: Bool, store: SQLiteState?) {
-        if args[Flags.noState] || args.is(.test) { return (true, nil) }
+        if args.is(.test) || args.given(ifDeclared: Flags.noState) { return (true, nil) }
         let path = args.value(Flags.state) ?? config.statePath ?? SQLiteState.defaultPath()
+        if dryRun {
+            do throws(StateError) { return (true, try SQLiteState.readOnly(path: path)) } catch {
+                err.log("tributary: \(error)\n")
+                return (false, nil)
+            }
+        }
         do {
             let signals = self.signals
             let store = try SQLiteState(path: path, lockTimeout: config.lockTimeout, stopRequested: { signals.received != nil })
@@ -86,20 +92,25 @@ struct Runner {
         }
     }
 
+    /// `run --dry-run`: state read only, items to stdout, nothing written.
+    var dryRun: Bool { args.given(ifDeclared: Flags.dryRun) }
+
     func run() async -> Int32 {
         let isTest = args.is(.test)
+        let toStdout = isTest || dryRun || args.given(ifDeclared: Flags.jsonl)
         guard let selected = selectSources(), preflight(selected) else { return 2 }
         let opened = openState()
         guard opened.ok else { return notStarted() }
         guard let (transport, curl) = makeTransport() else { return 2 }
-        let sinks: [any Sink] = isTest || args[Flags.jsonl] ? [JSONLSink(path: "-")] : config.sinks.map(\.sink)
-        let progress = ProgressLine(enabled: !args[Flags.quiet] && !isTest && err.isTerminal, output: err)
+        let sinks: [any Sink] = toStdout ? [JSONLSink(path: "-")] : config.sinks.map(\.sink)
+        let progress = ProgressLine(enabled: !args.given(ifDeclared: Flags.quiet) && !isTest && err.isTerminal, output: err)
         let stopping = StopFlag()
-        let delivery = Delivery(sinks: sinks, state: opened.store, options: Delivery.Options(emitAll: args[Flags.all]))
+        let sinkFilters = toStdout ? [] : config.sinks.map(\.filter)
+        let delivery = Delivery(sinks: sinks, sinkFilters: sinkFilters, state: opened.store, options: Delivery.Options(emitAll: args.given(ifDeclared: Flags.all)))
         let engine = Engine(sources: selected, delivery: delivery, transport: transport,
-                            options: Engine.Options(respectSchedule: args[Flags.respectSchedule], concurrency: config.http.concurrency, grace: Runner.gracePeriod),
+                            options: Engine.Options(respectSchedule: args.given(ifDeclared: Flags.respectSchedule), concurrency: config.http.concurrency, grace: Runner.gracePeriod),
                             stopping: stopping)
-        let observer = Self.observer(progress: progress, verbose: args[Flags.verbose])
+        let observer = Self.observer(progress: progress, verbose: args.given(ifDeclared: Flags.verbose))
         let task = Task { await engine.run(observer: observer) }
         let start = DispatchTime.now().uptimeNanoseconds
         let signalCount = SignalCounter()
@@ -117,8 +128,8 @@ struct Runner {
         curl?.shutdown()
         progress.clear()
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        if !args[Flags.quiet] && !isTest {
-            err.log(Summary.render(report, elapsed: elapsed))
+        if !args.given(ifDeclared: Flags.quiet) && !isTest {
+            err.log(Summary.render(report, elapsed: elapsed, dryRun: dryRun))
         } else if isTest, let r = report.sources.first, case .failed(let reason) = r.status {
             err.log("\(r.name): failed: \(reason)\n")
         }
@@ -226,17 +237,21 @@ enum Summary {
 
     /// One source's summary line (also what `watch` logs after each run).
     static func line(_ r: SourceReport, nameWidth: Int = 0, typeWidth: Int = 0) -> String {
-        pad(r.name, nameWidth) + "  " + pad(r.type, typeWidth) + "  " + status(r) + "  \(r.fetched) fetched  \(r.new) new  \(seconds(r.seconds))\n"
+        pad(r.name, nameWidth) + "  " + pad(r.type, typeWidth) + "  " + status(r) + "  \(r.fetched) fetched  \(r.new) new" + (r.filtered > 0 ? "  \(r.filtered) filtered" : "") + "  \(seconds(r.seconds))\n"
     }
 
-    static func render(_ report: RunReport, elapsed: Double) -> String {
+    /// `dryRun`: the total says so (`dry run: nothing written`).
+    static func render(_ report: RunReport, elapsed: Double, dryRun: Bool = false) -> String {
         let nameW = max(4, report.sources.map(\.name.count).max() ?? 0)
         let typeW = max(4, report.sources.map(\.type.count).max() ?? 0)
         var s = ""
         for r in report.sources { s += line(r, nameWidth: nameW, typeWidth: typeW) }
         let failed = report.sources.filter(\.isFailure).count
         let fetched = report.sources.reduce(0) { $0 + $1.fetched }
-        s += "total: \(report.sources.count) source\(report.sources.count == 1 ? "" : "s"), \(failed) failed, \(fetched) fetched, \(report.delivered) new, \(seconds(elapsed))\n"
+        let filtered = report.sources.reduce(0) { $0 + $1.filtered }
+        s += "total: \(report.sources.count) source\(report.sources.count == 1 ? "" : "s"), \(failed) failed, \(fetched) fetched, \(report.delivered) new"
+            + (filtered > 0 ? ", \(filtered) filtered" : "") + ", \(seconds(elapsed))"
+            + (dryRun ? " (dry run: nothing written)" : "") + "\n"
         return s
     }
 }

@@ -22,9 +22,9 @@ final class CheckEndToEndTests: XCTestCase {
         let r = try BinaryRunner.run(["check", "-c", cfg])
         XCTAssertEqual(r.status, 2, r.stderr)
         XCTAssertEqual(r.stderr, """
-        \(cfg): (top level).defaults.timeout: must be at least 1ms, found 0ms
-        \(cfg): sources[0] ("a").timeout: must be at least 1ms, found 0ms
-        \(cfg): sources[0] ("a").interval: must be at least 1s, found 0ms
+        \(cfg): (top level).defaults.timeout: must be at least 1ms, found 0s
+        \(cfg): sources[0] ("a").timeout: must be at least 1ms, found 0s
+        \(cfg): sources[0] ("a").interval: must be at least 1s, found 0s
         \(cfg): sources[1] ("b").interval: must be at least 1s, found 500ms
         tributary: 4 config errors; nothing was fetched
 
@@ -50,7 +50,9 @@ final class CheckEndToEndTests: XCTestCase {
           {"name":"noexec","type":"exec","command":["./noexec.py"]},
           {"name":"off","type":"exec","command":["./also-missing.py"],"enabled":false}
          ],
-         "sinks":[{"type":"jsonl","path":"/proc/nope/items.jsonl"},{"type":"rss","path":"/proc/feed.xml"},{"type":"jsonl","path":"in-the-way/x.jsonl"}]}
+         "sinks":[{"type":"jsonl","path":"/proc/nope/items.jsonl"},{"type":"rss","path":"/proc/feed.xml"},{"type":"jsonl","path":"in-the-way/x.jsonl"},
+                  {"type":"atom","path":"/proc/nope/feed.atom"},{"type":"jsonfeed","path":"out/feed.json"},{"type":"jsonl","path":"/proc/nope/%Y/%m/items.jsonl"},
+                  {"type":"jsonl","path":"archive/%Y/items.jsonl"}]}
         """#)
         let r = try BinaryRunner.run(["check", "-c", cfg], env: ["PATH": "/usr/bin:/bin"])
         XCTAssertEqual(r.status, 2, r.stderr)
@@ -61,15 +63,17 @@ final class CheckEndToEndTests: XCTestCase {
         \(cfg): sinks[0].path: cannot create folder /proc/nope (No such file or directory)
         \(cfg): sinks[1].path: cannot write in folder /proc (No such file or directory)
         \(cfg): sinks[2].path: cannot create folder \(dir.path)/in-the-way: a file of that name is in the way
-        tributary: 6 problems a run would stop on; nothing was fetched
+        \(cfg): sinks[3].path: cannot create folder /proc/nope (No such file or directory)
+        \(cfg): sinks[5].path: cannot create folder /proc/nope (No such file or directory)
+        tributary: 8 problems a run would stop on; nothing was fetched
 
         """, "every problem once, with its key path; the disabled source's program is not checked")
-        XCTAssertFalse(FileManager.default.fileExists(atPath: dir.path + "/in-the-way/x.jsonl"))
+        for left in ["/in-the-way/x.jsonl", "/out", "/archive"] { XCTAssertFalse(FileManager.default.fileExists(atPath: dir.path + left), "\(left): check creates nothing") }
 
         let run = try BinaryRunner.run(["run", "-c", cfg], env: ["PATH": "/usr/bin:/bin"])
         XCTAssertEqual(run.status, 2, run.stderr)
         XCTAssertTrue(run.stderr.contains("\(cfg): sinks[1].path: cannot write in folder /proc"), run.stderr)
-        XCTAssertTrue(run.stderr.hasSuffix("tributary: 6 problems found before fetching; nothing was fetched\n"), run.stderr)
+        XCTAssertTrue(run.stderr.hasSuffix("tributary: 8 problems found before fetching; nothing was fetched\n"), run.stderr)
         XCTAssertEqual(s.requests.count, 0, "nothing was fetched")
 
         // `run --only web` needs only that source's checks, the sinks and the state file.
@@ -77,7 +81,7 @@ final class CheckEndToEndTests: XCTestCase {
         XCTAssertEqual(only.status, 2, only.stderr)
         XCTAssertFalse(only.stderr.contains("command[0]"), only.stderr)
         XCTAssertFalse(only.stderr.contains("state.path"), "--no-state opens no state file: \(only.stderr)")
-        XCTAssertTrue(only.stderr.contains("3 problems found before fetching"), only.stderr)
+        XCTAssertTrue(only.stderr.contains("5 problems found before fetching"), only.stderr)
         XCTAssertEqual(s.requests.count, 0)
 
         // Fixed, it runs.

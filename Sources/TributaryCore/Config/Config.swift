@@ -44,9 +44,11 @@ public struct SourceSettings: Sendable {
     public var emitUpdates: Bool
     /// At most `requests` per `per` seconds.
     public var quota: (requests: Int, per: Double)?
+    /// Which of its items the source emits (its own `filter`, else `defaults.filter`).
+    public var filter: ItemFilter?
 
     public init(name: String, type: String, enabled: Bool = true, interval: Double = 900, jitter: Double? = nil, timeout: Double = 20, retries: Int = 2, maxItems: Int? = nil,
-                firstRun: FirstRun = .all, emitUpdates: Bool = false, quota: (requests: Int, per: Double)? = nil) {
+                firstRun: FirstRun = .all, emitUpdates: Bool = false, quota: (requests: Int, per: Double)? = nil, filter: ItemFilter? = nil) {
         self.name = name
         self.type = type
         self.enabled = enabled
@@ -58,6 +60,7 @@ public struct SourceSettings: Sendable {
         self.firstRun = firstRun
         self.emitUpdates = emitUpdates
         self.quota = quota
+        self.filter = filter
     }
 }
 
@@ -74,8 +77,17 @@ public struct ConfiguredSource: Sendable {
 public struct ConfiguredSink: Sendable {
     public var type: String
     public var sink: any Sink
+    /// Which of the run's items this sink receives (nil: all).
+    public var filter: ItemFilter?
     /// The machine checks of its options (an output folder that must be writable).
     public var checks: [PreflightCheck] = []
+
+    public init(type: String, sink: any Sink, filter: ItemFilter? = nil, checks: [PreflightCheck] = []) {
+        self.type = type
+        self.sink = sink
+        self.filter = filter
+        self.checks = checks
+    }
 }
 
 /// Which sources a command runs. An unset `${VAR}` is an error in those only: another

@@ -41,7 +41,8 @@ extension ConfigLoader {
         let stateR = section(Self.state, CommonOptions.State.all)
         let sourceDefaults = SourceDefaults(
             interval: defaults[CommonOptions.Defaults.interval], timeout: defaults[CommonOptions.Defaults.timeout],
-            retries: defaults[CommonOptions.Defaults.retries], jitter: defaults[CommonOptions.Defaults.jitter])
+            retries: defaults[CommonOptions.Defaults.retries], jitter: defaults[CommonOptions.Defaults.jitter],
+            filter: FilterOptions.read(defaults))
 
         var sources: [ConfiguredSource] = []
         var names: [String: (part: Int, index: Int)] = [:]
@@ -96,6 +97,7 @@ extension ConfigLoader {
         let timeout: Double
         let retries: Int
         let jitter: Double?
+        let filter: ItemFilter?
     }
 
     static func makeSource(_ obj: JSONObject, index i: Int, context: String, part: ConfigPart, registry: Registry, defaults: SourceDefaults) -> ConfiguredSource? {
@@ -131,7 +133,8 @@ extension ConfigLoader {
             maxItems: reader[CommonOptions.maxItems],
             firstRun: reader[CommonOptions.firstRun],
             emitUpdates: reader[CommonOptions.emitUpdates],
-            quota: quota.map { q in (q[CommonOptions.Quota.requests], q[CommonOptions.Quota.per]) })
+            quota: quota.map { q in (q[CommonOptions.Quota.requests], q[CommonOptions.Quota.per]) },
+            filter: FilterOptions.read(reader) ?? defaults.filter)
         // The plugin's own checks run even when a key was wrong (typed reads give a
         // placeholder then), so every error of the config is reported at once.
         guard let source = desc.make(settings, reader), diag.errors.count == before else { return nil }
@@ -154,6 +157,6 @@ extension ConfigLoader {
         let checksBefore = diag.preflight.count
         let reader = OptionReader(object: obj, context: context, specs: CommonOptions.sink.map(\.spec) + desc.options, diagnostics: diag, configDirectory: part.directory)
         guard let sink = desc.make(reader), diag.errors.count == before else { return nil }
-        return ConfiguredSink(type: type, sink: sink, checks: Array(diag.preflight[checksBefore...]))
+        return ConfiguredSink(type: type, sink: sink, filter: FilterOptions.read(reader), checks: Array(diag.preflight[checksBefore...]))
     }
 }
