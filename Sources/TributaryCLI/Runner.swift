@@ -58,11 +58,11 @@ struct Runner {
         }
         do {
             // An explicit --record means the network, even when the config replays.
-            if let dir = args.value(Flags.replay) ?? (args.value(Flags.record) == nil ? config.replayDirectory : nil) {
+            if let dir = args.value(Flags.replay) ?? (args.value(ifDeclared: Flags.record) == nil ? config.replayDirectory : nil) {
                 return (try ReplayTransport(directory: dir), nil)
             }
             let c = CurlTransport(settings: config.http)
-            return (try args.value(Flags.record).map { try RecordingTransport(inner: c, directory: $0) } ?? c, c)
+            return (try args.value(ifDeclared: Flags.record).map { try RecordingTransport(inner: c, directory: $0) } ?? c, c)
         } catch {
             err.log("tributary: \(error)\n")
             return nil
@@ -106,7 +106,7 @@ struct Runner {
         let progress = ProgressLine(enabled: !args.given(ifDeclared: Flags.quiet) && !isTest && err.isTerminal, output: err)
         let stopping = StopFlag()
         let sinkFilters = toStdout ? [] : config.sinks.map(\.filter)
-        let delivery = Delivery(sinks: sinks, sinkFilters: sinkFilters, state: opened.store, options: Delivery.Options(emitAll: args.given(ifDeclared: Flags.all)))
+        let delivery = Delivery(sinks: sinks, sinkFilters: sinkFilters, state: opened.store, options: Delivery.Options(emitAll: args.given(ifDeclared: Flags.all), lines: BuiltinRegistry.standard.itemLines))
         let engine = Engine(sources: selected, delivery: delivery, transport: transport,
                             options: Engine.Options(respectSchedule: args.given(ifDeclared: Flags.respectSchedule), concurrency: config.http.concurrency, grace: Runner.gracePeriod),
                             stopping: stopping)

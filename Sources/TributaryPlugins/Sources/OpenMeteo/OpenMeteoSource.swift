@@ -8,7 +8,8 @@ public struct OpenMeteoSource: FeedSource {
     public static let descriptor = SourceDescriptor(
         type: "open-meteo",
         summary: "Open-Meteo current weather (no API key) for several coordinates",
-        options: options
+        options: options,
+        lines: [WeatherLine.registration]
     ) { settings, reader in
         OpenMeteoSource(settings: settings, reader: reader)
     }

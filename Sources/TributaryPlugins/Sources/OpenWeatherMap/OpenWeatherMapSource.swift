@@ -8,7 +8,8 @@ public struct OpenWeatherMapSource: FeedSource {
     public static let descriptor = SourceDescriptor(
         type: "openweathermap",
         summary: "OpenWeatherMap current weather (/data/2.5/weather) for cities by name, id or coordinates",
-        options: options
+        options: options,
+        lines: [WeatherLine.registration]
     ) { settings, reader in
         OpenWeatherMapSource(settings: settings, reader: reader)
     }
