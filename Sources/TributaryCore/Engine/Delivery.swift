@@ -151,9 +151,9 @@ public final class Delivery: @unchecked Sendable {
     }
 
     /// The body stored with a validator, to answer a 304.
-    public func cachedBody(_ key: String) async -> [UInt8]? {
+    public func cachedBody(_ key: String) async throws(StateError) -> [UInt8]? {
         guard state != nil else { return nil }
-        return await thread.run { try? self.state!.cachedBody(key) } ?? nil
+        return try await thread.run { () throws(StateError) in try self.state!.cachedBody(key) }
     }
 
     /// Delivers one batch of a source's items (see the type's description). Throws when the

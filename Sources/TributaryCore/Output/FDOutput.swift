@@ -44,8 +44,6 @@ public final class FDOutput: Sendable {
 
     /// For logs: never throws.
     public func log(_ text: String) { try? write(Array(text.utf8)) }
-
-    public func sync() { fsync(fd) }
 }
 
 /// Writes a whole file so readers never see a partial one: temp file in the same folder,

@@ -47,44 +47,20 @@ public struct OpenMeteoSource: FeedSource {
         ])
     }
 
-    /// One request per place, at most `context.parallelism` at once; the items are delivered
-    /// in the order of the places in the config, each as soon as the places before it are done,
-    /// and one failing place fails only itself.
+    /// One request per place (`PlaceFetch`: in config order, one failing place fails only itself).
     public func fetch(_ context: FetchContext) async throws(SourceError) {
-        let failures = try await FanOut.runOrdered(places, limit: context.parallelism, emit: { items throws(SourceError) in try await context.emit(items) }) { place throws(SourceError) in
-            let item = try await fetchPlace(place, context)
-            return [item]
-        }
-        guard let first = failures.first else { return }
-        if places.count == 1 { throw first.error }
-        throw SourceError(FanOut.summary(failures.map(\.error.message), of: places.count, noun: "places"))
-    }
-
-    func fetchPlace(_ place: PlaceCoordinate, _ context: FetchContext) async throws(SourceError) -> Item {
-        let url = url(for: place)
-        let shown = "GET " + Redactor.redactURL(url)
-        let response: HTTPResponse
-        do {
-            response = try await context.http.fetch(HTTPRequest(url: url, timeout: context.settings.timeout))
-        } catch {
-            throw Self.apiError(error)
-        }
-        let root = JSONNode(try context.parseJSON(response))
-        if (try? root["error"].optionalBool()) == true {
-            let reason = (try? root["reason"].optionalString(allowNumber: true)).flatMap { $0 } ?? "error without a reason"
-            throw SourceError("\(shown): \(WeatherText.clean(reason))")
-        }
-        do {
-            return try item(root, place: place, context: context)
-        } catch {
-            throw SourceError("\(shown): \(error)")
+        try await PlaceFetch.run(places, context, url: url(for:), apiError: Self.apiError) { root, place throws(JSONAccessError) in
+            try item(root, place: place, context: context)
         }
     }
 
-    /// The API's own reason for a failed request: `{"error":true,"reason":"..."}`.
-    static func apiError(_ error: HTTPError) -> SourceError {
-        guard error.kind == .status, let status = error.status, let reason = error.bodyText(at: "reason") else { return SourceError(error) }
-        return SourceError("\(error.method) \(error.url): HTTP \(status): \(WeatherText.clean(reason))")
+    /// The API's own reason, `{"error":true,"reason":"..."}`, with an error status or a 200.
+    static let apiError = APIErrorShape { body, status in
+        if status != nil {
+            return (try? body["reason"].optionalString(allowNumber: true)).flatMap { $0 }.flatMap { $0.isEmpty ? nil : WeatherText.clean($0) }
+        }
+        guard (try? body["error"].optionalBool()) == true else { return nil }
+        return WeatherText.clean((try? body["reason"].optionalString(allowNumber: true)).flatMap { $0 } ?? "error without a reason")
     }
 
     /// `current.time` is the place's wall-clock time without an offset (`2026-11-29T07:00`);
