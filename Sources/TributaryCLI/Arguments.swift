@@ -127,6 +127,11 @@ struct Arguments: Sendable {
             guard a.positional.count == 1, words.contains(a.positional[0]) else {
                 throw UsageError(message: "`tributary \(name)` needs one of: \(words.joined(separator: ", "))")
             }
+        case .choiceThen(let words, let p):
+            guard let first = a.positional.first, words.contains(first) else {
+                throw UsageError(message: "`tributary \(name)` needs one of: \(words.joined(separator: ", ")), then \(p)")
+            }
+            if a.positional.count != 2 { throw UsageError(message: "`tributary \(name) \(first)` needs exactly one \(p)") }
         }
         return a
     }

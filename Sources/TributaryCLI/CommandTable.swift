@@ -57,7 +57,7 @@ struct Flag: Hashable, Sendable {
 
 /// Every flag of every command.
 enum Flags {
-    static let config = Flag("--config", short: "-c", .value(placeholder: "FILE"), "config file (default ./tributary.json, then $XDG_CONFIG_HOME/tributary/config.json)")
+    static let config = Flag("--config", short: "-c", .value(placeholder: "FILE"), "config file, or a folder of *.json files read in name order (default ./tributary.json, then $XDG_CONFIG_HOME/tributary/config.json)")
     static let only = Flag("--only", .list(placeholder: "NAMES"), "run only these sources (comma-separated, or repeat the option)")
     static let jsonl = Flag("--jsonl", "ignore the configured sinks; write the items to stdout as JSON Lines")
     static let all = Flag("--all", "emit every item fetched, not only the new ones")
@@ -80,7 +80,7 @@ enum Flags {
 
 /// The commands, as the dispatcher switches over them.
 enum CommandName: String, CaseIterable, Sendable {
-    case run, watch, status, check, sources, test, completion, help
+    case run, watch, status, check, sources, test, `import`, export, completion, help
 }
 
 /// One command: its flags, what positional argument it takes, and its help.
@@ -93,6 +93,8 @@ struct Command: Sendable {
         case optional(String)
         /// Exactly one of some words (`completion bash|zsh|fish`).
         case choice([String])
+        /// One of some words, then exactly one argument (`import opml FILE`).
+        case choiceThen([String], String)
     }
 
     let name: CommandName
@@ -121,6 +123,7 @@ struct Command: Sendable {
         case .one(let p, _): parts.append(p)
         case .optional(let p): parts.append("[" + p + "]")
         case .choice(let words): parts.append(words.joined(separator: "|"))
+        case .choiceThen(let words, let p): parts += [words.joined(separator: "|"), p]
         }
         return (parts + flags.map(\.synopsis)).joined(separator: " ")
     }
@@ -196,6 +199,31 @@ enum Commands {
         No sink is written and no state is changed. Exit 1 if the source fails.
         """)
 
+    static let importList = Command(
+        .import, .choiceThen(["opml"], "FILE"),
+        flags: [],
+        summary: "print a config with one feed source per feed of an OPML file (to stdout)",
+        details: """
+        Read an OPML subscription list (newsboat's, Miniflux's, or any OPML 1.0/2.0 export; FILE \
+        may be - for stdin) and print a config on stdout, strict JSON that `check` accepts: one \
+        `feed` source per outline with an xmlUrl, named from its title (lower-case, [a-z0-9._-], \
+        made unique with -2, -3, ...), with its title, htmlUrl as site_url, and the titles of the \
+        folders it sits in (and its category attribute) as tags. Nothing is written but stdout: \
+        `tributary import opml feeds.opml > tributary.json`. Outlines whose xmlUrl is not an \
+        http(s) URL are skipped with a warning on stderr. Exit 2 if FILE cannot be read as OPML.
+        """)
+
+    static let exportList = Command(
+        .export, .choice(["opml"]),
+        flags: [Flags.config],
+        summary: "print the config's feed sources as OPML 2.0 (to stdout)",
+        details: """
+        Print an OPML 2.0 subscription list of the config's `feed` sources on stdout, one outline \
+        per URL (title: the source's title, else its name; htmlUrl: its site_url), inside folder \
+        outlines named by its tags, in order, so `import opml` reads the same tags back. Other \
+        source types are left out. Nothing is fetched.
+        """)
+
     static let completion = Command(
         .completion, .choice(Completion.Shell.allCases.map(\.rawValue)),
         flags: [],
@@ -212,7 +240,7 @@ enum Commands {
         summary: "show help for a command",
         details: "Show the general help, or one command's.")
 
-    static let all: [Command] = [run, watch, status, check, sources, test, completion, help]
+    static let all: [Command] = [run, watch, status, check, sources, test, importList, exportList, completion, help]
 
     static func named(_ name: String) -> Command? { all.first { $0.name.rawValue == name } }
 }

@@ -28,7 +28,7 @@ enum Completion {
 
     static func positionalWords(_ c: Command) -> [String] {
         switch c.positional {
-        case .choice(let words): return words
+        case .choice(let words), .choiceThen(let words, _): return words
         case .optional where c.name == .help: return Commands.all.map(\.name.rawValue)
         default: return []
         }
@@ -139,6 +139,7 @@ enum Completion {
             let words = positionalWords(c)
             if !words.isEmpty { specs.append("'1:argument:(\(words.joined(separator: " ")))'") }
             if case .one(let p, _) = c.positional { specs.append("'1:\(p.lowercased()): '") }
+            if case .choiceThen(_, let p) = c.positional { specs.append("'2:\(p.lowercased()):_files'") }
             s += "        \(c.name.rawValue))\n            _arguments \\\n                " + specs.joined(separator: " \\\n                ") + "\n            ;;\n"
         }
         s += """
@@ -187,6 +188,7 @@ enum Completion {
             s += "complete -c tributary \(when) -s h -l help -d \(fishText("show this command's help"))\n"
             let words = positionalWords(c)
             if !words.isEmpty { s += "complete -c tributary \(when) -a '\(words.joined(separator: " "))'\n" }
+            if case .choiceThen = c.positional { s += "complete -c tributary \(when) -F\n" }
         }
         return s
     }

@@ -44,6 +44,7 @@ enum ManPage {
             case .one(let p, _): args.append(italic(p))
             case .optional(let p): args.append("[" + italic(p) + "]")
             case .choice(let w): args.append(bold(w.joined(separator: "|")))
+            case .choiceThen(let w, let p): args += [bold(w.joined(separator: "|")), italic(p)]
             }
             for f in c.flags { args.append("[" + bold(f.short ?? f.long) + (f.placeholder.map { " " + italic($0) } ?? "") + "]") }
             if !args.isEmpty { s += args.joined(separator: " ") + "\n" }

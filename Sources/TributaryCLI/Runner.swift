@@ -62,6 +62,22 @@ struct Runner {
         return config.sources.filter(\.settings.enabled)
     }
 
+    /// `check`'s machine checks for what this command will use, before anything is fetched:
+    /// the programs of the sources it runs, the folders of the sinks it writes (none for `test`,
+    /// `--jsonl` or `--dry-run`) and of the state file it writes (none for `test`, `--no-state`
+    /// or `--dry-run`, which only reads it). False (after saying why) when any fails.
+    func preflight(_ selected: [ConfiguredSource]) -> Bool {
+        let isTest = args.is(.test)
+        let writesSinks = !isTest && !dryRun && !args.given(ifDeclared: Flags.jsonl)
+        let usesState = !isTest && !dryRun && !args.given(ifDeclared: Flags.noState)
+        let state = usesState ? config.stateFile(flag: args.value(Flags.state), defaultPath: SQLiteState.defaultPath()) : nil
+        let problems = config.preflight(sources: selected, sinks: writesSinks ? config.sinks : [], state: state)
+        guard !problems.isEmpty else { return true }
+        err.log(problems.joined(separator: "\n") + "\n")
+        err.log("tributary: \(problems.count) problem\(problems.count == 1 ? "" : "s") found before fetching; nothing was fetched\n")
+        return false
+    }
+
     /// The network (curl, optionally recording) or the recordings (replay).
     func makeTransport() -> (any HTTPTransport, CurlTransport?)? {
         if let problem = FileDescriptorLimit.ensure(transfers: config.http.concurrency) {
@@ -121,7 +137,7 @@ struct Runner {
     func run() async -> Int32 {
         let isTest = args.is(.test)
         let toStdout = isTest || dryRun || args.given(ifDeclared: Flags.jsonl)
-        guard let selected = selectSources() else { return 2 }
+        guard let selected = selectSources(), preflight(selected) else { return 2 }
         let opened = openState()
         guard opened.ok else { return notStarted() }
         guard let (transport, curl) = makeTransport() else { return 2 }

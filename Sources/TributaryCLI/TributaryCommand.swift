@@ -104,7 +104,9 @@ public enum TributaryCommand {
             guard let shell = args.positional.first.flatMap(Completion.Shell.init(rawValue:)) else { return 2 }
             out.log(Completion.script(shell))
             return 0
-        case .run, .watch, .check, .test, .status:
+        case .import:
+            return importOPML(args.positional[1])
+        case .run, .watch, .check, .test, .status, .export:
             break
         }
         guard let config = loadConfig(args) else { return 2 }
@@ -112,18 +114,83 @@ public enum TributaryCommand {
             let path = args.value(Flags.state) ?? config.statePath ?? SQLiteState.defaultPath()
             return StatusCommand.run(config: config, statePath: path, json: args[Flags.json], out: out, err: err)
         }
-        if command.name == .check {
-            if let problem = FileDescriptorLimit.ensure(transfers: config.http.concurrency) {
-                err.log("\(config.file): \(problem)\n")
-                return 2
-            }
-            let enabled = config.sources.filter(\.settings.enabled).count
-            err.log("\(config.file): ok: \(config.sources.count) source\(config.sources.count == 1 ? "" : "s") (\(enabled) enabled), \(config.sinks.count) sink\(config.sinks.count == 1 ? "" : "s")\n")
-            return 0
-        }
+        if command.name == .check { return check(config) }
+        if command.name == .export { return exportOPML(config) }
         let runner = Runner(args: args, config: config, signals: signals ?? SignalWatcher())
         job = Job(runner: runner, watch: command.name == .watch)
         return 0
+    }
+
+    /// `check`: the config loaded, then what the machine would stop a run on: the open-file
+    /// limit, the enabled sources' programs, the state folder and the sinks' folders.
+    static func check(_ config: Config) -> Int32 {
+        if let problem = FileDescriptorLimit.ensure(transfers: config.http.concurrency) {
+            err.log("\(config.file): \(problem)\n")
+            return 2
+        }
+        let enabled = config.sources.filter(\.settings.enabled)
+        for note in config.sources.flatMap(\.unresolved) {
+            err.log("warning: \(note); not an error while the source is disabled\n")
+        }
+        let problems = config.preflight(sources: enabled, sinks: config.sinks, state: config.stateFile(flag: nil, defaultPath: SQLiteState.defaultPath()))
+        if !problems.isEmpty {
+            err.log(problems.joined(separator: "\n") + "\n")
+            err.log("tributary: \(problems.count) problem\(problems.count == 1 ? "" : "s") a run would stop on; nothing was fetched\n")
+            return 2
+        }
+        func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
+        let files = config.files.count > 1 || config.files.first != config.file ? count(config.files.count, "file") + ", " : ""
+        err.log("\(config.file): ok: \(files)\(count(config.sources.count, "source")) (\(enabled.count) enabled), \(count(config.sinks.count, "sink"))\n")
+        return 0
+    }
+
+    /// `import opml FILE`: a config with one `feed` source per subscription, on stdout.
+    static func importOPML(_ path: String) -> Int32 {
+        let document: OPML.Document
+        do { document = try OPML.read(path: path) } catch {
+            err.log("tributary: \(path): \(error)\n")
+            return 2
+        }
+        var usable = document
+        usable.subscriptions = []
+        for s in document.subscriptions {
+            if let problem = WebFeedSource.subscriptionProblem(s.xmlURL) {
+                err.log("warning: \(path): skipped \"\(s.title ?? s.xmlURL)\": xmlUrl: \(problem)\n")
+            } else {
+                usable.subscriptions.append(s)
+            }
+        }
+        guard !usable.subscriptions.isEmpty else {
+            err.log("tributary: \(path): no outline has an http(s) xmlUrl; nothing to import\n")
+            return 2
+        }
+        let comment = "Imported by `tributary import opml` from \(path)" + (document.title.map { " (\($0))" } ?? "") + ". No sinks: items go to stdout until you add some."
+        do { try out.write(OPML.config(usable, comment: comment, entry: WebFeedSource.configEntry)) } catch { return 1 }
+        return 0
+    }
+
+    /// `export opml`: the config's `feed` sources as OPML 2.0, on stdout.
+    static func exportOPML(_ config: Config) -> Int32 {
+        var subscriptions: [OPML.Subscription] = []
+        for s in config.sources {
+            guard let listing = s.source as? any SubscriptionListing else { continue }
+            if let note = s.unresolved.first {
+                err.log("warning: \(note); source \"\(s.settings.name)\" left out\n")
+                continue
+            }
+            subscriptions += listing.subscriptions
+        }
+        if subscriptions.isEmpty { err.log("warning: \(config.file): no feed sources; the list is empty\n") }
+        let name = config.file.split(separator: "/").last.map(String.init) ?? config.file
+        do { try out.write(OPML.write(title: "Tributary: \(name)", subscriptions: subscriptions)) } catch { return 1 }
+        return 0
+    }
+
+    /// Which sources the command runs, so that only their unset variables are errors.
+    static func selection(_ args: Arguments) -> SourceSelection {
+        if args.is(.test) { return .named(args.positional) }
+        if args.is(.run) || args.is(.watch), !args.values(Flags.only).isEmpty { return .named(args.values(Flags.only)) }
+        return .enabled
     }
 
     static func loadConfig(_ args: Arguments) -> Config? {
@@ -137,7 +204,7 @@ public enum TributaryCommand {
             }
         }
         do {
-            return try ConfigLoader.load(path: path!, registry: BuiltinRegistry.standard)
+            return try ConfigLoader.load(path: path!, registry: BuiltinRegistry.standard, selection: selection(args))
         } catch {
             let n = error.messages.count
             err.log(error.messages.joined(separator: "\n") + "\n")

@@ -17,7 +17,7 @@ struct Watcher {
 
     func run() async -> Int32 {
         let log = runner.log
-        guard let selected = runner.selectSources() else { return 2 }
+        guard let selected = runner.selectSources(), runner.preflight(selected) else { return 2 }
         if selected.isEmpty {
             log.error("watch: no enabled source to run")
             return 2

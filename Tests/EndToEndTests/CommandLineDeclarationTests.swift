@@ -29,7 +29,7 @@ final class CommandLineDeclarationTests: XCTestCase {
         let empty = TempDir()  // no config to find: a command that got past its flags stops there
         defer { empty.remove() }
         let commands = try commands()
-        XCTAssertEqual(Set(commands), ["run", "watch", "status", "check", "sources", "test", "completion", "help"])
+        XCTAssertEqual(Set(commands), ["run", "watch", "status", "check", "sources", "test", "import", "export", "completion", "help"])
         let man = try BinaryRunner.run(["help", "--man"]).stdout.replacingOccurrences(of: "\\-", with: "-")
         let scripts = try ["bash", "zsh", "fish"].map { try BinaryRunner.run(["completion", $0]).stdout }
         var total = 0
@@ -71,6 +71,9 @@ final class CommandLineDeclarationTests: XCTestCase {
         // bash: completing `tributary run --st` offers --state; `--config ` completes files.
         let bash = try Shell.run(["bash", "-c", #"source <("$0" completion bash); COMP_WORDS=(tributary run --st); COMP_CWORD=2; _tributary; echo "${COMPREPLY[@]}""#, BinaryRunner.binary])
         XCTAssertEqual(bash.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "--state", bash.stderr)
+        // `tributary import o` offers opml (the FILE after it completes files: `complete -o default`).
+        let format = try Shell.run(["bash", "-c", #"source <("$0" completion bash); COMP_WORDS=(tributary import o); COMP_CWORD=2; _tributary; echo "${COMPREPLY[@]}""#, BinaryRunner.binary])
+        XCTAssertEqual(format.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "opml", format.stderr)
         // fish: the subcommands with their summaries.
         let fish = try Shell.run(["fish", "-c", "source (\"$argv[1]\" completion fish | psub); complete -C 'tributary wa'", BinaryRunner.binary])
         XCTAssertTrue(fish.stdout.hasPrefix("watch\t"), fish.stdout + fish.stderr)

@@ -128,9 +128,11 @@ final class ExecEndToEndTests: XCTestCase {
     func testMissingProgramAndBadConfig() throws {
         let dir = TempDir()
         defer { dir.remove() }
+        // A missing program is found before anything runs, with its key path (exit 2).
         let r = try BinaryRunner.run(["run", "-c", config(dir, #"{"name":"p","type":"exec","command":["./does-not-exist"]}"#)])
-        XCTAssertEqual(r.status, 1)
-        XCTAssertTrue(r.stderr.contains("cannot start ./does-not-exist: No such file or directory"), r.stderr)
+        XCTAssertEqual(r.status, 2)
+        XCTAssertTrue(r.stderr.contains(#"sources[0] ("p").command[0]: program "./does-not-exist" (\#(dir.path)/does-not-exist) does not exist"#), r.stderr)
+        XCTAssertTrue(r.stderr.contains("problem found before fetching; nothing was fetched"), r.stderr)
         let bad = try BinaryRunner.run(["check", "-c", config(dir, #"{"name":"p","type":"exec","command":[],"kind":"Bad"}"#)])
         XCTAssertEqual(bad.status, 2)
         XCTAssertTrue(bad.stderr.contains(#"sources[0] ("p").command: needs at least the program to run"#), bad.stderr)

@@ -70,7 +70,7 @@ final class HostileHeldTests: XCTestCase {
                 _ = try? BinaryRunner.run(["run", "-c", dir.write("mk.json", #"{"sources":[]}"#), "--state", src])
                 if let data = FileManager.default.contents(atPath: src) { _ = FileManager.default.createFile(atPath: dir.path + "/truncated.sqlite", contents: data.prefix(1000)) }
             }, "database disk image is malformed"),
-            ("directory", { try? FileManager.default.createDirectory(atPath: dir.path + "/directory.sqlite", withIntermediateDirectories: true) }, "cannot open state database"),
+            ("directory", { try? FileManager.default.createDirectory(atPath: dir.path + "/directory.sqlite", withIntermediateDirectories: true) }, "directory.sqlite is a folder, expected a file"),
         ]
         for (name, make, expected) in cases {
             make()

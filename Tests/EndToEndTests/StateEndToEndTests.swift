@@ -153,7 +153,7 @@ final class StateEndToEndTests: XCTestCase {
             defer { server.stop() }
             api.set([(1, "one", Self.t1)])
             api.etag = "\"v1\""
-            let bad = dir.write("bad.json", #"{"state":\#(state.json()),"sources":[{"name":"api","type":"json","url":"\#(server.baseURL)/items","items":"items","fields":{"id":"id","title":"title"}}],"sinks":[{"type":"jsonl","path":"/proc/nope/x.jsonl"}]}"#)
+            let bad = dir.write("bad.json", #"{"state":\#(state.json()),"sources":[{"name":"api","type":"json","url":"\#(server.baseURL)/items","items":"items","fields":{"id":"id","title":"title"}}],"sinks":[{"type":"jsonl","path":"/dev/full"}]}"#)
             let failed = try BinaryRunner.run(["run", "-c", bad])
             XCTAssertEqual(failed.status, 3, failed.stderr)
             let good = dir.write("good.json", #"{"state":\#(state.json()),"sources":[{"name":"api","type":"json","url":"\#(server.baseURL)/items","items":"items","fields":{"id":"id","title":"title"}}],"sinks":[{"type":"jsonl","path":"out/items.jsonl"}]}"#)

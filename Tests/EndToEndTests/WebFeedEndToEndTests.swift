@@ -112,6 +112,40 @@ final class WebFeedEndToEndTests: XCTestCase {
         XCTAssertEqual(items.last?["summary"], .string("Ärger « quotes » ∉ ♠"))
     }
 
+    /// `urls`: every document's items, tags added, and a URL that fails fails only itself;
+    /// a second run emits nothing new from the good documents and still names the bad one.
+    func testSeveralURLsEachFailingAlone() throws {
+        let server = try LoopbackServer { req in
+            switch req.path {
+            case "/a.xml": return .text(WebFeedEndToEndTests.rss, contentType: "application/rss+xml")
+            case "/b.json": return .text(WebFeedEndToEndTests.jsonFeed, contentType: "application/feed+json")
+            default: return .text("gone", status: 404, contentType: "text/plain")
+            }
+        }
+        defer { server.stop() }
+        let dir = TempDir()
+        defer { dir.remove() }
+        let base = server.baseURL
+        let cfg = dir.write("tributary.json", #"""
+        {"state":{"path":"state.sqlite"},"sources":[
+          {"name":"many","type":"feed","url":"\#(base)/a.xml","urls":["\#(base)/gone.xml","\#(base)/b.json"],"tags":["imported"],"retries":0}
+        ],"sinks":[{"type":"jsonl","path":"items.jsonl"}]}
+        """#)
+        let r = try BinaryRunner.run(["run", "-c", cfg])
+        XCTAssertEqual(r.status, 1, r.stderr)
+        XCTAssertTrue(r.stderr.contains("many  feed  failed: 1 of 3 URLs failed: GET \(base)/gone.xml: HTTP 404 Not Found"), r.stderr)
+        let lines = (dir.read("items.jsonl") ?? "").split(separator: "\n")
+        let items = try lines.map { try JSONParser.parse(Array($0.utf8)) }
+        XCTAssertEqual(Set(items.compactMap { $0.objectValue?["id"]?.stringValue }), ["feed:127.0.0.1:n-1", "feed:127.0.0.1:j1", "feed:https://e.org/2"], "the good documents' items are written")
+        XCTAssertEqual(items.first { $0.objectValue?["id"]?.stringValue == "feed:127.0.0.1:j1" }?.objectValue?["tags"], .array([.string("a"), .string("imported")]))
+        XCTAssertEqual(Set(server.requests.map(\.path)), ["/a.xml", "/gone.xml", "/b.json"])
+
+        let again = try BinaryRunner.run(["run", "-c", cfg])
+        XCTAssertEqual(again.status, 1, again.stderr)
+        XCTAssertTrue(again.stderr.contains("many  feed  failed: 1 of 3 URLs failed"), again.stderr)
+        XCTAssertEqual((dir.read("items.jsonl") ?? "").split(separator: "\n").count, 3, "nothing new the second time")
+    }
+
     func testExampleConfigRunsOffline() throws {
         let r = try BinaryRunner.run(["run", "-c", BinaryRunner.packageRoot + "/Sources-config/examples/feed.json", "--jsonl", "--no-state"])
         XCTAssertEqual(r.status, 0, r.stderr)

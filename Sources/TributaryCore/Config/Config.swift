@@ -4,13 +4,18 @@ import Glibc
 
 /// A loaded, validated configuration: global settings plus ready-to-run sources and sinks.
 public struct Config: Sendable {
+    /// The config file, or the folder given with `-c DIR`.
     public var file: String
     public var directory: String
+    /// The files read: the one file, or a folder's `*.json` files in name order.
+    public var files: [String]
     public var http: HTTPSettings
     /// `http.replay`, resolved against the config folder.
     public var replayDirectory: String?
     /// `state.path` resolved against the config folder (nil: the default location).
     public var statePath: String?
+    /// Where `state.path` is written, for messages: `tributary.json: state.path`.
+    public var stateOrigin: String?
     public var retention: Double
     public var lockTimeout: Double
     /// `metrics.file`, resolved against the config folder.
@@ -72,6 +77,11 @@ public struct SourceSettings: Sendable {
 public struct ConfiguredSource: Sendable {
     public var settings: SourceSettings
     public var source: any FeedSource
+    /// The machine checks of its options (a program that must exist), run before it is.
+    public var checks: [PreflightCheck] = []
+    /// Its unset environment variables, as messages, when this command does not run it (a
+    /// disabled source, or one `--only` leaves out): not errors then, and it must not run.
+    public var unresolved: [String] = []
 }
 
 public struct ConfiguredSink: Sendable {
@@ -81,12 +91,37 @@ public struct ConfiguredSink: Sendable {
     public var sink: any Sink
     /// Which of the run's items this sink receives (nil: all).
     public var filter: ItemFilter?
+    /// The machine checks of its options (an output folder that must be writable).
+    public var checks: [PreflightCheck] = []
 
-    public init(type: String, name: String? = nil, sink: any Sink, filter: ItemFilter? = nil) {
+    /// True when the config named it (`name`), false when the name is derived from the type.
+    public let hasExplicitName: Bool
+
+    public init(type: String, name: String? = nil, sink: any Sink, filter: ItemFilter? = nil, checks: [PreflightCheck] = []) {
         self.type = type
+        self.hasExplicitName = name != nil
         self.name = name ?? type
         self.sink = sink
         self.filter = filter
+        self.checks = checks
+    }
+}
+
+/// Which sources a command runs. An unset `${VAR}` is an error in those only: another
+/// source's does not stop `run --only NAME` or `test NAME`, nor does a disabled source's.
+public enum SourceSelection: Sendable {
+    /// Every enabled source (`run`, `watch`, `check`).
+    case enabled
+    /// These sources, enabled or not (`run --only`, `test NAME`).
+    case named([String])
+
+    public func includes(name: String?, enabled: Bool) -> Bool {
+        switch self {
+        case .enabled: return enabled
+        // A name that is not a plain string (missing, or itself from a variable) counts as
+        // selected, so its variables are reported.
+        case .named(let names): return name.map(names.contains) ?? true
+        }
     }
 }
 
@@ -97,9 +132,10 @@ public struct ConfigError: Error, CustomStringConvertible, Sendable {
     public var description: String { messages.joined(separator: "\n") }
 }
 
-/// Reads and validates a config file (Docs/contract.md#config-file): strict JSON with line:column errors,
-/// `$`-keys dropped, `${VAR}` interpolation, unknown keys rejected with suggestions, every error
-/// reported at once. Nothing is fetched or opened here.
+/// Reads and validates a config file (Docs/contract.md#config-file), or a folder of them
+/// (`-c DIR`, Docs/configuration.md#config-folders): strict JSON with line:column errors,
+/// `$`-keys dropped, `${VAR}` interpolation, unknown keys rejected with suggestions, every
+/// error reported at once, each naming its file. Nothing is fetched or opened here.
 public enum ConfigLoader {
     public static let defaults = Option.object("defaults", CommonOptions.Defaults.all, "defaults for every source")
     public static let http = Option.object("http", CommonOptions.HTTP.all, "HTTP settings")
@@ -110,6 +146,8 @@ public enum ConfigLoader {
         OptionSpec("sources", .pluginList, required: true, "the sources to fetch"),
         OptionSpec("sinks", .pluginList, default: "[{\"type\":\"stdout\"}]", "where items go"),
     ]
+    /// A file of a config folder may hold any of the top-level keys, `sources` included.
+    static let topLevelInFolder: [OptionSpec] = topLevel.map { $0.name == "sources" ? $0.with(required: false) : $0 }
 
     /// Where `run` looks when `-c` is absent, in order.
     public static func searchPaths() -> [String] {
@@ -122,193 +160,33 @@ public enum ConfigLoader {
         return paths
     }
 
-    public static func load(path: String, registry: Registry, environment: (String) -> String? = Environment.get) throws(ConfigError) -> Config {
-        let display = path
-        guard let bytes = readFile(path) else {
-            throw ConfigError(messages: ["\(display): cannot read the config file (\(String(cString: strerror(errno))))"])
+    /// Loads the file at `path`, or every `*.json` file of the folder at `path`. Unset
+    /// variables are errors in the sources `selection` runs, in the top-level sections and in
+    /// the sinks; elsewhere they are kept as written and noted on the source (`unresolved`).
+    public static func load(path: String, registry: Registry, environment: (String) -> String? = Environment.get,
+                            selection: SourceSelection = .enabled) throws(ConfigError) -> Config {
+        if ConfigFolder.isFolder(path) {
+            let files = try ConfigFolder.files(in: path)
+            var parts: [ConfigPart] = []
+            var syntax: [String] = []
+            for file in files {
+                do { parts.append(try ConfigPart.read(path: file, environment: environment)) } catch { syntax += error.messages }
+            }
+            if !syntax.isEmpty { throw ConfigError(messages: syntax) }
+            return try assemble(parts, file: path, directory: path, inFolder: true, registry: registry, selection: selection)
         }
-        var dir = "."
-        if let slash = path.lastIndex(of: "/") { dir = String(path[..<slash]); if dir.isEmpty { dir = "/" } }
-        return try load(bytes: bytes, file: display, directory: dir, registry: registry, environment: environment)
+        let part = try ConfigPart.read(path: path, environment: environment)
+        return try assemble([part], file: path, directory: part.directory, inFolder: false, registry: registry, selection: selection)
     }
 
-    public static func load(bytes: [UInt8], file: String, directory: String, registry: Registry, environment: (String) -> String? = Environment.get) throws(ConfigError) -> Config {
-        let doc: JSONValue
-        do { doc = try JSONParser.parse(bytes) } catch {
-            throw ConfigError(messages: ["\(file):\(error.line):\(error.column): \(error.message)"])
-        }
-        let diag = ConfigDiagnostics(file: file)
-        let cleaned = prepare(doc, path: "", diag: diag, env: environment)
-        guard case .object(let root) = cleaned else {
-            throw ConfigError(messages: ["\(file): the config must be a JSON object, found \(doc.typeName)"])
-        }
-        let top = OptionReader(object: root, context: "(top level)", specs: topLevel, diagnostics: diag, configDirectory: directory)
-        // An absent section reads as an empty one: every option's default.
-        let empty = OptionReader(object: JSONObject(), context: "", specs: [], diagnostics: ConfigDiagnostics(file: file), configDirectory: directory)
-        let defaults = top[Self.defaults] ?? empty.nested(JSONObject(), key: "defaults", specs: CommonOptions.Defaults.all.map(\.spec))
-        let httpR = top[Self.http] ?? empty.nested(JSONObject(), key: "http", specs: CommonOptions.HTTP.all.map(\.spec))
-        var http = HTTPSettings()
-        http.concurrency = httpR[CommonOptions.HTTP.concurrency]
-        http.perHost = httpR[CommonOptions.HTTP.perHost]
-        if http.perHost > http.concurrency, httpR.has(CommonOptions.HTTP.perHost) {
-            httpR.error(CommonOptions.HTTP.perHost, "must not exceed http.concurrency (\(http.concurrency)), found \(http.perHost)")
-        }
-        http.perHost = min(http.perHost, http.concurrency)
-        http.userAgent = httpR[CommonOptions.HTTP.userAgent]
-        http.maxBody = httpR[CommonOptions.HTTP.maxBody]
-        let replay = httpR[CommonOptions.HTTP.replay]
-        let defInterval = defaults[CommonOptions.Defaults.interval]
-        let defTimeout = defaults[CommonOptions.Defaults.timeout]
-        let defRetries = defaults[CommonOptions.Defaults.retries]
-        let defJitter = defaults[CommonOptions.Defaults.jitter]
-        let defFilter = FilterOptions.read(defaults)
-        let stateR = top[Self.state] ?? empty.nested(JSONObject(), key: "state", specs: CommonOptions.State.all.map(\.spec))
-        let statePath = stateR[CommonOptions.State.path]
-        let retention = stateR[CommonOptions.State.retention]
-        let lockTimeout = stateR[CommonOptions.State.lockTimeout]
-        let metricsR = top[Self.metrics]
-        let metricsFile = metricsR.flatMap { $0[CommonOptions.Metrics.file] }
-        let metricsListen = metricsR.flatMap { $0[CommonOptions.Metrics.listen] }.flatMap(ListenAddress.init(parsing:))
-        let shared = SharedStateSettings.read(stateR)
-        let lease = stateR[CommonOptions.State.lease]
-
-        var sources: [ConfiguredSource] = []
-        var names: [String: Int] = [:]
-        for (i, el) in (root["sources"]?.arrayValue ?? []).enumerated() {
-            guard let obj = el.objectValue else { continue }  // reported by the top-level check
-            let name = obj["name"]?.stringValue
-            let context = name.map { "sources[\(i)] (\"\($0)\")" } ?? "sources[\(i)]"
-            if let name {
-                if !isValidName(name) { diag.add("\(context).name: \"\(name)\" must match [a-z0-9][a-z0-9._-]*") }
-                if let prev = names[name] { diag.add("\(context).name: \"\(name)\" is already used by sources[\(prev)]") }
-                names[name] = i
-            } else {
-                diag.add("\(context): missing required key \"name\"")
-            }
-            guard let type = obj["type"]?.stringValue else {
-                diag.add("\(context): missing required key \"type\" (one of: \(registry.sources.map(\.type).joined(separator: ", ")))")
-                continue
-            }
-            guard let desc = registry.source(type) else {
-                var msg = "\(context).type: unknown source type \"\(type)\""
-                if let s = Suggest.closest(to: type, in: registry.sources.map(\.type)) { msg += " (did you mean \"\(s)\"?)" }
-                diag.add(msg + "; known types: " + registry.sources.map(\.type).joined(separator: ", "))
-                continue
-            }
-            let before = diag.errors.count
-            let reader = OptionReader(object: obj, context: context, specs: CommonOptions.source.map(\.spec) + desc.options, diagnostics: diag, configDirectory: directory)
-            let quota = reader[CommonOptions.quota]
-            let interval = reader[CommonOptions.interval] ?? defInterval
-            let settings = SourceSettings(
-                name: name ?? "source\(i)", type: type,
-                enabled: reader[CommonOptions.enabled],
-                interval: interval,
-                jitter: defJitter.map { min($0, interval) },
-                timeout: reader[CommonOptions.timeout] ?? defTimeout,
-                retries: reader[CommonOptions.retries] ?? defRetries,
-                maxItems: reader[CommonOptions.maxItems],
-                firstRun: reader[CommonOptions.firstRun],
-                emitUpdates: reader[CommonOptions.emitUpdates],
-                quota: quota.map { q in (q[CommonOptions.Quota.requests], q[CommonOptions.Quota.per]) },
-                expectNewWithin: reader[CommonOptions.expectNewWithin],
-                filter: FilterOptions.read(reader) ?? defFilter)
-            // The plugin's own checks run even when a key was wrong (typed reads give a
-            // placeholder then), so every error of the config is reported at once.
-            if let source = desc.make(settings, reader), diag.errors.count == before {
-                sources.append(ConfiguredSource(settings: settings, source: source))
-            }
-        }
-
-        var sinks: [ConfiguredSink] = []
-        let sinkList = root["sinks"]?.arrayValue ?? [.object(JSONObject([("type", .string("stdout"))]))]
-        for (i, el) in sinkList.enumerated() {
-            guard let obj = el.objectValue else { continue }
-            let context = "sinks[\(i)]"
-            guard let type = obj["type"]?.stringValue else {
-                diag.add("\(context): missing required key \"type\" (one of: \(registry.sinks.map(\.type).joined(separator: ", ")))")
-                continue
-            }
-            guard let desc = registry.sink(type) else {
-                var msg = "\(context).type: unknown sink type \"\(type)\""
-                if let s = Suggest.closest(to: type, in: registry.sinks.map(\.type)) { msg += " (did you mean \"\(s)\"?)" }
-                diag.add(msg + "; known types: " + registry.sinks.map(\.type).joined(separator: ", "))
-                continue
-            }
-            let before = diag.errors.count
-            let reader = OptionReader(object: obj, context: context, specs: CommonOptions.sink.map(\.spec) + desc.options, diagnostics: diag, configDirectory: directory)
-            if let sink = desc.make(reader), diag.errors.count == before {
-                sinks.append(ConfiguredSink(type: type, name: reader[CommonOptions.sinkName], sink: sink, filter: FilterOptions.read(reader)))
-            }
-        }
-        var sinkNames: [String: Int] = [:]
-        for i in sinks.indices {
-            let explicit = sinkList.indices.contains(i) && sinkList[i].objectValue?["name"] != nil
-            if explicit, let first = sinkNames[sinks[i].name] {
-                diag.add("sinks[\(i)].name: \"\(sinks[i].name)\" is already the name of sinks[\(first)]")
-            }
-            sinkNames[sinks[i].name] = sinkNames[sinks[i].name] ?? i
-        }
-        // Unnamed sinks of one type are told apart by their order: jsonl, jsonl-2, ...
-        var taken = Set(sinks.map(\.name))
-        var seenTypes: [String: Int] = [:]
-        for i in sinks.indices where !(sinkList.indices.contains(i) && sinkList[i].objectValue?["name"] != nil) {
-            let n = seenTypes[sinks[i].type, default: 0] + 1
-            seenTypes[sinks[i].type] = n
-            guard n > 1 else { continue }
-            var k = n
-            while taken.contains("\(sinks[i].type)-\(k)") { k += 1 }
-            sinks[i].name = "\(sinks[i].type)-\(k)"
-            taken.insert(sinks[i].name)
-        }
-        if !diag.errors.isEmpty { throw ConfigError(messages: diag.errors) }
-        return Config(file: file, directory: directory, http: http, replayDirectory: replay,
-                      statePath: statePath, retention: retention, lockTimeout: lockTimeout,
-                      metricsFile: metricsFile, metricsListen: metricsListen, sharedState: shared, lease: lease, sources: sources, sinks: sinks)
+    public static func load(bytes: [UInt8], file: String, directory: String, registry: Registry, environment: (String) -> String? = Environment.get,
+                            selection: SourceSelection = .enabled) throws(ConfigError) -> Config {
+        let part = try ConfigPart(bytes: bytes, file: file, directory: directory, environment: environment)
+        return try assemble([part], file: file, directory: directory, inFolder: false, registry: registry, selection: selection)
     }
 
     public static func isValidName(_ s: String) -> Bool {
         guard let first = s.unicodeScalars.first, ("a"..."z").contains(first) || ("0"..."9").contains(first) else { return false }
         return s.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "." || $0 == "_" || $0 == "-" }
-    }
-
-    /// Drops `$`-keys everywhere and interpolates `${VAR}` in every string.
-    static func prepare(_ v: JSONValue, path: String, diag: ConfigDiagnostics, env: (String) -> String?) -> JSONValue {
-        switch v {
-        case .string(let s):
-            let (text, missing) = Environment.interpolate(s, lookup: env)
-            for name in missing {
-                diag.add("\(path.isEmpty ? "(top level)" : path): environment variable \(name) is not set (write ${\(name):-default} to give a default)")
-            }
-            return .string(text)
-        case .array(let a):
-            return .array(a.enumerated().map { prepare($0.element, path: "\(path)[\($0.offset)]", diag: diag, env: env) })
-        case .object(let o):
-            var out = JSONObject()
-            for e in o.entries where !e.key.hasPrefix("$") {
-                out.entries.append((e.key, prepare(e.value, path: path.isEmpty ? e.key : "\(path).\(e.key)", diag: diag, env: env)))
-            }
-            return .object(out)
-        default:
-            return v
-        }
-    }
-
-    static func readFile(_ path: String) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        // A buffer the size of the file (a config is a few KB), not a fixed 64 KiB one: zeroing
-        // and faulting in 16 fresh pages was a measurable part of `check`.
-        var st = stat()
-        let size = fstat(fd, &st) == 0 && st.st_size > 0 ? Int(st.st_size) : 0
-        var out: [UInt8] = []
-        var buf = [UInt8](repeating: 0, count: min(max(size + 1, 4096), 65536))
-        while true {
-            let n = buf.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0 { if errno == EINTR { continue }; return nil }
-            if n == 0 { break }
-            out.append(contentsOf: buf[0..<n])
-        }
-        return out
     }
 }

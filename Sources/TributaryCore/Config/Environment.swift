@@ -37,7 +37,8 @@ public enum Environment {
     }
 
     /// Replaces `${VAR}` and `${VAR:-default}` in `text`. Unset variables without a default are
-    /// returned in `missing` (the text keeps them empty).
+    /// returned in `missing`, and the text keeps them as written (`${VAR}`), so a value that
+    /// still holds one can be told apart (`ConfigDiagnostics.isUnresolved`).
     public static func interpolate(_ text: String, lookup: (String) -> String? = Environment.get) -> (text: String, missing: [String]) {
         // Most strings of a config have no "${" even as bytes: done without looking further.
         guard hasBytePair(text, UInt8(ascii: "$"), UInt8(ascii: "{")) else { return (text, []) }
@@ -65,6 +66,7 @@ public enum Environment {
                 out += fallback
             } else {
                 missing.append(name)
+                out += String(rest[start.lowerBound...close])
             }
             rest = after[after.index(after: close)...]
         }

@@ -61,6 +61,21 @@ public struct Option<Value>: OptionDeclaration {
         }))
     }
 
+    /// A rule about the machine the config runs on rather than about the config (a program
+    /// that must exist, a folder that must be writable): `check` tests it, and `run`, `watch`
+    /// and `test` test it before anything is fetched, for the sources they run and the sinks
+    /// they write (`PreflightCheck`). `rule` gets the value and the config file's folder and
+    /// returns what is wrong (`"cannot create folder /proc/nope (No such file or directory)"`;
+    /// `"[0]: ..."` for an element), or nil.
+    public func preflighted(_ rule: @escaping @Sendable (Value, String) -> String?) -> Option<Value> where Value: Sendable {
+        let read = self.read
+        return with(spec.with(preflight: { raw, reader in
+            guard let value = read(raw, reader) else { return nil }
+            let directory = reader.configDirectory
+            return { rule(value, directory) }
+        }))
+    }
+
     /// Says what `checked` bounds the value to, for the docs (`at least 1s`).
     public func bounded(_ text: String) -> Option<Value> { with(spec.with(bound: text)) }
 
@@ -75,6 +90,10 @@ public struct RequiredOption<Value>: OptionDeclaration {
     public func checked(_ rule: @escaping @Sendable (Value) -> String?) -> RequiredOption<Value> {
         RequiredOption(option: option.checked(rule))
     }
+
+    public func preflighted(_ rule: @escaping @Sendable (Value, String) -> String?) -> RequiredOption<Value> where Value: Sendable {
+        RequiredOption(option: option.preflighted(rule))
+    }
 }
 
 /// An option with a default: `reader[option]` is its value or the default.
@@ -86,6 +105,10 @@ public struct DefaultedOption<Value: Sendable>: OptionDeclaration {
     public func checked(_ rule: @escaping @Sendable (Value) -> String?) -> DefaultedOption<Value> {
         DefaultedOption(option: option.checked(rule), defaultValue: defaultValue)
     }
+
+    public func preflighted(_ rule: @escaping @Sendable (Value, String) -> String?) -> DefaultedOption<Value> {
+        DefaultedOption(option: option.preflighted(rule), defaultValue: defaultValue)
+    }
 }
 
 extension OptionReader {
@@ -95,8 +118,9 @@ extension OptionReader {
 
     public subscript<Value>(_ option: RequiredOption<Value>) -> Value {
         if let v = value(option.option) { return v }
-        // Reached only for an object with errors (a missing or wrong required key was reported).
-        assert(!diagnostics.errors.isEmpty, "\(context).\(option.spec.name) is required but was read without a value and without an error")
+        // Reached only for an object with errors (a missing or wrong required key was reported),
+        // or for a value with an unset variable (reported, or tolerated in a source not run).
+        assert(!diagnostics.errors.isEmpty || object[option.spec.name].map(diagnostics.isUnresolved) == true, "\(context).\(option.spec.name) is required but was read without a value and without an error")
         return option.option.placeholder()
     }
 
@@ -168,6 +192,16 @@ extension Option where Value == String {
     public static func path(_ name: String, _ help: String) -> Option {
         Option(spec: OptionSpec(name, .string, help), read: { v, r in v.stringValue.map(r.resolvePath) }, show: { $0 }, placeholder: { "" })
             .bounded("file path")
+    }
+
+    /// A file the program writes (a sink's output, replaced or appended to), resolved like
+    /// `path`; `-` (stdout) where `stdoutAllowed`. Its folder must exist or be creatable, and be
+    /// writable (`replaced`: the file is written next to itself and renamed into place) or the
+    /// file itself writable: checked before a run fetches anything (`preflighted`).
+    public static func outputFile(_ name: String, replaced: Bool, stdoutAllowed: Bool = false, _ help: String) -> Option {
+        Option.path(name, help).preflighted { path, _ in
+            stdoutAllowed && path == "-" ? nil : FileAccess.outputProblem(path, replaced: replaced)
+        }
     }
 
     /// The kind of the items a source makes (`[a-z][a-z0-9_]*`), `entry` unless set.

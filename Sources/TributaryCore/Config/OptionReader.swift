@@ -1,11 +1,30 @@
-/// Collects every config error found, so all are reported at once.
+/// Collects every config error found in one file, so all are reported at once, and the
+/// machine checks its options declare (`PreflightCheck`), for the loader to hand out.
 public final class ConfigDiagnostics {
     public let file: String
     public private(set) var errors: [String] = []
+    /// The preflight checks of every valid option read so far, in order.
+    public private(set) var preflight: [PreflightCheck] = []
+    /// Environment variables this file uses that are not set: a value that still holds one
+    /// (`${NAME}` as written) is not checked, since it is either reported as unset already or
+    /// sits in a source that this command does not run.
+    var unresolved: Set<String> = []
 
     public init(file: String) { self.file = file }
 
     public func add(_ message: String) { errors.append("\(file): \(message)") }
+
+    func addPreflight(_ check: PreflightCheck) { preflight.append(check) }
+
+    /// Whether `value` (a string, or a list holding one) still has an unset `${NAME}`.
+    func isUnresolved(_ value: JSONValue) -> Bool {
+        guard !unresolved.isEmpty else { return false }
+        switch value {
+        case .string(let s): return s.utf8.contains(UInt8(ascii: "$")) && unresolved.contains { s.contains("${" + $0 + "}") }
+        case .array(let a): return a.contains(where: isUnresolved)
+        default: return false
+        }
+    }
 }
 
 /// Typed, validated access to one config object (a source, a sink, a nested option object).
@@ -48,11 +67,15 @@ public final class OptionReader {
                 diagnostics.add("\(context): \(msg)")
                 continue
             }
+            if diagnostics.isUnresolved(value) { continue }
             let before = diagnostics.errors.count
             check(spec, value)
             if diagnostics.errors.count == before, let rule = spec.rule, let problem = rule(value, self) {
                 // `[2]: ...` or `.name: ...` is about an element or a member: `urls[2]: ...`.
                 if problem.hasPrefix("[") || problem.hasPrefix(".") { diagnostics.add("\(context).\(spec.name)\(problem)") } else { error(spec.name, problem) }
+            }
+            if diagnostics.errors.count == before, let preflight = spec.preflight, let test = preflight(value, self) {
+                diagnostics.addPreflight(PreflightCheck(location: "\(diagnostics.file): \(context).\(spec.name)", test))
             }
         }
         for s in specs where s.required && object[s.name] == nil {
@@ -136,7 +159,7 @@ public final class OptionReader {
     }
 
     /// What is wrong with `s` as an absolute http(s) URL (or a `file:` one), or nil.
-    static func urlProblem(_ s: String, fileAllowed: Bool) -> String? {
+    public static func urlProblem(_ s: String, fileAllowed: Bool) -> String? {
         let scheme = s.prefix(8).lowercased()
         let web = (scheme.hasPrefix("http://") && s.utf8.count > 7) || (scheme.hasPrefix("https://") && s.utf8.count > 8)
         if web || fileAllowed && scheme.hasPrefix("file:") { return nil }

@@ -49,6 +49,10 @@ public struct OptionSpec: Sendable {
     /// True when `defaultText` is a value as written in the config (`15m`, `true`), false when
     /// it says in words where the value comes from (`defaults.interval (15m)`).
     public internal(set) var defaultIsValue = false
+    /// A rule about the machine rather than the config (a program that must exist, a folder
+    /// that must be writable): given a valid value when the config is loaded, it returns the
+    /// test to run later, by `check` and before `run` fetches anything (see `PreflightCheck`).
+    public private(set) var preflight: (@Sendable (JSONValue, OptionReader) -> (@Sendable () -> String?)?)?
 
     public init(_ name: String, _ kind: Kind, required: Bool = false, default defaultText: String? = nil, secret: Bool = false, _ help: String,
                 rule: (@Sendable (JSONValue, OptionReader) -> String?)? = nil) {
@@ -75,17 +79,24 @@ public struct OptionSpec: Sendable {
         keeping(OptionSpec(name, kind, required: required, default: defaultText, secret: secret, help, rule: rule))
     }
 
+    func with(preflight: @escaping @Sendable (JSONValue, OptionReader) -> (@Sendable () -> String?)?) -> OptionSpec {
+        var s = self
+        s.preflight = preflight
+        return s
+    }
+
     func with(bound: String) -> OptionSpec {
         var s = self
         s.bound = bound
         return s
     }
 
-    /// `spec` with this one's bound and default flag.
+    /// `spec` with this one's bound, default flag and machine check.
     private func keeping(_ spec: OptionSpec) -> OptionSpec {
         var s = spec
         s.bound = bound
         s.defaultIsValue = defaultIsValue
+        s.preflight = preflight
         return s
     }
 

@@ -16,6 +16,15 @@ public final class JSONLSink: Sink {
 
     static let path = Option.path("path", "file to write, relative to the config file; - for stdout; %Y %m %d %H (UTC) for daily or hourly files")
         .required.checked { TimePath.problem($0) }
+        .preflighted { path, _ in
+            if path == "-" { return nil }
+            // A timed path: its files come and go; the folder before the first % must be writable.
+            if let percent = path.firstIndex(of: "%") {
+                let fixed = path[..<percent]
+                return FileAccess.folderProblem(fixed.lastIndex(of: "/").map { String(fixed[..<$0]) }.map { $0.isEmpty ? "/" : $0 } ?? ".")
+            }
+            return FileAccess.outputProblem(path, replaced: false)
+        }
     static let mode = Option.choice("mode", Mode.self, "append to the file, or start it afresh each run").defaulted(.append)
     enum Mode: String, CaseIterable, Sendable { case append, truncate }
 

@@ -10,6 +10,10 @@ public struct ExecSource: FeedSource {
 
     static let command = Option.stringList("command", "program and arguments, no shell (e.g. [\"python3\", \"plugin.py\"]); it runs in the config file's folder")
         .required.checked { $0.isEmpty ? "needs at least the program to run" : nil }
+        // A missing program is found by `check`, and before a run fetches anything.
+        .preflighted { command, directory in
+            command.first.flatMap { FileAccess.programProblem($0, directory: directory, searchPath: Environment.get("PATH")) }.map { "[0]: " + $0 }
+        }
     static let env = Option.stringMap("env", "extra environment variables for the program")
     static let kind = Option.itemKind("kind of items that do not print one")
     public static let options: [any OptionDeclaration] = [command, env, kind]

@@ -1,42 +1,78 @@
 import Foundation
 import TributaryCore
 
-/// The `feed` source: one RSS 2.0, RSS 1.0 (RDF), Atom 1.0 or JSON Feed 1.1 document, the format
-/// detected from the document itself (Docs/sources/feed.md), read as it is parsed. A YouTube channel's Atom feed
-/// gives `video` items with the same ids as `youtube.search`, so the two dedupe.
+/// The `feed` source: RSS 2.0, RSS 1.0 (RDF), Atom 1.0 or JSON Feed 1.1 documents (`url`, or
+/// several `urls` fetched concurrently, each a document of its own), the format detected from
+/// the document itself (Docs/sources/feed.md), each read as it is parsed. A YouTube channel's
+/// Atom feed gives `video` items with the same ids as `youtube.search`, so the two dedupe.
 public struct WebFeedSource: FeedSource {
     public static let descriptor = SourceDescriptor(type: "feed", summary: "RSS 2.0, RSS 1.0, Atom 1.0 and JSON Feed 1.1 documents (e.g. a YouTube channel's Atom feed)", options: options) { settings, reader in
         WebFeedSource(settings: settings, reader: reader)
     }
 
-    static let url = Option.url("url", "the feed URL (http, https, or file: for a local document)").required.checked { url in
-        url.hasPrefix("file:") || URL(string: Links.encoded(url))?.host != nil ? nil : "\"\(Redactor.redactURL(url))\" has no host"
+    static let url = Option.url("url", "the feed URL (http, https, or file: for a local document)").checked { hostProblem($0) }
+    static let urls = Option.urlList("urls", fileAllowed: true, "several feeds, fetched concurrently, each a document of its own").checked { urls in
+        urls.enumerated().lazy.compactMap { i, u in hostProblem(u).map { "[\(i)]: " + $0 } }.first
     }
     static let kind = Option.itemKind("item kind of ordinary entries ([a-z][a-z0-9_]*); YouTube channel feed entries are always \"video\"")
     static let headers = Option.stringMap("headers", "extra request headers")
-    public static let options: [any OptionDeclaration] = [url, kind, headers]
+    static let tags = Option.stringList("tags", "tags added to every item, after the entry's own (duplicates dropped)")
+    static let title = Option.string("title", "the feed's name for people: `export opml` writes it, and items get it as data.feed_title when the document has no title")
+    static let siteURL = Option.httpURL("site_url", "the site's home page, for people: `export opml` writes it as htmlUrl (never fetched)")
+    public static let options: [any OptionDeclaration] = [url, urls, kind, headers, tags, title, siteURL]
+
+    static func hostProblem(_ url: String) -> String? {
+        url.hasPrefix("file:") || URL(string: Links.encoded(url))?.host != nil ? nil : "\"\(Redactor.redactURL(url))\" has no host"
+    }
 
     /// The id family of ordinary entries: `feed:<guid | atom:id | JSON Feed id | link | hash>`.
     static let family = "feed"
 
-    let url: String
+    /// The document being read (the first of `urls` until `fetch` fans out).
+    private(set) var url: String
+    /// Every document of the source: `url`, then `urls`.
+    let urls: [String]
     let kind: String
     let headers: [(name: String, value: String)]
+    /// Added to every item's own tags.
+    let tags: [String]
+    let title: String?
+    let siteURL: String?
+    /// The source's name (`export opml` titles an untitled feed with it).
+    let name: String
 
     init?(settings: SourceSettings, reader: OptionReader) {
-        self.url = reader[Self.url]
+        self.name = settings.name
+        self.urls = (reader[Self.url].map { [$0] } ?? []) + (reader[Self.urls] ?? [])
+        if urls.isEmpty { reader.error(nil, "needs \"url\" or \"urls\"") }
+        self.url = urls.first ?? ""
         self.kind = reader[Self.kind]
         self.headers = (reader[Self.headers] ?? []).map { (name: $0.0, value: $0.1) }
         Secrets.registerCredentials(headers.map { ($0.name, $0.value) })
+        self.tags = reader[Self.tags] ?? []
+        self.title = reader[Self.title]
+        self.siteURL = reader[Self.siteURL]
     }
 
     /// Entries per emitted batch: a feed of up to this many entries is delivered in one piece,
     /// as before streaming; a larger one in batches while the rest is still being parsed.
     static let batchSize = 500
 
-    /// One document, read as it is parsed (FeedBodyReader) and delivered in batches of
-    /// `batchSize` entries, so memory holds the body and one batch, not every entry.
+    /// Each document on its own, at most `context.parallelism` at once. A failing URL fails only
+    /// itself: the source then fails naming (at most three of) the URLs that did.
     public func fetch(_ context: FetchContext) async throws(SourceError) {
+        if urls.count <= 1 { return try await fetchDocument(context) }
+        let failures = try await FanOut.run(urls, limit: context.parallelism) { document throws(SourceError) in
+            var one = self
+            one.url = document
+            try await one.fetchDocument(context)
+        }
+        guard !failures.isEmpty else { return }
+        throw SourceError(FanOut.summary(failures.map(\.error.message), of: urls.count, noun: "URLs"))
+    }
+
+    /// One document (`url`), delivered as one batch of its entries.
+    func fetchDocument(_ context: FetchContext) async throws(SourceError) {
         let response = try await context.get(url, headers: headers, allowFile: url.hasPrefix("file:"))
         let shown = "GET \(Redactor.redactURL(url))"
         let reader: FeedBodyReader
@@ -136,9 +172,9 @@ public struct WebFeedSource: FeedSource {
         item.image = entry.image
         item.author = entry.author
         item.published = entry.published
-        item.tags = entry.tags
+        item.tags = entry.tags + tags.filter { !entry.tags.contains($0) }
         for (k, v) in entry.data.entries { item.data[k] = v }
-        if let feedTitle { item.data["feed_title"] = .string(feedTitle) }
+        if let feedTitle = feedTitle ?? title { item.data["feed_title"] = .string(feedTitle) }
     }
 }
 

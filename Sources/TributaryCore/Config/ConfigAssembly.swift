@@ -1,0 +1,192 @@
+/// Builds the `Config` from its parsed files: the top-level sections (each from the one file
+/// that has it), then every file's sources and sinks in order, each validated against its
+/// type's declarations, with errors naming the file they are in.
+extension ConfigLoader {
+    static let sections = ["defaults", "http", "state", "metrics"]
+
+    static func assemble(_ parts: [ConfigPart], file: String, directory: String, inFolder: Bool,
+                         registry: Registry, selection: SourceSelection) throws(ConfigError) -> Config {
+        let tops = parts.map { part in
+            OptionReader(object: part.root, context: "(top level)", specs: inFolder ? topLevelInFolder : topLevel,
+                         diagnostics: part.diag, configDirectory: part.directory)
+        }
+        // defaults, http and state: from the one file that has each.
+        var owner: [String: Int] = [:]
+        for (p, part) in parts.enumerated() {
+            for key in sections where part.root[key] != nil {
+                if let first = owner[key] {
+                    part.diag.add("(top level): \"\(key)\" is already set in \(parts[first].file) (defaults, http, state and metrics may each be set in only one file of a config folder)")
+                } else {
+                    owner[key] = p
+                }
+            }
+        }
+        func section(_ option: Option<OptionReader>, _ specs: [any OptionDeclaration]) -> OptionReader {
+            if let p = owner[option.spec.name], let r = tops[p][option] { return r }
+            // An absent section reads as an empty one: every option's default.
+            let empty = OptionReader(object: JSONObject(), context: "", specs: [], diagnostics: ConfigDiagnostics(file: file), configDirectory: directory)
+            return empty.nested(JSONObject(), key: option.spec.name, specs: specs.map(\.spec))
+        }
+        let defaults = section(Self.defaults, CommonOptions.Defaults.all)
+        let httpR = section(Self.http, CommonOptions.HTTP.all)
+        var http = HTTPSettings()
+        http.concurrency = httpR[CommonOptions.HTTP.concurrency]
+        http.perHost = httpR[CommonOptions.HTTP.perHost]
+        if http.perHost > http.concurrency, httpR.has(CommonOptions.HTTP.perHost) {
+            httpR.error(CommonOptions.HTTP.perHost, "must not exceed http.concurrency (\(http.concurrency)), found \(http.perHost)")
+        }
+        http.perHost = min(http.perHost, http.concurrency)
+        http.userAgent = httpR[CommonOptions.HTTP.userAgent]
+        http.maxBody = httpR[CommonOptions.HTTP.maxBody]
+        let stateR = section(Self.state, CommonOptions.State.all)
+        let metricsR = owner["metrics"].flatMap { tops[$0][Self.metrics] }
+        let metricsFile = metricsR.flatMap { $0[CommonOptions.Metrics.file] }
+        let metricsListen = metricsR.flatMap { $0[CommonOptions.Metrics.listen] }.flatMap(ListenAddress.init(parsing:))
+        let shared = SharedStateSettings.read(stateR)
+        let sourceDefaults = SourceDefaults(
+            interval: defaults[CommonOptions.Defaults.interval], timeout: defaults[CommonOptions.Defaults.timeout],
+            retries: defaults[CommonOptions.Defaults.retries], jitter: defaults[CommonOptions.Defaults.jitter],
+            filter: FilterOptions.read(defaults))
+
+        var sources: [ConfiguredSource] = []
+        var names: [String: (part: Int, index: Int)] = [:]
+        for (p, part) in parts.enumerated() {
+            for (i, el) in (part.root["sources"]?.arrayValue ?? []).enumerated() {
+                guard let obj = el.objectValue else { continue }  // reported by the top-level check
+                let name = obj["name"]?.stringValue
+                let context = name.map { "sources[\(i)] (\"\($0)\")" } ?? "sources[\(i)]"
+                if let name, let prev = names[name] {
+                    let other = prev.part == p ? "sources[\(prev.index)]" : "\(parts[prev.part].file): sources[\(prev.index)]"
+                    part.diag.add("\(context).name: \"\(name)\" is already used by \(other)")
+                } else if let name {
+                    names[name] = (p, i)
+                }
+                let missing = (part.sourceMissing[i] ?? []).map(ConfigPart.unsetMessage)
+                var unresolved: [String] = []
+                if selection.includes(name: name, enabled: obj["enabled"]?.boolValue ?? true) {
+                    for m in missing { part.diag.add(m) }
+                } else {
+                    unresolved = missing.map { "\(part.file): \($0)" }
+                }
+                if var source = makeSource(obj, index: i, context: context, part: part, registry: registry, defaults: sourceDefaults) {
+                    source.unresolved = unresolved
+                    sources.append(source)
+                }
+            }
+        }
+
+        var sinks: [ConfiguredSink] = []
+        let defaultSinks: [JSONValue] = [.object(JSONObject([("type", .string("stdout"))]))]
+        let anySinks = parts.contains { $0.root["sinks"] != nil }
+        for (p, part) in parts.enumerated() {
+            let list = part.root["sinks"]?.arrayValue ?? (!anySinks && p == 0 ? defaultSinks : [])
+            for (i, el) in list.enumerated() {
+                guard let obj = el.objectValue else { continue }
+                if let sink = makeSink(obj, context: "sinks[\(i)]", part: part, registry: registry) { sinks.append(sink) }
+            }
+        }
+        nameSinks(&sinks, diag: parts[0].diag)
+        let errors = parts.flatMap(\.diag.errors)
+        if !errors.isEmpty { throw ConfigError(messages: errors) }
+        let stateOwner = owner["state"].map { parts[$0] }
+        return Config(file: file, directory: directory, files: parts.map(\.file), http: http, replayDirectory: httpR[CommonOptions.HTTP.replay],
+                      statePath: stateR[CommonOptions.State.path],
+                      stateOrigin: stateOwner.map { "\($0.file): state.path" },
+                      retention: stateR[CommonOptions.State.retention], lockTimeout: stateR[CommonOptions.State.lockTimeout],
+                      metricsFile: metricsFile, metricsListen: metricsListen, sharedState: shared, lease: stateR[CommonOptions.State.lease],
+                      sources: sources, sinks: sinks)
+    }
+
+    /// Sink names (the metrics' `sink` label): an explicit `name` is unique; unnamed sinks of
+    /// one type are told apart by their order (`jsonl`, `jsonl-2`, ...).
+    static func nameSinks(_ sinks: inout [ConfiguredSink], diag: ConfigDiagnostics) {
+        var first: [String: Int] = [:]
+        for i in sinks.indices where sinks[i].hasExplicitName {
+            if let j = first[sinks[i].name] {
+                diag.add("sinks[\(i)].name: \"\(sinks[i].name)\" is already the name of sinks[\(j)]")
+            }
+            first[sinks[i].name] = first[sinks[i].name] ?? i
+        }
+        var taken = Set(sinks.map(\.name))
+        var seenTypes: [String: Int] = [:]
+        for i in sinks.indices where !sinks[i].hasExplicitName {
+            let n = seenTypes[sinks[i].type, default: 0] + 1
+            seenTypes[sinks[i].type] = n
+            guard n > 1 else { continue }
+            var k = n
+            while taken.contains("\(sinks[i].type)-\(k)") { k += 1 }
+            sinks[i].name = "\(sinks[i].type)-\(k)"
+            taken.insert(sinks[i].name)
+        }
+    }
+
+    /// `defaults`, as every source reads them.
+    struct SourceDefaults {
+        let interval: Double
+        let timeout: Double
+        let retries: Int
+        let jitter: Double?
+        let filter: ItemFilter?
+    }
+
+    static func makeSource(_ obj: JSONObject, index i: Int, context: String, part: ConfigPart, registry: Registry, defaults: SourceDefaults) -> ConfiguredSource? {
+        let diag = part.diag
+        let name = obj["name"]?.stringValue
+        if let name {
+            if !isValidName(name) { diag.add("\(context).name: \"\(name)\" must match [a-z0-9][a-z0-9._-]*") }
+        } else {
+            diag.add("\(context): missing required key \"name\"")
+        }
+        guard let type = obj["type"]?.stringValue else {
+            diag.add("\(context): missing required key \"type\" (one of: \(registry.sources.map(\.type).joined(separator: ", ")))")
+            return nil
+        }
+        guard let desc = registry.source(type) else {
+            var msg = "\(context).type: unknown source type \"\(type)\""
+            if let s = Suggest.closest(to: type, in: registry.sources.map(\.type)) { msg += " (did you mean \"\(s)\"?)" }
+            diag.add(msg + "; known types: " + registry.sources.map(\.type).joined(separator: ", "))
+            return nil
+        }
+        let before = diag.errors.count
+        let checksBefore = diag.preflight.count
+        let reader = OptionReader(object: obj, context: context, specs: CommonOptions.source.map(\.spec) + desc.options, diagnostics: diag, configDirectory: part.directory)
+        let quota = reader[CommonOptions.quota]
+        let interval = reader[CommonOptions.interval] ?? defaults.interval
+        let settings = SourceSettings(
+            name: name ?? "source\(i)", type: type,
+            enabled: reader[CommonOptions.enabled],
+            interval: interval,
+            jitter: defaults.jitter.map { min($0, interval) },
+            timeout: reader[CommonOptions.timeout] ?? defaults.timeout,
+            retries: reader[CommonOptions.retries] ?? defaults.retries,
+            maxItems: reader[CommonOptions.maxItems],
+            firstRun: reader[CommonOptions.firstRun],
+            emitUpdates: reader[CommonOptions.emitUpdates],
+            quota: quota.map { q in (q[CommonOptions.Quota.requests], q[CommonOptions.Quota.per]) },
+            expectNewWithin: reader[CommonOptions.expectNewWithin],
+            filter: FilterOptions.read(reader) ?? defaults.filter)
+        // The plugin's own checks run even when a key was wrong (typed reads give a
+        // placeholder then), so every error of the config is reported at once.
+        guard let source = desc.make(settings, reader), diag.errors.count == before else { return nil }
+        return ConfiguredSource(settings: settings, source: source, checks: Array(diag.preflight[checksBefore...]))
+    }
+
+    static func makeSink(_ obj: JSONObject, context: String, part: ConfigPart, registry: Registry) -> ConfiguredSink? {
+        let diag = part.diag
+        guard let type = obj["type"]?.stringValue else {
+            diag.add("\(context): missing required key \"type\" (one of: \(registry.sinks.map(\.type).joined(separator: ", ")))")
+            return nil
+        }
+        guard let desc = registry.sink(type) else {
+            var msg = "\(context).type: unknown sink type \"\(type)\""
+            if let s = Suggest.closest(to: type, in: registry.sinks.map(\.type)) { msg += " (did you mean \"\(s)\"?)" }
+            diag.add(msg + "; known types: " + registry.sinks.map(\.type).joined(separator: ", "))
+            return nil
+        }
+        let before = diag.errors.count
+        let checksBefore = diag.preflight.count
+        let reader = OptionReader(object: obj, context: context, specs: CommonOptions.sink.map(\.spec) + desc.options, diagnostics: diag, configDirectory: part.directory)
+        guard let sink = desc.make(reader), diag.errors.count == before else { return nil }
+        return ConfiguredSink(type: type, name: reader[CommonOptions.sinkName], sink: sink, filter: FilterOptions.read(reader), checks: Array(diag.preflight[checksBefore...]))
+    }
+}

@@ -1,0 +1,57 @@
+/// One test of the machine a config runs on, declared by an option (`Option.preflighted`):
+/// a program that must exist, a folder that must be writable. The loader collects them with
+/// each source and sink; `check` runs those of the enabled sources, every sink and the state
+/// file, and `run`, `watch` and `test` run those of what they will use before anything is
+/// fetched, so a run never fails on them after the fetching is done.
+public struct PreflightCheck: Sendable {
+    /// Where the option is: `tributary.json: sinks[0].path`.
+    public let location: String
+    let test: @Sendable () -> String?
+
+    public init(location: String, _ test: @escaping @Sendable () -> String?) {
+        self.location = location
+        self.test = test
+    }
+
+    /// The error, `tributary.json: sinks[0].path: cannot create folder /proc/nope (...)`, or nil.
+    public func run() -> String? {
+        guard let problem = test() else { return nil }
+        // `[0]: ...` is about an element: `command[0]: ...`.
+        return location + (problem.hasPrefix("[") ? "" : ": ") + problem
+    }
+}
+
+/// The state file a command will open, and how to name it in a message.
+public struct StateFileChoice: Sendable {
+    public let path: String
+    /// `tributary.json: state.path`, `--state`, or a sentence for the default.
+    public let origin: String
+
+    public init(path: String, origin: String) {
+        self.path = path
+        self.origin = origin
+    }
+}
+
+extension Config {
+    /// The state file `run` opens: `--state FILE`, else `state.path`, else the default.
+    public func stateFile(flag: String?, defaultPath: String) -> StateFileChoice? {
+        if let flag { return StateFileChoice(path: flag, origin: "tributary: --state \(flag)") }
+        if sharedState != nil { return nil }  // a PostgreSQL state: no file, no folder to check
+        if let statePath, let origin = stateOrigin { return StateFileChoice(path: statePath, origin: origin) }
+        return StateFileChoice(path: defaultPath, origin: "tributary: the default state file \(defaultPath) (set state.path, or use --state FILE)")
+    }
+
+    /// Every problem the machine would give a run of these sources writing to these sinks and
+    /// this state file (nil: no state), one message each, in config order. Nothing is created
+    /// or changed (a folder is tried with a name that is removed at once).
+    public func preflight(sources: [ConfiguredSource], sinks: [ConfiguredSink], state: StateFileChoice?) -> [String] {
+        var problems: [String] = []
+        if let state, let problem = FileAccess.outputProblem(state.path, replaced: true) {
+            problems.append("\(state.origin): \(problem)")
+        }
+        for s in sources { problems += s.checks.compactMap { $0.run() } }
+        for s in sinks { problems += s.checks.compactMap { $0.run() } }
+        return problems
+    }
+}
