@@ -8,10 +8,16 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # The binary `make release` builds; install and package-deb take another one with RELEASE_BIN=.
 RELEASE_BIN ?= .build/release/tributary
 VERSION := $(shell sed -n 's/^ *public static let version = "\(.*\)"$$/\1/p' Sources/TributaryCore/Config/Values.swift 2>/dev/null)
-# C libraries the build links: libcurl (OpenSSL flavour), libcrypto and SQLite, found through pkg-config.
-APT_PACKAGES := libcurl4-openssl-dev libssl-dev libsqlite3-dev pkg-config
-# Tools the tests run: readelf (binutils), systemd-analyze (systemd), dpkg-shlibdeps (dpkg-dev).
-TOOL_PACKAGES := binutils systemd dpkg-dev
+# C libraries the build needs: SQLite (linked, through pkg-config) and the headers of those the
+# binary opens on first use (libcurl in its OpenSSL flavour, libcrypto, the NATS C client).
+APT_PACKAGES := libcurl4-openssl-dev libssl-dev libsqlite3-dev libnats-dev pkg-config
+# Tools the tests run: readelf (binutils), systemd-analyze (systemd), dpkg-shlibdeps (dpkg-dev),
+# the NATS server with JetStream (nats-server), and a Python venv for the NATS client the tests
+# read streams back with (python3-venv).
+TOOL_PACKAGES := binutils systemd dpkg-dev nats-server python3-venv
+# The tests' NATS client: nats-py from PyPI, in a venv of its own (TributaryTestSupport/NATSReader).
+TEST_VENV := .build/test-tools/venv
+NATS_PY_VERSION := 2.16.0
 
 # Written by commit-header, git-ignored, read by Sources/CBuildInfo/build_info.c.
 COMMIT_HEADER := Sources/CBuildInfo/generated/commit.h
@@ -55,6 +61,10 @@ deps:
 ## test-tools: install the tools the tests and `make deb` run if missing
 test-tools:
 	$(call apt_ensure,$(TOOL_PACKAGES))
+	@if ! $(TEST_VENV)/bin/python3 -c 'import nats' 2>/dev/null; then \
+		echo "installing nats-py $(NATS_PY_VERSION) into $(TEST_VENV) (pip)"; \
+		python3 -m venv $(TEST_VENV) && $(TEST_VENV)/bin/pip install -q --disable-pip-version-check nats-py==$(NATS_PY_VERSION); \
+	fi
 
 ## commit-header: write the commit (`git rev-parse --short HEAD`, `-dirty` with uncommitted
 ## changes) into $(COMMIT_HEADER) when it differs from what is there, so an unchanged commit

@@ -25,6 +25,10 @@ let package = Package(
         // function table filled at run time (dlopen on first digest, see Digest.swift); headers
         // only, from libssl-dev, for the same reason as CCurl.
         .systemLibrary(name: "CCrypto"),
+        // C shim over the NATS C client (libnats): the nats sink's connection, through a function
+        // table filled at run time (dlopen when a nats sink connects, see NATSLibrary.swift);
+        // headers only, from libnats-dev, for the same reason as CCurl.
+        .systemLibrary(name: "CNATS"),
         // C shim over SQLite: the state store's database.
         .systemLibrary(
             name: "CSQLite",
@@ -36,7 +40,7 @@ let package = Package(
         // C shim over the process calls Swift cannot make (prctl, pidfd_open, waitid): the exec source.
         .systemLibrary(name: "CProcess"),
         // Engine: JSON layer, model, HTTP, config, engine, plugin protocols.
-        .target(name: "TributaryCore", dependencies: ["CCurl", "CCrypto", "CSQLite", "CDynamicLoader"], swiftSettings: strict),
+        .target(name: "TributaryCore", dependencies: ["CCurl", "CCrypto", "CNATS", "CSQLite", "CDynamicLoader"], swiftSettings: strict),
         // Built-in sources and sinks, one folder each, plus the registry.
         .target(name: "TributaryPlugins", dependencies: ["TributaryCore", "CProcess"], swiftSettings: strict),
         // Command-line front end (argument parsing, signals, summary); no business logic.

@@ -19,6 +19,7 @@ public enum BuiltinRegistry {
             StdoutSink.descriptor,
             JSONLSink.descriptor,
             RSSSink.descriptor,
+            NATSSink.descriptor,
         ]
     )
 }

@@ -1,0 +1,120 @@
+import TributaryCore
+
+/// `nats`: publishes each item (its JSON line, without the newline) to NATS JetStream, on a
+/// subject built from `subject`, with the header `Nats-Msg-Id: <item id>`, so JetStream drops an
+/// item published again within the stream's duplicate window. `write` returns once JetStream
+/// acknowledged every item of the batch: an item counts as written only after its
+/// acknowledgement, and a publish no stream acknowledges (no stream captures the subject) fails
+/// the sink. The connection is made in `open` (libnats is loaded then, not at start) and kept
+/// for the run (`watch`: until it stops); with `stream`, that stream is created if missing.
+///
+/// Messages name the sink and the URL, credentials redacted; the URL's user info is registered
+/// as a secret, so it is scrubbed from whatever else might echo it.
+public final class NATSSink: Sink {
+    public static let defaultURL = "nats://127.0.0.1:4222"
+    public static let defaultSubject = "tributary.items.{kind}"
+    /// The subjects of a stream the sink creates.
+    public static let streamSubjects = ["tributary.items.>"]
+
+    public static let descriptor = SinkDescriptor(type: "nats", summary: "publish to NATS JetStream (deduplicated by item id)", options: [
+        OptionSpec("url", .string, default: defaultURL, "nats:// URL of the server, user:pass@ allowed (comma-separated for a cluster)"),
+        OptionSpec("subject", .string, default: defaultSubject, "subject to publish to; {kind}, {source}, {type} are the item's (. becomes _)"),
+        OptionSpec("stream", .string, "JetStream stream to create if missing, on the subjects tributary.items.>"),
+        OptionSpec("duplicate_window", .duration, default: "2m", "the created stream's duplicate window (same id within it: stored once)"),
+        OptionSpec("timeout", .duration, default: "10s", "longest wait for the server: connecting, a JetStream answer, the next acknowledgement"),
+    ]) { reader in
+        let url = reader.string("url") ?? defaultURL
+        if let e = NATSOptions.checkURL(url) { reader.error("url", e.text) } else { NATSOptions.registerSecrets(url) }
+        var subject = NATSSubject(template: defaultSubject, parts: [.literal("tributary.items."), .kind])
+        switch NATSSubject.parse(reader.string("subject") ?? defaultSubject) {
+        case .success(let s): subject = s
+        case .failure(let e): reader.error("subject", e.text)
+        }
+        let stream = reader.string("stream")
+        if let stream, let e = NATSOptions.checkStream(stream) { reader.error("stream", e.text) }
+        let window = reader.duration("duplicate_window") ?? 120
+        if window <= 0 { reader.error("duplicate_window", "must be longer than 0s") }
+        let timeout = reader.duration("timeout") ?? 10
+        if timeout <= 0 { reader.error("timeout", "must be longer than 0s") }
+        return NATSSink(url: url, subject: subject, stream: stream, duplicateWindow: window, timeout: timeout)
+    }
+
+    let url: String
+    let subject: NATSSubject
+    let stream: String?
+    let duplicateWindow: Double
+    let timeout: Double
+    /// The open connection (nil before `open` and after `close`). Only the delivery thread
+    /// calls the sink (Sink contract), so the lock is never contended; it makes the sink
+    /// `Sendable` without `@unchecked`.
+    private let connection = Locked<JetStreamConnection?>(nil)
+
+    init(url: String, subject: NATSSubject, stream: String?, duplicateWindow: Double, timeout: Double) {
+        self.url = url
+        self.subject = subject
+        self.stream = stream
+        self.duplicateWindow = duplicateWindow
+        self.timeout = timeout
+    }
+
+    /// The URL as messages show it: `nats://***@host:port`.
+    var shownURL: String { Redactor.redactText(Redactor.redactURL(url)) }
+
+    public func open(_ context: SinkContext) throws(SinkError) {
+        let c: JetStreamConnection
+        do {
+            c = try JetStreamConnection.connect(.init(url: url, timeout: timeout))
+        } catch {
+            var message = error.kind == .unavailable ? error.message : "cannot connect to \(shownURL): \(error.message)"
+            if error.message == "No server available for connection" {
+                message += " (nothing accepted a connection: is the server running, and are the host and port right?)"
+            }
+            throw failure(message)
+        }
+        do throws(NATSError) {
+            if let stream, try !c.streamExists(stream) {
+                try c.addStream(stream, subjects: Self.streamSubjects, duplicateWindow: duplicateWindow)
+                if !subject.isUnderDefaultStreamSubjects {
+                    context.warn("nats: created stream \(stream) on \(Self.streamSubjects.joined(separator: ", ")), which does not capture the subject \(subject.template): publishing fails unless another stream does")
+                }
+            }
+        } catch {
+            c.close()
+            throw failure("\(shownURL): \(error.message)")
+        }
+        connection.withLock { $0 = c }
+    }
+
+    public func write(_ items: [Item]) throws(SinkError) {
+        guard !items.isEmpty else { return }
+        guard let c = connection.withLock({ $0 }) else { throw failure("\(shownURL): not connected (the sink was not opened)") }
+        let messages = items.map { JetStreamConnection.Message(subject: subject.subject(for: $0), id: NATSOptions.messageID($0.id), payload: $0.jsonLine()) }
+        do {
+            _ = try c.publish(messages)
+        } catch {
+            var hint = ""
+            if error.kind == .noStream {
+                if let stream {
+                    hint = " (the stream \(stream) does not capture it: use a subject under its subjects)"
+                } else if subject.isUnderDefaultStreamSubjects {
+                    hint = " (set \"stream\" to have the sink create one on \(Self.streamSubjects[0]), or add a stream that captures it)"
+                } else {
+                    hint = " (add a stream that captures it)"
+                }
+            }
+            throw failure("\(shownURL): \(error.message)\(hint); the batch is not recorded as written")
+        }
+    }
+
+    public func close() throws(SinkError) {
+        let c = connection.withLock { c in
+            defer { c = nil }
+            return c
+        }
+        c?.close()
+    }
+
+    private func failure(_ message: String) -> SinkError {
+        SinkError(Redactor.redactText("nats: " + message))
+    }
+}
