@@ -234,6 +234,22 @@ final class NATSEndToEndTests: XCTestCase {
         XCTAssertEqual(web.requestCount, requestsBefore, "the sink connects before any source is fetched")
     }
 
+    func testTheExampleConfigPublishesWhatItFetches() throws {
+        let nats = try NATSServer()
+        defer { nats.remove() }
+        let example = BinaryRunner.packageRoot + "/Sources-config/examples/nats.json"
+        let expected = try BinaryRunner.run(["run", "-c", example, "--no-state", "--jsonl"])
+        XCTAssertEqual(expected.status, 0, expected.stderr)
+        let r = try BinaryRunner.run(["run", "-c", example, "--no-state"], env: ["NATS_URL": nats.url])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let stream = try XCTUnwrap(NATSReader.read(nats.url, stream: "TRIBUTARY"))
+        XCTAssertGreaterThan(stream.count, 0)
+        XCTAssertEqual(stream.messages.map(\.id), expected.stdoutLines.map { line in
+            String(line.dropFirst(#"{"id":""#.count).prefix { $0 != "\"" })
+        })
+        XCTAssertEqual(Set(stream.messages.map(\.subject)), ["tributary.items.video", "tributary.items.post"])
+    }
+
     /// 10,000 items in one batch: every one stored, and the rate printed (PERFORMANCE.md).
     func testTenThousandItems() throws {
         let nats = try NATSServer()

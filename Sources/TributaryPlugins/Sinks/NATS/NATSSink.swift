@@ -17,7 +17,7 @@ public final class NATSSink: Sink {
     public static let streamSubjects = ["tributary.items.>"]
 
     public static let descriptor = SinkDescriptor(type: "nats", summary: "publish to NATS JetStream (deduplicated by item id)", options: [
-        OptionSpec("url", .string, default: defaultURL, "nats:// URL of the server, user:pass@ allowed (comma-separated for a cluster)"),
+        OptionSpec("url", .string, default: defaultURL, "nats:// URL of the server (user:pass@ or token@ to authenticate; comma-separated for a cluster)"),
         OptionSpec("subject", .string, default: defaultSubject, "subject to publish to; {kind}, {source}, {type} are the item's (. becomes _)"),
         OptionSpec("stream", .string, "JetStream stream to create if missing, on the subjects tributary.items.>"),
         OptionSpec("duplicate_window", .duration, default: "2m", "the created stream's duplicate window (same id within it: stored once)"),
