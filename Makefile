@@ -43,7 +43,7 @@ DEB_COMPRESSION ?= xz
 DEB_MAINTAINER ?= Tributary maintainers <maintainers@users.noreply.a-seed-56b6c804.example>
 DEB_ROOT = $(DEB_BUILD)/debian/tributary
 
-.PHONY: deps test-tools commit-header build release demo test stress sanitize sanitize-thread sanitize-address sanitize-ci bench install uninstall deb package-deb clean
+.PHONY: deps test-tools commit-header build release demo test stress sanitize sanitize-thread sanitize-address sanitize-ci fuzz bench install uninstall deb package-deb clean
 
 # apt_ensure PACKAGES: install the packages with apt-get unless all of them are installed.
 define apt_ensure
@@ -137,6 +137,12 @@ sanitize-address: deps test-tools
 ## sanitize-ci: the ThreadSanitizer pass over the core and end-to-end tests (what CI runs)
 sanitize-ci: deps test-tools
 	$(call sanitizer_pass,thread,.build/tsan,--filter 'TributaryCoreTests|EndToEndTests')
+
+## fuzz: every libFuzzer target for FUZZ_SECONDS each (default 600), two at a time; fails on any
+## crash, hang, leak or out-of-memory, naming the target and the input (Fuzz/README.md)
+FUZZ_SECONDS ?= 600
+fuzz: deps
+	bash Fuzz/run.sh $(FUZZ_SECONDS)
 
 ## bench: Tributary (the release binary) beside curl, aiohttp + orjson and jq (see bench/README.md; MODE=decode|fetch|many|startup|all)
 MODE ?= decode

@@ -57,3 +57,12 @@ let package = Package(
         .testTarget(name: "RepositoryTests", dependencies: ["TributaryTestSupport"], exclude: [], swiftSettings: strict),
     ]
 )
+
+// libFuzzer targets (Fuzz/README.md): one executable for every parser that reads untrusted input.
+// Only in the package when TRIBUTARY_FUZZ=1 (Fuzz/run.sh sets it), so `swift build` and
+// `swift test` never compile it: it has no main of its own (libFuzzer supplies one) and
+// `@testable import`s the libraries, which needs `-enable-testing`.
+if Context.environment["TRIBUTARY_FUZZ"] == "1" {
+    package.products.append(.executable(name: "TributaryFuzz", targets: ["TributaryFuzz"]))
+    package.targets.append(.executableTarget(name: "TributaryFuzz", dependencies: ["TributaryCore", "TributaryPlugins"], path: "Fuzz/Harness", swiftSettings: strict))
+}

@@ -4,7 +4,7 @@ import TributaryCore
 /// validator uses.
 enum Catalog {
     static func render(_ registry: Registry) -> String {
-        var s = "Source types (every source also takes: \(CommonOptions.source.map(\.name).joined(separator: ", ")))\n"
+        var s = "Source types (every source also takes: \(CommonOptions.source.map(\.spec.name).joined(separator: ", ")))\n"
         for d in registry.sources {
             s += "\n  \(d.type): \(d.summary)\n"
             s += options(d.options, indent: "    ")

@@ -30,6 +30,18 @@ final class KeyPathTests: XCTestCase {
         }
     }
 
+    /// Found by Fuzz/ (keypath): a backslash in a quoted key was written unescaped, and a
+    /// '.' or '"' followed by a combining mark was not seen (one Character with the mark).
+    func testKeyPathsWithBackslashesAndCombiningMarksReadBackAsWritten() throws {
+        for text in [#"["\\."]"#, "[\"a.\u{301}\"]", #"["\"\\"]"#, "[\"\u{301}\"].b"] {
+            let path = try KeyPath(parsing: text)
+            XCTAssertEqual(try KeyPath(parsing: path.description), path, "\(text) written as \(path.description)")
+        }
+        XCTAssertEqual(try KeyPath(parsing: #"["\\."]"#).description, #"["\\."]"#)
+        XCTAssertEqual(KeyPath(components: [.key("a.\u{301}")]).description, "[\"a.\u{301}\"]")
+        XCTAssertEqual(KeyPath(components: [.key(#"back\slash"#), .key("x")]).description, #"back\slash.x"#)
+    }
+
     func testLookup() {
         XCTAssertEqual(doc[path: "feed.entry[1].title.$t"], .string("Two"))
         XCTAssertEqual(doc[path: "weather[0].description"], .string("rain"))

@@ -301,8 +301,8 @@ final class ChannelsSourceTests: XCTestCase {
 
     func testOptionValidation() async {
         func one(_ extra: String) -> String { plugins.configErrors(#"{"name":"x","type":"channels","url":"https://e.ru/c"\#(extra)}"#).joined(separator: "\n") }
-        XCTAssertEqual(plugins.configErrors(#"{"name":"x","type":"channels"}"#), [#"t.json: sources[0] ("x"): missing required key "url" (URL: the channel list (the whole URL; http, https, or file: for a local file))"#])
-        XCTAssertEqual(plugins.configErrors(#"{"name":"x","type":"channels","url":"ftp://e.ru/c"}"#), [#"t.json: sources[0] ("x").url: expected an http:// or https:// URL, found "ftp://e.ru/c""#])
+        XCTAssertEqual(plugins.configErrors(#"{"name":"x","type":"channels"}"#), [#"t.json: sources[0] ("x"): missing required key "url" (URL (http, https or file): the channel list (the whole URL; http, https, or file: for a local file))"#])
+        XCTAssertEqual(plugins.configErrors(#"{"name":"x","type":"channels","url":"ftp://e.ru/c"}"#), [#"t.json: sources[0] ("x").url: expected an http://, https:// or file: URL, found "ftp://e.ru/c""#])
         XCTAssertEqual(one(#","format":"m3u8""#), #"t.json: sources[0] ("x").format: expected one of "auto", "list", "iptv-org", "m3u", found "m3u8" (did you mean "m3u"?)"#)
         XCTAssertEqual(one(#","format":"m3u","streams_url":"https://e.ru/s""#), #"t.json: sources[0] ("x").streams_url: applies to format "iptv-org" only, and format is "m3u""#)
         XCTAssertEqual(one(#","format":"iptv-org","skip_locked":true"#), #"t.json: sources[0] ("x").skip_locked: applies to format "list" only (only it has isLocked), and format is "iptv-org""#)

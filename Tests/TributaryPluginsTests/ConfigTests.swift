@@ -72,7 +72,7 @@ final class ConfigTests: XCTestCase {
         let joined = e.joined(separator: "\n")
         for needle in [
             #"sources[0] ("Bad Name").name: "Bad Name" must match [a-z0-9][a-z0-9._-]*"#,
-            #"sources[0] ("Bad Name").url: expected an http:// or https:// URL, found "ftp://x""#,
+            #"sources[0] ("Bad Name").url: expected an http://, https:// or file: URL, found "ftp://x""#,
             #"sources[0] ("Bad Name").fields.title: invalid key path "a..b""#,
             #"sources[0] ("Bad Name").retries: expected an integer, found "two""#,
             #"sources[1] ("b").type: unknown source type "jsn" (did you mean "json"?)"#,
@@ -124,7 +124,7 @@ final class ConfigTests: XCTestCase {
 
     /// A source type's own option must not reuse a key every source has (`type`, `name`, ...).
     func testNoSourceTypeRedeclaresACommonKey() {
-        let common = Set(CommonOptions.source.map(\.name))
+        let common = Set(CommonOptions.source.map(\.spec.name))
         for d in BuiltinRegistry.standard.sources {
             XCTAssertEqual(Set(d.options.map(\.name)).intersection(common), [], d.type)
             XCTAssertEqual(Set(d.options.map(\.name)).count, d.options.count, "\(d.type): an option declared twice")
@@ -148,7 +148,7 @@ final class ConfigTests: XCTestCase {
         XCTAssertTrue(e.contains(#"sources[1] ("b").fields: map at least one of"#), e)
         XCTAssertTrue(e.contains(#"sources[2] ("c").fields.data.Bad-Name: data field names must be snake_case"#), e)
         XCTAssertTrue(e.contains(#"sources[2] ("c").pagination.token_param: required with "next_token""#), e)
-        XCTAssertTrue(e.contains(#"sources[3] ("d").urls[1]: expected an http:// or https:// URL, found "ftp://no""#), e)
+        XCTAssertTrue(e.contains(#"sources[3] ("d").urls[1]: expected an http://, https:// or file: URL, found "ftp://no""#), e)
         XCTAssertTrue(e.contains(#"sources[3] ("d").body: a request body needs "method": "POST""#), e)
         XCTAssertTrue(e.contains(#"sources[3] ("d").fields: map at least one of "id", "url" or "title""#), e)
     }

@@ -237,7 +237,7 @@ final class OpenWeatherMapSourceTests: XCTestCase {
         XCTAssertTrue(errs(#""api_key":"k","city_ids":["BH"]"#).contains(#"\#(ctx).city_ids[0]: expected a numeric city id such as "3470127", found "BH""#))
         XCTAssertTrue(errs(#""api_key":"k","cities":["x"],"units":"celsius""#).contains(#"\#(ctx).units: expected one of "standard", "metric", "imperial", found "celsius""#))
         XCTAssertTrue(errs(#""api_key":"k","cities":["x"],"lang":"português""#).contains(#"\#(ctx).lang: expected a language code"#))
-        XCTAssertTrue(errs(#""api_key":"k","coordinates":[{"lat":91,"lon":0}]"#).contains(#"\#(ctx).coordinates[0].lat: expected a latitude from -90 to 90, found 91"#))
+        XCTAssertTrue(errs(#""api_key":"k","coordinates":[{"lat":91,"lon":0}]"#).contains(#"\#(ctx).coordinates[0].lat: expected a number from -90 to 90, found 91"#))
         XCTAssertTrue(errs(#""api_key":"k","coordinates":[{"lat":1}]"#).contains(#"\#(ctx).coordinates[0]: missing required key "lon""#))
         XCTAssertTrue(errs(#""api_key":"k","coordinates":[{"lat":"1","lon":2}]"#).contains(#"\#(ctx).coordinates[0].lat: expected a number, found "1""#))
         XCTAssertTrue(errs(#""api_key":"k","cities":["x"],"base_url":"ftp://h""#).contains(#"\#(ctx).base_url: expected an http:// or https:// URL"#))

@@ -295,14 +295,14 @@ final class WebFeedSourceTests: XCTestCase {
     // MARK: options
 
     func testOptionValidation() async {
-        XCTAssertEqual(plugins.configErrors(#"{"name":"f","type":"feed"}"#), [#"t.json: sources[0] ("f"): missing required key "url" (URL: the feed URL (http, https, or file: for a local document))"#])
-        XCTAssertEqual(plugins.configErrors(#"{"name":"f","type":"feed","url":"ftp://e.org/feed"}"#), [#"t.json: sources[0] ("f").url: expected an http:// or https:// URL, found "ftp://e.org/feed""#])
+        XCTAssertEqual(plugins.configErrors(#"{"name":"f","type":"feed"}"#), [#"t.json: sources[0] ("f"): missing required key "url" (URL (http, https or file): the feed URL (http, https, or file: for a local document))"#])
+        XCTAssertEqual(plugins.configErrors(#"{"name":"f","type":"feed","url":"ftp://e.org/feed"}"#), [#"t.json: sources[0] ("f").url: expected an http://, https:// or file: URL, found "ftp://e.org/feed""#])
         XCTAssertEqual(plugins.configErrors(#"{"name":"f","type":"feed","url":"https:///feed"}"#), [#"t.json: sources[0] ("f").url: "https:///feed" has no host"#])
         XCTAssertEqual(plugins.configErrors(#"{"name":"f","type":"feed","url":"https://e.org/","kind":"Blog Post"}"#), [#"t.json: sources[0] ("f").kind: "Blog Post" must match [a-z][a-z0-9_]*"#])
         XCTAssertEqual(plugins.configErrors(#"{"name":"f","type":"feed","url":"https://e.org/","headers":["Accept"]}"#), [#"t.json: sources[0] ("f").headers: expected an object of strings, found ["Accept"]"#])
         XCTAssertEqual(plugins.configErrors(#"{"name":"f","type":"feed","urls":"https://e.org/"}"#), [
             #"t.json: sources[0] ("f"): unknown key "urls" (did you mean "url"?)"#,
-            #"t.json: sources[0] ("f"): missing required key "url" (URL: the feed URL (http, https, or file: for a local document))"#,
+            #"t.json: sources[0] ("f"): missing required key "url" (URL (http, https or file): the feed URL (http, https, or file: for a local document))"#,
         ])
         XCTAssertEqual(plugins.configErrors(#"{"name":"f","type":"feed","url":"https://e.org/","kind":"post","headers":{"Accept":"application/rss+xml"},"max_items":5}"#), [])
     }
@@ -314,7 +314,7 @@ final class FeedLinksCharacterTests: XCTestCase {
         var differ: [UInt32] = []
         for v in UInt32(0)...0x10FFFF {
             guard let s = Unicode.Scalar(v) else { continue }
-            if FeedLinks.isURLCharacter(s) != FeedLinks.urlCharacters.contains(s) { differ.append(v) }
+            if Links.isURLCharacter(s) != Links.urlCharacters.contains(s) { differ.append(v) }
         }
         XCTAssertEqual(differ, [])
     }

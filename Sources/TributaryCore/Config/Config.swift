@@ -9,7 +9,6 @@ public struct Config: Sendable {
     public var http: HTTPSettings
     /// `http.replay`, resolved against the config folder.
     public var replayDirectory: String?
-    public var defaultInterval: Double
     /// `state.path` resolved against the config folder (nil: the default location).
     public var statePath: String?
     public var retention: Double
@@ -78,10 +77,11 @@ public struct ConfigError: Error, CustomStringConvertible, Sendable {
 /// `$`-keys dropped, `${VAR}` interpolation, unknown keys rejected with suggestions, every error
 /// reported at once. Nothing is fetched or opened here.
 public enum ConfigLoader {
+    public static let defaults = Option.object("defaults", CommonOptions.Defaults.all, "defaults for every source")
+    public static let http = Option.object("http", CommonOptions.HTTP.all, "HTTP settings")
+    public static let state = Option.object("state", CommonOptions.State.all, "state database")
     public static let topLevel: [OptionSpec] = [
-        OptionSpec("defaults", .object(CommonOptions.defaults), "defaults for every source"),
-        OptionSpec("http", .object(CommonOptions.http), "HTTP settings"),
-        OptionSpec("state", .object(CommonOptions.state), "state database"),
+        defaults.spec, http.spec, state.spec,
         OptionSpec("sources", .pluginList, required: true, "the sources to fetch"),
         OptionSpec("sinks", .pluginList, default: "[{\"type\":\"stdout\"}]", "where items go"),
     ]
@@ -118,31 +118,28 @@ public enum ConfigLoader {
             throw ConfigError(messages: ["\(file): the config must be a JSON object, found \(doc.typeName)"])
         }
         let top = OptionReader(object: root, context: "(top level)", specs: topLevel, diagnostics: diag, configDirectory: directory)
-        let defaults = top.nested("defaults")
-        let httpR = top.nested("http")
+        // An absent section reads as an empty one: every option's default.
+        let empty = OptionReader(object: JSONObject(), context: "", specs: [], diagnostics: ConfigDiagnostics(file: file), configDirectory: directory)
+        let defaults = top[Self.defaults] ?? empty.nested(JSONObject(), key: "defaults", specs: CommonOptions.Defaults.all.map(\.spec))
+        let httpR = top[Self.http] ?? empty.nested(JSONObject(), key: "http", specs: CommonOptions.HTTP.all.map(\.spec))
         var http = HTTPSettings()
-        if let v = httpR?.int("concurrency") { http.concurrency = v }
-        if let v = httpR?.int("per_host") { http.perHost = v }
-        if http.perHost > http.concurrency, httpR?.has("per_host") == true {
-            httpR?.error("per_host", "must not exceed http.concurrency (\(http.concurrency)), found \(http.perHost)")
+        http.concurrency = httpR[CommonOptions.HTTP.concurrency]
+        http.perHost = httpR[CommonOptions.HTTP.perHost]
+        if http.perHost > http.concurrency, httpR.has(CommonOptions.HTTP.perHost) {
+            httpR.error(CommonOptions.HTTP.perHost, "must not exceed http.concurrency (\(http.concurrency)), found \(http.perHost)")
         }
         http.perHost = min(http.perHost, http.concurrency)
-        if let v = httpR?.string("user_agent") { http.userAgent = v }
-        if let v = httpR?.size("max_body") { http.maxBody = v }
-        let replay = httpR?.string("replay").map { ConfigPaths.resolve($0, relativeTo: directory) }
-        let defInterval = defaults?.duration("interval") ?? 900
-        let defTimeout = defaults?.duration("timeout") ?? 20
-        let defRetries = defaults?.int("retries") ?? 2
-        let defJitter = defaults?.duration("jitter")
-        let stateR = top.nested("state")
-        let statePath = stateR?.string("path").map { ConfigPaths.resolve($0, relativeTo: directory) }
-        let retention = stateR?.duration("retention") ?? 30 * 86400
-        if retention < 86400 {
-            // Ids still in a feed refresh their last-seen time once a day; a shorter retention
-            // would forget them and emit them again.
-            stateR?.error("retention", "must be at least 1d (ids still in a feed are refreshed daily), found \(Durations.format(retention))")
-        }
-        let lockTimeout = stateR?.duration("lock_timeout") ?? 30
+        http.userAgent = httpR[CommonOptions.HTTP.userAgent]
+        http.maxBody = httpR[CommonOptions.HTTP.maxBody]
+        let replay = httpR[CommonOptions.HTTP.replay]
+        let defInterval = defaults[CommonOptions.Defaults.interval]
+        let defTimeout = defaults[CommonOptions.Defaults.timeout]
+        let defRetries = defaults[CommonOptions.Defaults.retries]
+        let defJitter = defaults[CommonOptions.Defaults.jitter]
+        let stateR = top[Self.state] ?? empty.nested(JSONObject(), key: "state", specs: CommonOptions.State.all.map(\.spec))
+        let statePath = stateR[CommonOptions.State.path]
+        let retention = stateR[CommonOptions.State.retention]
+        let lockTimeout = stateR[CommonOptions.State.lockTimeout]
 
         var sources: [ConfiguredSource] = []
         var names: [String: Int] = [:]
@@ -168,28 +165,22 @@ public enum ConfigLoader {
                 continue
             }
             let before = diag.errors.count
-            let reader = OptionReader(object: obj, context: context, specs: CommonOptions.source + desc.options, diagnostics: diag, configDirectory: directory)
-            var firstRun = FirstRun.all
-            switch obj["first_run"] {
-            case .string("none")?: firstRun = .none
-            case .number(let n)?: firstRun = .newest(Int(n.int64 ?? 1))
-            default: break
-            }
-            let quotaR = reader.nested("quota")
-            let interval = reader.duration("interval") ?? defInterval
+            let reader = OptionReader(object: obj, context: context, specs: CommonOptions.source.map(\.spec) + desc.options, diagnostics: diag, configDirectory: directory)
+            let quota = reader[CommonOptions.quota]
+            let interval = reader[CommonOptions.interval] ?? defInterval
             let settings = SourceSettings(
                 name: name ?? "source\(i)", type: type,
-                enabled: reader.bool("enabled") ?? true,
+                enabled: reader[CommonOptions.enabled],
                 interval: interval,
                 jitter: defJitter.map { min($0, interval) },
-                timeout: reader.duration("timeout") ?? defTimeout,
-                retries: reader.int("retries") ?? defRetries,
-                maxItems: reader.int("max_items"),
-                firstRun: firstRun,
-                emitUpdates: reader.bool("emit_updates") ?? false,
-                quota: quotaR.flatMap { q in q.int("requests").flatMap { r in q.duration("per").map { (r, $0) } } })
-            if let q = settings.quota, q.per <= 0 { reader.error("quota.per", "must be longer than 0s") }
-            guard diag.errors.count == before else { continue }
+                timeout: reader[CommonOptions.timeout] ?? defTimeout,
+                retries: reader[CommonOptions.retries] ?? defRetries,
+                maxItems: reader[CommonOptions.maxItems],
+                firstRun: reader[CommonOptions.firstRun],
+                emitUpdates: reader[CommonOptions.emitUpdates],
+                quota: quota.map { q in (q[CommonOptions.Quota.requests], q[CommonOptions.Quota.per]) })
+            // The plugin's own checks run even when a key was wrong (typed reads give a
+            // placeholder then), so every error of the config is reported at once.
             if let source = desc.make(settings, reader), diag.errors.count == before {
                 sources.append(ConfiguredSource(settings: settings, source: source))
             }
@@ -211,14 +202,13 @@ public enum ConfigLoader {
                 continue
             }
             let before = diag.errors.count
-            let reader = OptionReader(object: obj, context: context, specs: CommonOptions.sink + desc.options, diagnostics: diag, configDirectory: directory)
-            guard diag.errors.count == before else { continue }
+            let reader = OptionReader(object: obj, context: context, specs: CommonOptions.sink.map(\.spec) + desc.options, diagnostics: diag, configDirectory: directory)
             if let sink = desc.make(reader), diag.errors.count == before {
                 sinks.append(ConfiguredSink(type: type, sink: sink))
             }
         }
         if !diag.errors.isEmpty { throw ConfigError(messages: diag.errors) }
-        return Config(file: file, directory: directory, http: http, replayDirectory: replay, defaultInterval: defInterval,
+        return Config(file: file, directory: directory, http: http, replayDirectory: replay,
                       statePath: statePath, retention: retention, lockTimeout: lockTimeout, sources: sources, sinks: sinks)
     }
 

@@ -5,11 +5,11 @@ public enum ConfigSchema {
     public static func generate(_ registry: Registry) -> JSONValue {
         var sourceRules: [JSONValue] = []
         for d in registry.sources {
-            sourceRules.append(rule(type: d.type, specs: CommonOptions.source + d.options))
+            sourceRules.append(rule(type: d.type, specs: CommonOptions.source.map(\.spec) + d.options))
         }
         var sinkRules: [JSONValue] = []
         for d in registry.sinks {
-            sinkRules.append(rule(type: d.type, specs: CommonOptions.sink + d.options))
+            sinkRules.append(rule(type: d.type, specs: CommonOptions.sink.map(\.spec) + d.options))
         }
         let source = obj([
             ("type", .string("object")),
@@ -77,7 +77,7 @@ public enum ConfigSchema {
         var e: [(String, JSONValue)] = []
         switch s.kind {
         case .string, .keyPath: e.append(("type", .string("string")))
-        case .url: e.append(("type", .string("string"))); e.append(("pattern", .string("^(https?://|file:)")))
+        case .url(let fileAllowed): e.append(("type", .string("string"))); e.append(("pattern", .string(fileAllowed ? "^(https?://|file:)" : "^https?://")))
         case .integer(let lo, let hi):
             e.append(("type", .string("integer")))
             if let lo { e.append(("minimum", .int(lo))) }

@@ -1,6 +1,5 @@
 /// Collects every config error found, so all are reported at once.
-public final class ConfigDiagnostics: @unchecked Sendable {
-    // Used by one thread at a time: config loading is sequential.
+public final class ConfigDiagnostics {
     public let file: String
     public private(set) var errors: [String] = []
 
@@ -36,7 +35,7 @@ public final class OptionReader {
         if let key { diagnostics.add("\(context).\(key): \(message)") } else { diagnostics.add("\(context): \(message)") }
     }
 
-    public func has(_ key: String) -> Bool { object[key] != nil }
+    func has(_ key: String) -> Bool { object[key] != nil }
 
     private func spec(_ name: String) -> OptionSpec? { specs.first { $0.name == name } }
 
@@ -49,7 +48,12 @@ public final class OptionReader {
                 diagnostics.add("\(context): \(msg)")
                 continue
             }
+            let before = diagnostics.errors.count
             check(spec, value)
+            if diagnostics.errors.count == before, let rule = spec.rule, let problem = rule(value, self) {
+                // `[2]: ...` or `.name: ...` is about an element or a member: `urls[2]: ...`.
+                if problem.hasPrefix("[") || problem.hasPrefix(".") { diagnostics.add("\(context).\(spec.name)\(problem)") } else { error(spec.name, problem) }
+            }
         }
         for s in specs where s.required && object[s.name] == nil {
             diagnostics.add("\(context): missing required key \"\(s.name)\" (\(s.typeName): \(s.help))")
@@ -67,9 +71,9 @@ public final class OptionReader {
         switch spec.kind {
         case .string:
             if value.stringValue == nil { bad("a string") }
-        case .url:
+        case .url(let fileAllowed):
             guard let s = value.stringValue else { bad("a URL string"); return }
-            if !(s.hasPrefix("http://") || s.hasPrefix("https://") || s.hasPrefix("file:")) { bad("an http:// or https:// URL") }
+            if let problem = Self.urlProblem(s, fileAllowed: fileAllowed) { error(spec.name, problem) }
         case .integer(let lo, let hi):
             guard let n = value.numberValue, let i = n.int64 else { bad("an integer"); return }
             if let lo, i < lo { bad("an integer >= \(lo)") } else if let hi, i > hi { bad("an integer <= \(hi)") }
@@ -131,35 +135,47 @@ public final class OptionReader {
         }
     }
 
+    /// What is wrong with `s` as an absolute http(s) URL (or a `file:` one), or nil.
+    static func urlProblem(_ s: String, fileAllowed: Bool) -> String? {
+        let scheme = s.prefix(8).lowercased()
+        let web = (scheme.hasPrefix("http://") && s.utf8.count > 7) || (scheme.hasPrefix("https://") && s.utf8.count > 8)
+        if web || fileAllowed && scheme.hasPrefix("file:") { return nil }
+        let shown = Redactor.redactURL(s)
+        return fileAllowed ? "expected an http://, https:// or file: URL, found \"\(shown)\"" : "expected an http:// or https:// URL, found \"\(shown)\""
+    }
+
     // MARK: typed getters (values were validated above; wrong ones read as nil)
 
-    public func string(_ key: String) -> String? { object[key]?.stringValue }
+    func string(_ key: String) -> String? { object[key]?.stringValue }
 
-    public func int(_ key: String) -> Int? { object[key]?.numberValue?.int64.map { Int($0) } }
+    func int(_ key: String) -> Int? { object[key]?.numberValue?.int64.map { Int($0) } }
 
-    public func double(_ key: String) -> Double? { object[key]?.numberValue?.double }
+    func double(_ key: String) -> Double? { object[key]?.numberValue?.double }
 
-    public func bool(_ key: String) -> Bool? { object[key]?.boolValue }
+    func bool(_ key: String) -> Bool? { object[key]?.boolValue }
 
-    public func duration(_ key: String) -> Double? { object[key].flatMap(Durations.parse) }
+    func duration(_ key: String) -> Double? { object[key].flatMap(Durations.parse) }
 
-    public func size(_ key: String) -> Int? { object[key].flatMap(ByteSizes.parse) }
+    func size(_ key: String) -> Int? { object[key].flatMap(ByteSizes.parse) }
 
-    public func keyPath(_ key: String) -> KeyPath? {
+    func keyPath(_ key: String) -> KeyPath? {
         guard let s = string(key) else { return nil }
         return try? KeyPath(parsing: s)
     }
 
     /// A list of strings; a single string reads as a list of one.
-    public func stringList(_ key: String) -> [String]? {
-        guard let v = object[key] else { return nil }
+    func stringList(_ key: String) -> [String]? { object[key].flatMap(Self.strings) }
+
+    static func strings(_ v: JSONValue) -> [String]? {
         if let s = v.stringValue { return [s] }
         return v.arrayValue?.compactMap { $0.stringValue ?? $0.numberValue.flatMap { $0.int64 != nil ? $0.text : nil } }
     }
 
     /// Ordered name/value pairs; numbers and bools are taken as their text.
-    public func stringMap(_ key: String) -> [(String, String)]? {
-        guard let o = object[key]?.objectValue else { return nil }
+    func stringMap(_ key: String) -> [(String, String)]? { object[key].flatMap(Self.pairs) }
+
+    static func pairs(_ v: JSONValue) -> [(String, String)]? {
+        guard let o = v.objectValue else { return nil }
         return o.entries.compactMap { e in
             switch e.value {
             case .string(let s): return (e.key, s)
@@ -170,7 +186,7 @@ public final class OptionReader {
         }
     }
 
-    public func keyPathMap(_ key: String) -> [(String, KeyPath)]? {
+    func keyPathMap(_ key: String) -> [(String, KeyPath)]? {
         guard let o = object[key]?.objectValue else { return nil }
         return o.entries.compactMap { e in
             guard let s = e.value.stringValue, let p = try? KeyPath(parsing: s) else { return nil }
@@ -178,8 +194,22 @@ public final class OptionReader {
         }
     }
 
+    /// A reader over a nested object (already validated with this one).
+    func nested(_ object: JSONObject, key: String, specs: [OptionSpec]) -> OptionReader {
+        OptionReader(unchecked: object, context: "\(context).\(key)", specs: specs, parent: self)
+    }
+
+    /// The reader a required object option reads as when its object had errors.
+    init(placeholderFor key: String, specs: [OptionSpec]) {
+        self.object = JSONObject()
+        self.context = key
+        self.specs = specs
+        self.diagnostics = ConfigDiagnostics(file: "")
+        self.configDirectory = ""
+    }
+
     /// A reader over a nested object option, without re-validating it.
-    public func nested(_ key: String) -> OptionReader? {
+    func nested(_ key: String) -> OptionReader? {
         guard let o = object[key]?.objectValue, case .object(let sub)? = spec(key)?.kind else { return nil }
         return OptionReader(unchecked: o, context: "\(context).\(key)", specs: sub, parent: self)
     }

@@ -55,6 +55,8 @@ public enum Durations {
 
     /// `0.25` -> `250ms`, `20` -> `20s`, `900` -> `15m`, `5400` -> `1h30m`.
     public static func format(_ seconds: Double) -> String {
+        // Beyond `max` (never from the parser) only the number is shown: no Int conversion.
+        guard seconds.isFinite, seconds >= 0, seconds <= max else { return "\(seconds)s" }
         if seconds < 1 { return "\(Int((seconds * 1000).rounded()))ms" }
         if seconds != seconds.rounded() { return String(format: "%.1fs", seconds) }
         var rest = Int(seconds)

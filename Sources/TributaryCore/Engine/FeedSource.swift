@@ -25,10 +25,10 @@ public struct SourceDescriptor: Sendable {
     public let options: [OptionSpec]
     public let make: @Sendable (SourceSettings, OptionReader) -> (any FeedSource)?
 
-    public init(type: String, summary: String, options: [OptionSpec], make: @escaping @Sendable (SourceSettings, OptionReader) -> (any FeedSource)?) {
+    public init(type: String, summary: String, options: [any OptionDeclaration], make: @escaping @Sendable (SourceSettings, OptionReader) -> (any FeedSource)?) {
         self.type = type
         self.summary = summary
-        self.options = options
+        self.options = options.map(\.spec)
         self.make = make
     }
 }

@@ -71,10 +71,10 @@ public struct SinkDescriptor: Sendable {
     public let options: [OptionSpec]
     public let make: @Sendable (OptionReader) -> (any Sink)?
 
-    public init(type: String, summary: String, options: [OptionSpec], make: @escaping @Sendable (OptionReader) -> (any Sink)?) {
+    public init(type: String, summary: String, options: [any OptionDeclaration], make: @escaping @Sendable (OptionReader) -> (any Sink)?) {
         self.type = type
         self.summary = summary
-        self.options = options
+        self.options = options.map(\.spec)
         self.make = make
     }
 }

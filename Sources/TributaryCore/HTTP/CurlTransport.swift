@@ -4,11 +4,13 @@ import Synchronization
 
 /// Settings shared by every request of one run (config `http` section).
 public struct HTTPSettings: Sendable, Equatable {
-    public var concurrency: Int = 32
-    public var perHost: Int = 6
-    public var userAgent: String = "tributary/\(Tributary.version)"
-    public var maxBody: Int = 16 * 1024 * 1024
-    public var maxRedirects: Int = 5
+    // The defaults are the options' (CommonOptions.HTTP), declared once there.
+    public var concurrency: Int = CommonOptions.HTTP.concurrency.defaultValue
+    public var perHost: Int = CommonOptions.HTTP.perHost.defaultValue
+    public var userAgent: String = CommonOptions.HTTP.userAgent.defaultValue
+    public var maxBody: Int = CommonOptions.HTTP.maxBody.defaultValue
+    /// Redirects followed per request.
+    public static let maxRedirects = 5
     public init() {}
 
     /// The largest `http.concurrency`: one API gateway in front of a thousand sources at 200 or
@@ -386,7 +388,7 @@ final class Transfer: @unchecked Sendable {
         tributary_easy_setopt_long(api, h, CURLOPT_LOW_SPEED_LIMIT, 1)
         tributary_easy_setopt_long(api, h, CURLOPT_LOW_SPEED_TIME, Self.stallSeconds(timeoutSeconds))
         tributary_easy_setopt_long(api, h, CURLOPT_FOLLOWLOCATION, 1)
-        tributary_easy_setopt_long(api, h, CURLOPT_MAXREDIRS, settings.maxRedirects)
+        tributary_easy_setopt_long(api, h, CURLOPT_MAXREDIRS, HTTPSettings.maxRedirects)
         tributary_easy_setopt_string(api, h, CURLOPT_PROTOCOLS_STR, request.allowFile ? "http,https,file" : "http,https")
         tributary_easy_setopt_string(api, h, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
         tributary_easy_setopt_string(api, h, CURLOPT_ACCEPT_ENCODING, "")

@@ -142,22 +142,12 @@ public final class RecordingTransport: HTTPTransport, Sendable {
         let rec = Recording(method: request.method, url: request.url, status: response.status, headers: response.headers, body: response.body)
         let key = Recording.key(method: request.method, url: request.url)
         let host = URLEncoding.hostKey(request.url).map { $0.isLetter || $0.isNumber || $0 == "." ? $0 : "_" }
-        let name = "\(request.method.lowercased())-\(String(host))-\(Self.fnv1a(key)).json"
+        let name = "\(request.method.lowercased())-\(String(host))-\(Names.fnv1a(key, padded: true)).json"
         let path = directory + "/" + name
         let tmp = path + ".tmp"
         if FileManager.default.createFile(atPath: tmp, contents: Data(rec.encoded())) {
             _ = rename(tmp, path)
         }
         return response
-    }
-
-    static func fnv1a(_ s: String) -> String {
-        var h: UInt64 = 0xcbf29ce484222325
-        for b in s.utf8 {
-            h ^= UInt64(b)
-            h = h &* 0x100000001b3
-        }
-        let hex = String(h, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
     }
 }

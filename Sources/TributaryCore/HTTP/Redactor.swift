@@ -19,34 +19,38 @@ public enum Redactor {
     }
 
     /// `https://h/p?q=a&key=XYZ` -> `https://h/p?q=a&key=***`; also hides `user:pass@`.
+    /// Delimiters are found among Unicode scalars, not Characters: `=`, `&`, `?` or `@` followed
+    /// by a combining mark is one Character, and would otherwise hide the delimiter (and let
+    /// the secret after it through).
     public static func redactURL(_ url: String) -> String {
-        var s = Substring(url)
+        var s = Substring(url).unicodeScalars
         var fragment = ""
         if let hash = s.firstIndex(of: "#") {
             fragment = String(s[hash...])
             s = s[..<hash]
         }
-        var head = String(s)
-        var query: Substring? = nil
+        var head = s
+        var query: Substring.UnicodeScalarView? = nil
         if let q = s.firstIndex(of: "?") {
-            head = String(s[..<q])
+            head = s[..<q]
             query = s[s.index(after: q)...]
         }
-        if let scheme = head.range(of: "://") {
+        var shownHead = String(head)
+        if let scheme = head.firstRange(of: "://".unicodeScalars) {
             let rest = head[scheme.upperBound...]
             let hostEnd = rest.firstIndex(of: "/") ?? rest.endIndex
             if let at = rest[..<hostEnd].lastIndex(of: "@") {
-                head = String(head[..<scheme.upperBound]) + "***@" + String(rest[rest.index(after: at)...])
+                shownHead = String(head[..<scheme.upperBound]) + "***@" + String(rest[rest.index(after: at)...])
             }
         }
-        guard let query else { return head + fragment }
+        guard let query else { return shownHead + fragment }
         let pairs = query.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
             guard let eq = pair.firstIndex(of: "=") else { return String(pair) }
             let name = String(pair[..<eq])
             let decoded = name.removingPercentEncoding ?? name
             return isSecretParameter(decoded) ? name + "=***" : String(pair)
         }
-        return head + "?" + pairs.joined(separator: "&") + fragment
+        return shownHead + "?" + pairs.joined(separator: "&") + fragment
     }
 
     /// Makes free text (an error message, a server's error body, a program's stderr line, a
@@ -55,30 +59,53 @@ public enum Redactor {
     /// `"api_key": "..."`), `Bearer`/`Basic` credentials, and secrets inside every URL.
     public static func redactText(_ text: String) -> String {
         let t = Secrets.scrub(text)
-        let mayAssign = t.contains("=") || t.contains("\"") || t.contains("earer ") || t.contains("asic ") || t.contains("EARER ") || t.contains("ASIC ")
-        guard t.contains("://") else { return mayAssign ? redactAssignments(t) : t }
+        let mayAssign = mayHoldAssignment(t)
+        // Delimiters are looked for among Unicode scalars: a combining mark after `://` or a
+        // quote would hide it from a Character search and let the secret after it through.
+        guard t.unicodeScalars.firstRange(of: "://".unicodeScalars) != nil else { return mayAssign ? redactAssignments(t) : t }
         // URLs go through redactURL; the text between them through the assignment patterns.
         var out = ""
-        var prose = ""
-        var word = ""
+        var prose = String.UnicodeScalarView()
+        var word = String.UnicodeScalarView()
         func flush() {
-            guard word.contains("://") else { prose += word; word = ""; return }
-            var tail = ""
-            while let last = word.last, ":,;.)".contains(last) { tail = String(last) + tail; word.removeLast() }
-            out += (mayAssign ? redactAssignments(prose) : prose) + redactURL(word)
+            guard word.firstRange(of: "://".unicodeScalars) != nil else { prose += word; word = String.UnicodeScalarView(); return }
+            var tail = String.UnicodeScalarView()
+            while let last = word.last, ":,;.)".unicodeScalars.contains(last) { tail.insert(last, at: tail.startIndex); word.removeLast() }
+            let p = String(prose)
+            out += (mayAssign ? redactAssignments(p) : p) + redactURL(String(word))
             prose = tail
-            word = ""
+            word = String.UnicodeScalarView()
         }
-        for ch in t {
-            if ch == " " || ch == "\n" || ch == "'" || ch == "\"" || ch == "<" || ch == ">" {
+        for u in t.unicodeScalars {
+            if u == " " || u == "\n" || u == "'" || u == "\"" || u == "<" || u == ">" {
                 flush()
-                prose.append(ch)
+                prose.append(u)
             } else {
-                word.append(ch)
+                word.append(u)
             }
         }
         flush()
-        return out + (mayAssign ? redactAssignments(prose) : prose)
+        let p = String(prose)
+        return out + (mayAssign ? redactAssignments(p) : p)
+    }
+
+    /// True when `text` holds a byte that can introduce a secret value (`=`, `"`) or a
+    /// `bearer `/`basic ` scheme word, in any case: a byte search, so no combining mark hides it.
+    static func mayHoldAssignment(_ text: String) -> Bool {
+        var previous: [UInt8] = []
+        for c in text.utf8 {
+            if c == 0x3D || c == 0x22 { return true }
+            if c == 0x20 {
+                if previous.elementsEqual("bearer".utf8) || previous.suffix(5).elementsEqual("basic".utf8) { return true }
+                previous.removeAll(keepingCapacity: true)
+            } else if previous.count < 6 {
+                previous.append(c | 0x20)
+            } else {
+                previous.append(c | 0x20)
+                previous.removeFirst()
+            }
+        }
+        return false
     }
 
     /// `token=abc` -> `token=***`, `"api_key": "abc"` -> `"api_key": "***"`, `Bearer abc` ->

@@ -26,6 +26,23 @@ public enum Secrets {
         }
     }
 
+    /// Registers the values of the pairs whose names carry credentials: secret headers
+    /// (`Authorization`, `X-Api-Key`, ...), secret query parameters (`key`, `token`, ...) and
+    /// environment variables (`*_KEY`, `*_TOKEN`, `*PASSWORD*`, `*SECRET*`). A value with a
+    /// scheme (`Bearer <token>`) registers its credential part too.
+    public static func registerCredentials(_ pairs: [(String, String)]) {
+        for (name, value) in pairs where isCredentialName(name) {
+            register(value)
+            if let space = value.firstIndex(of: " ") { register(String(value[value.index(after: space)...])) }
+        }
+    }
+
+    static func isCredentialName(_ name: String) -> Bool {
+        let upper = name.uppercased()
+        return Redactor.isSecretHeader(name) || Redactor.isSecretParameter(name)
+            || upper.hasSuffix("_KEY") || upper.hasSuffix("_TOKEN") || upper.contains("PASSWORD") || upper.contains("SECRET")
+    }
+
     /// `text` with every registered secret replaced by `***`.
     public static func scrub(_ text: String) -> String {
         let list = registry.withLock { $0 }

@@ -86,8 +86,16 @@ public struct KeyPath: Equatable, Hashable, Sendable, CustomStringConvertible, E
             switch c {
             case .index(let n): s += "[\(n)]"
             case .key(let k):
-                if k.isEmpty || k.contains(where: { $0 == "." || $0 == "[" || $0 == "]" || $0 == "\"" }) {
-                    s += "[\"" + k.replacingOccurrences(of: "\"", with: "\\\"") + "\"]"
+                // Scalars, not Characters: a '.' or '"' followed by a combining mark is one
+                // Character, and the parser splits on the scalar.
+                if k.isEmpty || k.unicodeScalars.contains(where: { $0 == "." || $0 == "[" || $0 == "]" || $0 == "\"" }) {
+                    // Inside ["..."] the parser reads a backslash as "the next scalar as is".
+                    var quoted = String.UnicodeScalarView()
+                    for u in k.unicodeScalars {
+                        if u == "\"" || u == "\\" { quoted.append("\\") }
+                        quoted.append(u)
+                    }
+                    s += "[\"" + String(quoted) + "\"]"
                 } else {
                     if !s.isEmpty { s += "." }
                     s += k

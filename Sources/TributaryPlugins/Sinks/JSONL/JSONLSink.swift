@@ -9,12 +9,13 @@ import TributaryCore
 /// lines; text that is not ours is never cut (see `repairTail`).
 public final class JSONLSink: Sink, @unchecked Sendable {
     // Called by the engine from one task at a time (Sink contract): `fd` needs no lock.
-    public static let descriptor = SinkDescriptor(type: "jsonl", summary: "JSON Lines to a file or stdout (-)", options: [
-        OptionSpec("path", .string, required: true, "file to write, relative to the config file; - for stdout"),
-        OptionSpec("mode", .enumeration(["append", "truncate"]), default: "append", "append to the file, or start it afresh each run"),
-    ]) { reader in
-        JSONLSink(path: reader.resolvePath(reader.string("path") ?? "-"), truncate: reader.string("mode") == "truncate")
+    public static let descriptor = SinkDescriptor(type: "jsonl", summary: "JSON Lines to a file or stdout (-)", options: [path, mode]) { reader in
+        JSONLSink(path: reader[path], truncate: reader[mode] == .truncate)
     }
+
+    static let path = Option.path("path", "file to write, relative to the config file; - for stdout").required
+    static let mode = Option.choice("mode", Mode.self, "append to the file, or start it afresh each run").defaulted(.append)
+    enum Mode: String, CaseIterable, Sendable { case append, truncate }
 
     let path: String
     let truncate: Bool

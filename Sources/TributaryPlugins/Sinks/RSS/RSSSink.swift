@@ -9,19 +9,15 @@ import TributaryCore
 /// characters XML 1.0 forbids.
 public final class RSSSink: Sink, @unchecked Sendable {
     // Called by the engine from one task at a time (Sink contract): `items` needs no lock.
-    public static let descriptor = SinkDescriptor(type: "rss", summary: "an RSS 2.0 file of the newest items", options: [
-        OptionSpec("path", .string, required: true, "file to write, relative to the config file"),
-        OptionSpec("title", .string, default: "Tributary", "channel title"),
-        OptionSpec("link", .url, default: "https://example.invalid/", "channel link"),
-        OptionSpec("description", .string, default: "Items collected by Tributary", "channel description"),
-        OptionSpec("max_items", .integer(min: 1, max: 100_000), default: "100", "newest items kept in the file"),
-    ]) { reader in
-        RSSSink(path: reader.resolvePath(reader.string("path") ?? "feed.xml"),
-                title: reader.string("title") ?? "Tributary",
-                link: reader.string("link") ?? "https://example.invalid/",
-                description: reader.string("description") ?? "Items collected by Tributary",
-                maxItems: reader.int("max_items") ?? 100)
+    public static let descriptor = SinkDescriptor(type: "rss", summary: "an RSS 2.0 file of the newest items", options: [path, title, link, description, maxItems]) { reader in
+        RSSSink(path: reader[path], title: reader[title], link: reader[link], description: reader[description], maxItems: reader[maxItems])
     }
+
+    static let path = Option.path("path", "file to write, relative to the config file").required
+    static let title = Option.string("title", "channel title").defaulted("Tributary")
+    static let link = Option.httpURL("link", "channel link").defaulted("https://example.invalid/")
+    static let description = Option.string("description", "channel description").defaulted("Items collected by Tributary")
+    static let maxItems = Option.integer("max_items", 1...100_000, "newest items kept in the file").defaulted(100)
 
     let path: String
     let title: String

@@ -6,13 +6,13 @@ import TributaryCore
 /// `stdout`: one readable line per item (kind, local time, title, url), or JSON Lines.
 public final class StdoutSink: Sink, @unchecked Sendable {
     // Called by the engine from one task at a time (Sink contract); no other state.
-    public static let descriptor = SinkDescriptor(type: "stdout", summary: "items on standard output, readable text or JSON Lines", options: [
-        OptionSpec("format", .enumeration(["text", "jsonl"]), default: "text", "text: one readable line per item; jsonl: Docs/contract.md#items"),
-    ]) { reader in
-        StdoutSink(format: reader.string("format") == "jsonl" ? .jsonl : .text, output: .standardOutput)
+    public static let descriptor = SinkDescriptor(type: "stdout", summary: "items on standard output, readable text or JSON Lines", options: [format]) { reader in
+        StdoutSink(format: reader[format], output: .standardOutput)
     }
 
-    public enum Format: Sendable { case text, jsonl }
+    static let format = Option.choice("format", Format.self, "text: one readable line per item; jsonl: Docs/contract.md#items").defaulted(.text)
+
+    public enum Format: String, CaseIterable, Sendable { case text, jsonl }
     let format: Format
     let output: FDOutput
 

@@ -10,15 +10,20 @@ public struct ChannelsSource: FeedSource {
         ChannelsSource(settings: settings, reader: reader)
     }
 
-    public static let options: [OptionSpec] = [
-        OptionSpec("url", .url, required: true, "the channel list (the whole URL; http, https, or file: for a local file)"),
-        OptionSpec("format", .enumeration(["auto", "list", "iptv-org", "m3u"]), default: "auto", "list: {\"channel\":[...]}; iptv-org: channels.json; m3u: #EXTM3U playlist; auto: told apart by the content"),
-        OptionSpec("streams_url", .url, "iptv-org streams.json, joined to the channels by channel id (iptv-org format only)"),
-        OptionSpec("skip_locked", .bool, default: "false", "drop channels with \"isLocked\": true (list format only)"),
-        OptionSpec("countries", .stringList, "keep only channels of these countries (ISO 3166-1 alpha-2 codes, any case); channels of unknown country are dropped"),
-        OptionSpec("categories", .stringList, "keep only channels in at least one of these categories (any case; list format: tag1/tag2 with or without the #; m3u: group-title)"),
-        OptionSpec("sort", .enumeration(["source", "priority", "name"]), default: "priority for the list format, else source", "priority: highest first (list format); name: by title; source: document order"),
-    ]
+    static let url = Option.url("url", "the channel list (the whole URL; http, https, or file: for a local file)").required
+    static let format = Option.choice("format", FormatChoice.self, "list: {\"channel\":[...]}; iptv-org: channels.json; m3u: #EXTM3U playlist; auto: told apart by the content").defaulted(.auto)
+    static let streamsURL = Option.url("streams_url", "iptv-org streams.json, joined to the channels by channel id (iptv-org format only)")
+    static let skipLocked = Option.bool("skip_locked", "drop channels with \"isLocked\": true (list format only)").defaulted(false)
+    static let countries = Option.stringList("countries", "keep only channels of these countries (ISO 3166-1 alpha-2 codes, any case); channels of unknown country are dropped")
+    static let categories = Option.stringList("categories", "keep only channels in at least one of these categories (any case; list format: tag1/tag2 with or without the #; m3u: group-title)")
+    static let sort = Option.choice("sort", Sort.self, "priority: highest first (list format); name: by title; source: document order").documented(default: "priority for the list format, else source")
+    public static let options: [any OptionDeclaration] = [url, format, streamsURL, skipLocked, countries, categories, sort]
+
+    enum FormatChoice: String, CaseIterable, Sendable {
+        case auto, list
+        case iptvOrg = "iptv-org"
+        case m3u
+    }
 
     enum Format: String {
         case list
@@ -26,7 +31,7 @@ public struct ChannelsSource: FeedSource {
         case m3u
     }
 
-    enum Sort: String { case source, priority, name }
+    enum Sort: String, CaseIterable, Sendable { case source, priority, name }
 
     let url: String
     /// nil: detect from the content.
@@ -41,20 +46,20 @@ public struct ChannelsSource: FeedSource {
     let sort: Sort?
 
     init(settings: SourceSettings, reader: OptionReader) {
-        url = reader.string("url") ?? ""
-        format = reader.string("format").flatMap(Format.init(rawValue:))
-        streamsURL = reader.string("streams_url")
-        skipLocked = reader.bool("skip_locked") ?? false
-        sort = reader.string("sort").flatMap(Sort.init(rawValue:))
+        url = reader[Self.url]
+        format = Format(rawValue: reader[Self.format].rawValue)
+        streamsURL = reader[Self.streamsURL]
+        skipLocked = reader[Self.skipLocked]
+        sort = reader[Self.sort]
         if let format, format != .iptvOrg, streamsURL != nil {
-            reader.error("streams_url", "applies to format \"iptv-org\" only, and format is \"\(format.rawValue)\"")
+            reader.error(Self.streamsURL, "applies to format \"iptv-org\" only, and format is \"\(format.rawValue)\"")
         }
         if let format, format != .list {
-            if skipLocked { reader.error("skip_locked", "applies to format \"list\" only (only it has isLocked), and format is \"\(format.rawValue)\"") }
-            if sort == .priority { reader.error("sort", "\"priority\" needs format \"list\" (only it has priority), and format is \"\(format.rawValue)\"") }
+            if skipLocked { reader.error(Self.skipLocked, "applies to format \"list\" only (only it has isLocked), and format is \"\(format.rawValue)\"") }
+            if sort == .priority { reader.error(Self.sort, "\"priority\" needs format \"list\" (only it has priority), and format is \"\(format.rawValue)\"") }
         }
-        if let list = reader.stringList("countries") {
-            if list.isEmpty { reader.error("countries", "an empty list keeps nothing; leave it out to keep every country") }
+        if let list = reader[Self.countries] {
+            if list.isEmpty { reader.error(Self.countries, "an empty list keeps nothing; leave it out to keep every country") }
             for (i, code) in list.enumerated() where !(code.count == 2 && code.allSatisfy { $0.isASCII && $0.isLetter }) {
                 reader.error("countries[\(i)]", "expected a two-letter ISO 3166-1 code such as \"RU\", found \"\(code)\"")
             }
@@ -62,8 +67,8 @@ public struct ChannelsSource: FeedSource {
         } else {
             countries = nil
         }
-        if let list = reader.stringList("categories") {
-            if list.isEmpty { reader.error("categories", "an empty list keeps nothing; leave it out to keep every category") }
+        if let list = reader[Self.categories] {
+            if list.isEmpty { reader.error(Self.categories, "an empty list keeps nothing; leave it out to keep every category") }
             for (i, name) in list.enumerated() where Self.categoryKey(name).isEmpty {
                 reader.error("categories[\(i)]", "expected a category name, found \"\(name)\"")
             }
@@ -205,9 +210,9 @@ public struct ChannelsSource: FeedSource {
 
     func item(_ c: Channel, _ context: FetchContext) -> Item {
         var item = context.item(id: "channel:\(c.id)", kind: "channel", title: c.title)
-        let playable = c.streams.first { JSONSource.httpOnly($0.url) != nil }
+        let playable = c.streams.first { Links.httpOnly($0.url) != nil }
         item.url = playable?.url
-        item.image = c.logo.flatMap(JSONSource.httpOnly)
+        item.image = c.logo.flatMap(Links.httpOnly)
         item.tags = c.tags
         var data = JSONObject()
         if !c.streams.isEmpty { data["stream_urls"] = .array(c.streams.map { .string($0.url) }) }

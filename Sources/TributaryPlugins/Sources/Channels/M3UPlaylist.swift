@@ -192,13 +192,13 @@ struct M3UPlaylist {
     func channels(base: String) -> [Channel] {
         entries.map { e in
             let tvgID = e.attributes["tvg-id"]
-            let url = JSONSource.resolve(e.url, against: base)
+            let url = Links.resolve(e.url, against: base)
             // Without a name the title falls back to tvg-name, then to the tvg-id (the id), then
             // to the stream URL, which says more than a digest.
             let name = e.title.isEmpty ? e.attributes["tvg-name"] ?? (tvgID == nil ? url : "") : e.title
             var c = Channel(id: tvgID ?? Self.digestID(url), name: name)
             c.addStream(ChannelStream(url: url, referrer: e.referrer, userAgent: e.userAgent))
-            c.logo = e.attributes["tvg-logo"].map { JSONSource.resolve($0, against: base) }
+            c.logo = e.attributes["tvg-logo"].map { Links.resolve($0, against: base) }
             c.group = e.attributes["group-title"] ?? e.group
             c.categories = (c.group ?? "").split(separator: ";").map { $0.trimmed }.filter { !$0.isEmpty }
             c.tags = c.categories

@@ -8,15 +8,14 @@ public struct DianpingSource: FeedSource {
         DianpingSource(settings: settings, reader: reader)
     }
 
-    public static let defaultBaseURL = "http://api.dianping.com/"
+    public static let defaultBaseURL = "http://api.dianping.com"
     static let path = "v1/business/find_businesses"
 
-    public static let options: [OptionSpec] = [
-        OptionSpec("app_key", .string, required: true, secret: true, "app key, sent as appkey (shown as *** in logs, errors and recordings)"),
-        OptionSpec("app_secret", .string, required: true, secret: true, "app secret: only signs requests, never sent or shown"),
-        OptionSpec("params", .stringMap, required: true, "request parameters (strings or numbers): city or latitude+longitude, region, category, keyword, radius, sort, limit, page, platform, has_coupon, has_deal, format ..."),
-        OptionSpec("base_url", .url, default: defaultBaseURL, "API root; \(path) is appended"),
-    ]
+    static let appKey = Option.secret("app_key", "app key, sent as appkey (shown as *** in logs, errors and recordings)").required
+    static let appSecret = Option.secret("app_secret", "app secret: only signs requests, never sent or shown").required
+    static let params = Option.stringMap("params", "request parameters (strings or numbers): city or latitude+longitude, region, category, keyword, radius, sort, limit, page, platform, has_coupon, has_deal, format ...").required
+    static let baseURL = Option.baseURL("base_url", "API root; \(path) is appended").defaulted(defaultBaseURL)
+    public static let options: [any OptionDeclaration] = [appKey, appSecret, params, baseURL]
 
     /// Parameters with integer values and their allowed ranges (Dianping API documentation).
     static let integerParams: [String: ClosedRange<Int64>] = [
@@ -32,21 +31,17 @@ public struct DianpingSource: FeedSource {
     let endpoint: String
 
     init?(settings: SourceSettings, reader: OptionReader) {
-        appKey = reader.string("app_key") ?? ""
-        appSecret = reader.string("app_secret") ?? ""
-        if reader.has("app_key") && appKey.trimmingBlanks.isEmpty { reader.error("app_key", "must not be empty") }
-        if reader.has("app_secret") && appSecret.trimmingBlanks.isEmpty { reader.error("app_secret", "must not be empty") }
-        var base = reader.string("base_url") ?? Self.defaultBaseURL
-        if !base.hasSuffix("/") { base += "/" }
-        endpoint = base + Self.path
+        appKey = reader[Self.appKey]
+        appSecret = reader[Self.appSecret]
+        endpoint = reader[Self.baseURL] + "/" + Self.path
 
         // Later duplicates win, as they do for lookups in the config object.
         var pairs: [(String, String)] = []
-        for (k, v) in reader.stringMap("params") ?? [] {
+        for (k, v) in reader[Self.params] {
             pairs.removeAll { $0.0 == k }
             pairs.append((k, v))
         }
-        if let raw = reader.object["params"]?.objectValue {
+        if let raw = reader.raw(Self.params)?.objectValue {
             for e in raw.entries {
                 if case .bool(let b) = e.value {
                     reader.error("params.\(e.key)", "expected a string or number, found \(b) (Dianping flags are 1 or 0)")
@@ -73,7 +68,7 @@ public struct DianpingSource: FeedSource {
             }
             if k == "format" && v != "json" { reader.error("params.format", "only \"json\" is supported, found \"\(v)\"") }
         }
-        if reader.has("params") {
+        if reader.has(Self.params) {
             let keys = Set(pairs.map(\.0))
             if keys.contains("latitude") != keys.contains("longitude") {
                 reader.error("params", "\"latitude\" and \"longitude\" go together")

@@ -8,11 +8,11 @@ public struct ExecSource: FeedSource {
         ExecSource(settings: settings, reader: reader)
     }
 
-    public static let options: [OptionSpec] = [
-        OptionSpec("command", .stringList, required: true, "program and arguments, no shell (e.g. [\"python3\", \"plugin.py\"]); it runs in the config file's folder"),
-        OptionSpec("env", .stringMap, "extra environment variables for the program"),
-        OptionSpec("kind", .string, default: "entry", "kind of items that do not print one"),
-    ]
+    static let command = Option.stringList("command", "program and arguments, no shell (e.g. [\"python3\", \"plugin.py\"]); it runs in the config file's folder")
+        .required.checked { $0.isEmpty ? "needs at least the program to run" : nil }
+    static let env = Option.stringMap("env", "extra environment variables for the program")
+    static let kind = Option.itemKind("kind of items that do not print one")
+    public static let options: [any OptionDeclaration] = [command, env, kind]
 
     /// For the tributary binary, which starts no process but exec programs: every child of the
     /// process that is not a running program is then an orphan of one, which the last run to
@@ -29,16 +29,11 @@ public struct ExecSource: FeedSource {
     let directory: String
 
     init?(settings: SourceSettings, reader: OptionReader) {
-        let command = reader.stringList("command") ?? []
-        if reader.has("command") && command.isEmpty { reader.error("command", "needs at least the program to run") }
-        self.command = command
+        self.command = reader[Self.command]
         self.directory = reader.configDirectory
-        self.env = reader.stringMap("env") ?? []
-        for (name, value) in env where Redactor.isSecretHeader(name) || Redactor.isSecretParameter(name) || name.uppercased().hasSuffix("_KEY") || name.uppercased().contains("PASSWORD") {
-            Secrets.register(value)
-        }
-        self.kind = reader.string("kind") ?? "entry"
-        if !JSONSource.isSnake(kind) { reader.error("kind", "\"\(kind)\" must match [a-z][a-z0-9_]*") }
+        self.env = reader[Self.env] ?? []
+        Secrets.registerCredentials(env)
+        self.kind = reader[Self.kind]
         self.timeout = settings.timeout
     }
 
@@ -131,12 +126,12 @@ public struct ExecSource: FeedSource {
         } else if let url {
             id = "\(name):\(url)"
         } else if let title, !title.isEmpty {
-            id = "\(name):t\(RecordingHash.hex(title))"
+            id = "\(name):t\(Names.textHash(title))"
         } else {
             throw JSONAccessError(path: "id", expected: "an id, or a url or title to derive one from", found: nil)
         }
         let kind = try n["kind"].optionalString() ?? self.kind
-        if !JSONSource.isSnake(kind) { throw JSONAccessError(path: "kind", expected: "[a-z][a-z0-9_]*", found: "\"\(kind)\"") }
+        if !Names.isSnakeCase(kind) { throw JSONAccessError(path: "kind", expected: "[a-z][a-z0-9_]*", found: "\"\(kind)\"") }
         var item = context.item(id: id, kind: kind, title: (title?.isEmpty == false ? title : nil) ?? summary.map { String($0.prefix(80)) } ?? url ?? id)
         item.summary = summary
         item.url = url
@@ -157,7 +152,7 @@ public struct ExecSource: FeedSource {
         }
         if !n["data"].isMissing {
             let data = try n["data"].object()
-            if let bad = data.keys.first(where: { !JSONSource.isSnake($0) }) {
+            if let bad = data.keys.first(where: { !Names.isSnakeCase($0) }) {
                 throw JSONAccessError(path: KeyPath(components: [.key("data"), .key(bad)]), expected: "a snake_case name", found: "\"\(bad)\"")
             }
             item.data = data

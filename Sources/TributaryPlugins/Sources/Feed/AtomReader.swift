@@ -18,7 +18,7 @@ enum AtomReader {
         let links = el.children(ns.atom, "link")
         let alternates = links.filter { ($0.attribute("rel") ?? "alternate") == "alternate" }
         let preferred = alternates.first { ($0.attribute("type") ?? "text/html").lowercased().contains("html") } ?? alternates.first
-        e.url = preferred.flatMap { FeedLinks.absolute($0.attribute("href"), base: $0.base) }
+        e.url = preferred.flatMap { Links.absolute($0.attribute("href"), base: $0.base) }
         let content = el.child(ns.atom, "content").flatMap { $0.attribute("src") == nil ? $0 : nil }
         e.summary = el.child(ns.atom, "summary").flatMap(text) ?? content.flatMap(text)
         e.setDate([el.childText(ns.atom, "published"), el.childText(ns.atom, "updated"), el.childText(ns.atom, "issued"),
@@ -26,7 +26,7 @@ enum AtomReader {
         e.author = authors(el) ?? FeedText.names(el.children(ns.dc, "creator").compactMap { FeedText.title($0.trimmedText) }) ?? feedAuthor
         for c in el.children(ns.atom, "category") { e.addTag(c.attribute("label") ?? c.attribute("term")) }
         e.image = FeedImages.media(el)
-            ?? links.first { $0.attribute("rel") == "enclosure" && FeedImages.isImage($0) }.flatMap { FeedLinks.absolute($0.attribute("href"), base: $0.base) }
+            ?? links.first { $0.attribute("rel") == "enclosure" && FeedImages.isImage($0) }.flatMap { Links.absolute($0.attribute("href"), base: $0.base) }
             ?? FeedImages.itunes(el)
         if let video = el.childText(ns.youtube, "videoId") {
             let group = el.child(ns.media, "group")

@@ -1,3 +1,4 @@
+import TributaryCore
 /// The XML namespaces feeds use, each as the set of URIs seen for it in the wild.
 enum FeedNamespace {
     /// RSS 2.0 elements have no namespace; RSS 1.0 and 0.90 put theirs in one; a few RSS 2.0
@@ -24,10 +25,10 @@ enum FeedImages {
     /// media:thumbnail, else media:content that is an image (also inside media:group).
     static func media(_ e: XMLElementNode) -> String? {
         if let t = e.descendant(FeedNamespace.media, "thumbnail", where: { $0.attribute("url") != nil }),
-           let u = FeedLinks.absolute(t.attribute("url"), base: t.base) {
+           let u = Links.absolute(t.attribute("url"), base: t.base) {
             return u
         }
-        if let c = e.descendant(FeedNamespace.media, "content", where: isImage), let u = FeedLinks.absolute(c.attribute("url"), base: c.base) {
+        if let c = e.descendant(FeedNamespace.media, "content", where: isImage), let u = Links.absolute(c.attribute("url"), base: c.base) {
             return u
         }
         return nil
@@ -40,6 +41,6 @@ enum FeedImages {
 
     static func itunes(_ e: XMLElementNode) -> String? {
         guard let i = e.child(FeedNamespace.itunes, "image") else { return nil }
-        return FeedLinks.absolute(i.attribute("href") ?? i.trimmedText, base: i.base)
+        return Links.absolute(i.attribute("href") ?? i.trimmedText, base: i.base)
     }
 }

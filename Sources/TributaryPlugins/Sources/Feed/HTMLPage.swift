@@ -33,7 +33,7 @@ enum HTMLPage {
             i = end
             let rel = Set((attrs["rel"] ?? "").lowercased().split(separator: " ").map(String.init))
             guard rel.contains("alternate"), let type = attrs["type"]?.lowercased(), feedTypes.contains(type), let href = attrs["href"],
-                  let link = FeedLinks.absolute(HTMLText.decodeEntities(href), base: base) else { continue }
+                  let link = Links.absolute(HTMLText.decodeEntities(href), base: base) else { continue }
             if !out.contains(link) { out.append(link) }
         }
         return out

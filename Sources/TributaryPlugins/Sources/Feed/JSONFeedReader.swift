@@ -27,8 +27,8 @@ enum JSONFeedReader {
         _ = try item.object()
         var e = FeedEntry()
         e.nativeID = try item[key: "id"].optionalString(allowNumber: true).map(FeedText.trim).flatMap { $0.isEmpty ? nil : $0 }
-        let external = FeedLinks.absolute(try item[key: "external_url"].optionalString(), base: base)
-        e.url = FeedLinks.absolute(try item[key: "url"].optionalString(), base: base) ?? external
+        let external = Links.absolute(try item[key: "external_url"].optionalString(), base: base)
+        e.url = Links.absolute(try item[key: "url"].optionalString(), base: base) ?? external
         if let external, external != e.url { e.data["external_url"] = .string(external) }
         e.title = FeedText.title(try item[key: "title"].optionalString(allowNumber: true))
         let summary = try item[key: "summary"].optionalString(allowNumber: true)
@@ -37,13 +37,13 @@ enum JSONFeedReader {
         e.summary = FeedText.plain(text: summary) ?? FeedText.plain(text: contentText) ?? FeedText.plain(html: contentHTML)
         let image = try item[key: "image"].optionalString()
         let banner = try item[key: "banner_image"].optionalString()
-        e.image = FeedLinks.absolute(image, base: base) ?? FeedLinks.absolute(banner, base: base)
+        e.image = Links.absolute(image, base: base) ?? Links.absolute(banner, base: base)
         e.setDate([try item[key: "date_published"].optionalString(), try item[key: "date_modified"].optionalString()])
         e.author = try authors(item) ?? feedAuthor
         let tags = item[key: "tags"]
         if case .string(let one)? = tags.value { e.addTag(one) } else { for t in try tags.stringArray(allowNumber: true) { e.addTag(t) } }
         for a in try item[key: "attachments"].optionalArray() ?? [] {
-            let url = FeedLinks.absolute(try a[key: "url"].optionalString(), base: base)
+            let url = Links.absolute(try a[key: "url"].optionalString(), base: base)
             let mime = try a[key: "mime_type"].optionalString() ?? ""
             guard let url else { continue }
             if mime.lowercased().hasPrefix("image/") {

@@ -17,9 +17,9 @@ enum RSSReader {
         var e = FeedEntry()
         let guidNode = item.child(ns.rss, "guid")
         let guid = guidNode?.trimmedText
-        let link = FeedLinks.absolute(item.childText(ns.rss, "link"), base: item.child(ns.rss, "link")?.base ?? item.base)
+        let link = Links.absolute(item.childText(ns.rss, "link"), base: item.child(ns.rss, "link")?.base ?? item.base)
             ?? alternateAtomLink(item)
-            ?? (guidNode?.attribute("isPermaLink")?.lowercased() == "false" ? nil : FeedLinks.absolute(guid, base: item.base))
+            ?? (guidNode?.attribute("isPermaLink")?.lowercased() == "false" ? nil : Links.absolute(guid, base: item.base))
         e.url = link
         e.nativeID = guid ?? item.attribute("about").map(FeedText.trim).flatMap { $0.isEmpty ? nil : $0 }
         e.title = FeedText.title(item.childText(ns.rss, "title") ?? item.childText(ns.dc, "title"))
@@ -36,21 +36,21 @@ enum RSSReader {
         let enclosures = item.children(ns.rss, "enclosure")
         let imageEnclosure = enclosures.first(where: FeedImages.isImage)
         e.image = FeedImages.media(item)
-            ?? imageEnclosure.flatMap { FeedLinks.absolute($0.attribute("url"), base: $0.base) }
+            ?? imageEnclosure.flatMap { Links.absolute($0.attribute("url"), base: $0.base) }
             ?? FeedImages.itunes(item)
-        if let enc = enclosures.first(where: { !FeedImages.isImage($0) }), let u = FeedLinks.absolute(enc.attribute("url"), base: enc.base) {
+        if let enc = enclosures.first(where: { !FeedImages.isImage($0) }), let u = Links.absolute(enc.attribute("url"), base: enc.base) {
             e.data["enclosure_url"] = .string(u)
             if let t = enc.attribute("type"), !t.isEmpty { e.data["enclosure_type"] = .string(t) }
             if let l = enc.attribute("length").flatMap({ Int64(FeedText.trim($0)) }), l > 0 { e.data["enclosure_length"] = .number(JSONNumber(l)) }
         }
         if let d = item.childText(ns.itunes, "duration") { e.data["duration"] = .string(d) }
-        if let c = FeedLinks.absolute(item.childText(ns.rss, "comments"), base: item.base) { e.data["comments_url"] = .string(c) }
+        if let c = Links.absolute(item.childText(ns.rss, "comments"), base: item.base) { e.data["comments_url"] = .string(c) }
         return e
     }
 
     static func alternateAtomLink(_ item: XMLElementNode) -> String? {
         for l in item.children(FeedNamespace.atom, "link") where (l.attribute("rel") ?? "alternate") == "alternate" {
-            if let u = FeedLinks.absolute(l.attribute("href"), base: l.base) { return u }
+            if let u = Links.absolute(l.attribute("href"), base: l.base) { return u }
         }
         return nil
     }

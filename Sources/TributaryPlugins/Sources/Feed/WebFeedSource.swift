@@ -9,11 +9,12 @@ public struct WebFeedSource: FeedSource {
         WebFeedSource(settings: settings, reader: reader)
     }
 
-    public static let options: [OptionSpec] = [
-        OptionSpec("url", .url, required: true, "the feed URL (http, https, or file: for a local document)"),
-        OptionSpec("kind", .string, default: "entry", "item kind of ordinary entries ([a-z][a-z0-9_]*); YouTube channel feed entries are always \"video\""),
-        OptionSpec("headers", .stringMap, "extra request headers"),
-    ]
+    static let url = Option.url("url", "the feed URL (http, https, or file: for a local document)").required.checked { url in
+        url.hasPrefix("file:") || URL(string: Links.encoded(url))?.host != nil ? nil : "\"\(Redactor.redactURL(url))\" has no host"
+    }
+    static let kind = Option.itemKind("item kind of ordinary entries ([a-z][a-z0-9_]*); YouTube channel feed entries are always \"video\"")
+    static let headers = Option.stringMap("headers", "extra request headers")
+    public static let options: [any OptionDeclaration] = [url, kind, headers]
 
     /// The id family of ordinary entries: `feed:<guid | atom:id | JSON Feed id | link | hash>`.
     static let family = "feed"
@@ -23,18 +24,10 @@ public struct WebFeedSource: FeedSource {
     let headers: [(name: String, value: String)]
 
     init?(settings: SourceSettings, reader: OptionReader) {
-        self.url = reader.string("url") ?? ""
-        self.kind = reader.string("kind") ?? "entry"
-        self.headers = (reader.stringMap("headers") ?? []).map { (name: $0.0, value: $0.1) }
-        if reader.has("url") && url.hasPrefix("file:") == false && URL(string: FeedLinks.encoded(url))?.host == nil {
-            reader.error("url", "\"\(url)\" has no host")
-        }
-        if !Self.isKindName(kind) { reader.error("kind", "\"\(kind)\" must match [a-z][a-z0-9_]*") }
-    }
-
-    static func isKindName(_ s: String) -> Bool {
-        guard let f = s.unicodeScalars.first, ("a"..."z").contains(f) else { return false }
-        return s.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }
+        self.url = reader[Self.url]
+        self.kind = reader[Self.kind]
+        self.headers = (reader[Self.headers] ?? []).map { (name: $0.0, value: $0.1) }
+        Secrets.registerCredentials(headers.map { ($0.name, $0.value) })
     }
 
     /// One document, delivered as one batch of its entries.
@@ -158,7 +151,7 @@ public struct WebFeedSource: FeedSource {
 
     /// The feed's host (`blog.example.org`), or for a `file:` URL its path.
     static func scope(of url: String) -> String {
-        if let u = URL(string: FeedLinks.encoded(url)), let host = u.host, !host.isEmpty { return host.lowercased() }
+        if let u = URL(string: Links.encoded(url)), let host = u.host, !host.isEmpty { return host.lowercased() }
         return url.hasPrefix("file://") ? String(url.dropFirst(7)) : url
     }
 

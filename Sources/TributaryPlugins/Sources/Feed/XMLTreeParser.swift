@@ -1,4 +1,5 @@
 import Foundation
+import TributaryCore
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
@@ -97,7 +98,7 @@ private final class TreeBuilder: NSObject, XMLParserDelegate {
     func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]) {
         flush()
         let parentBase = stack.last?.base ?? baseURL
-        let base = attributeDict["xml:base"].map { FeedLinks.resolve($0, against: parentBase) } ?? parentBase
+        let base = attributeDict["xml:base"].map { Links.resolve($0, against: parentBase) } ?? parentBase
         var namespace = namespaceURI ?? ""
         if namespace.isEmpty, let qName, let colon = qName.firstIndex(of: ":") {
             // An undeclared prefix: take the namespace the well-known prefix always means.

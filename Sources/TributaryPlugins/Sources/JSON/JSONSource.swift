@@ -7,46 +7,51 @@ public struct JSONSource: FeedSource {
         JSONSource(settings: settings, reader: reader)
     }
 
-    static let fieldOptions: [OptionSpec] = [
-        OptionSpec("id", .keyPath, "native id (string or number); default: the url field, else a hash of the title"),
-        OptionSpec("title", .keyPath, "title text"),
-        OptionSpec("summary", .keyPath, "plain-text summary"),
-        OptionSpec("url", .keyPath, "link to the thing (relative links resolved against the request URL)"),
-        OptionSpec("image", .keyPath, "thumbnail / logo URL"),
-        OptionSpec("author", .keyPath, "author name"),
-        OptionSpec("published", .keyPath, "publication date"),
-        OptionSpec("published_format", .enumeration(["auto", "rfc3339", "rfc822", "unix", "unix_ms"]), default: "auto", "how `published` is written"),
-        OptionSpec("tags", .keyPath, "a string or a list of strings"),
-        OptionSpec("lat", .keyPath, "latitude (number or numeric string)"),
-        OptionSpec("lon", .keyPath, "longitude (number or numeric string)"),
-        OptionSpec("data", .keyPathMap, "extra fields: snake_case name -> key path (any JSON value)"),
-    ]
+    enum Fields {
+        static let id = Option.keyPath("id", "native id (string or number); default: the url field, else a hash of the title")
+        static let title = Option.keyPath("title", "title text")
+        static let summary = Option.keyPath("summary", "plain-text summary")
+        static let url = Option.keyPath("url", "link to the thing (relative links resolved against the request URL)")
+        static let image = Option.keyPath("image", "thumbnail / logo URL")
+        static let author = Option.keyPath("author", "author name")
+        static let published = Option.keyPath("published", "publication date")
+        static let publishedFormat = Option.choice("published_format", DateFormat.self, "how `published` is written").defaulted(.auto)
+        static let tags = Option.keyPath("tags", "a string or a list of strings")
+        static let lat = Option.keyPath("lat", "latitude (number or numeric string)")
+        static let lon = Option.keyPath("lon", "longitude (number or numeric string)")
+        static let data = Option.keyPathMap("data", "extra fields: snake_case name -> key path (any JSON value)").checked { fields in
+            fields.first { !Names.isSnakeCase($0.0) }.map { ".\($0.0): data field names must be snake_case ([a-z][a-z0-9_]*)" }
+        }
+        static let all: [any OptionDeclaration] = [id, title, summary, url, image, author, published, publishedFormat, tags, lat, lon, data]
+    }
 
-    static let paginationOptions: [OptionSpec] = [
-        OptionSpec("next_url", .keyPath, "key path of the next page's URL in each response"),
-        OptionSpec("next_token", .keyPath, "key path of the next page token in each response"),
-        OptionSpec("token_param", .string, "query parameter that carries the token (with next_token)"),
-        OptionSpec("max_pages", .integer(min: 1, max: 1000), default: "10", "page cap per URL"),
-        OptionSpec("trusted_hosts", .stringList, "other hosts (host or host:port) a next page may be fetched from with the configured headers; any other host gets none of them"),
-    ]
+    enum Pagination {
+        static let nextURL = Option.keyPath("next_url", "key path of the next page's URL in each response")
+        static let nextToken = Option.keyPath("next_token", "key path of the next page token in each response")
+        static let tokenParam = Option.string("token_param", "query parameter that carries the token (with next_token)")
+        static let maxPages = Option.integer("max_pages", 1...1000, "page cap per URL").defaulted(10)
+        static let trustedHosts = Option.stringList("trusted_hosts", "other hosts (host or host:port) a next page may be fetched from with the configured headers; any other host gets none of them")
+        static let all: [any OptionDeclaration] = [nextURL, nextToken, tokenParam, maxPages, trustedHosts]
+    }
 
-    public static let options: [OptionSpec] = [
-        OptionSpec("url", .url, "the API URL (http, https, or file: for a local document)"),
-        OptionSpec("urls", .stringList, "several URLs with the same shape, fetched concurrently"),
-        OptionSpec("method", .enumeration(["GET", "POST"]), default: "GET", "HTTP method"),
-        OptionSpec("headers", .stringMap, "extra request headers"),
-        OptionSpec("query", .stringMap, "query parameters, percent-encoded (RFC 3986, UTF-8) and appended to every URL"),
-        OptionSpec("body", .string, "request body for POST"),
-        OptionSpec("items", .keyPath, default: "the document itself", "key path of the array of items (an object there is taken as one item)"),
-        OptionSpec("kind", .string, default: "entry", "item kind ([a-z][a-z0-9_]*)"),
-        OptionSpec("id_prefix", .string, default: "the source name", "the id family: ids are <id_prefix>:<native id>"),
-        OptionSpec("fields", .object(fieldOptions), required: true, "key paths of the item fields, relative to each item"),
-        OptionSpec("pagination", .object(paginationOptions), "follow further pages"),
-    ]
+    static let url = Option.url("url", "the API URL (http, https, or file: for a local document)")
+    static let urls = Option.urlList("urls", fileAllowed: true, "several URLs with the same shape, fetched concurrently")
+    static let method = Option.choice("method", ["GET", "POST"], "HTTP method").defaulted("GET")
+    static let headers = Option.stringMap("headers", "extra request headers")
+    static let query = Option.stringMap("query", "query parameters, percent-encoded (RFC 3986, UTF-8) and appended to every URL")
+    static let body = Option.string("body", "request body for POST")
+    static let items = Option.keyPath("items", "key path of the array of items (an object there is taken as one item)").documented(default: "the document itself")
+    static let kind = Option.itemKind("item kind ([a-z][a-z0-9_]*)")
+    static let idPrefix = Option.string("id_prefix", "the id family: ids are <id_prefix>:<native id>").documented(default: "the source name")
+        .checked { ConfigLoader.isValidName($0) ? nil : "\"\($0)\" must match [a-z0-9][a-z0-9._-]*" }
+    static let fields = Option.object("fields", Fields.all, "key paths of the item fields, relative to each item").required
+    static let pagination = Option.object("pagination", Pagination.all, "follow further pages")
 
-    enum DateFormat: String { case auto, rfc3339, rfc822, unix, unix_ms }
+    public static let options: [any OptionDeclaration] = [url, urls, method, headers, query, body, items, kind, idPrefix, fields, pagination]
 
-    struct Fields {
+    enum DateFormat: String, CaseIterable, Sendable { case auto, rfc3339, rfc822, unix, unix_ms }
+
+    struct FieldPaths {
         var id, title, summary, url, image, author, published, tags, lat, lon: KeyPath?
         var publishedFormat = DateFormat.auto
         var data: [(String, KeyPath)] = []
@@ -59,7 +64,7 @@ public struct JSONSource: FeedSource {
     let itemsPath: KeyPath
     let kind: String
     let idPrefix: String
-    let fields: Fields
+    let fields: FieldPaths
     let nextURL: KeyPath?
     let nextToken: KeyPath?
     let tokenParam: String?
@@ -68,69 +73,49 @@ public struct JSONSource: FeedSource {
     let trustedHosts: Set<String>
 
     init?(settings: SourceSettings, reader: OptionReader) {
-        let listed = reader.stringList("urls") ?? []
-        for (i, u) in listed.enumerated() where !(u.hasPrefix("http://") || u.hasPrefix("https://") || u.hasPrefix("file:")) {
-            reader.error("urls[\(i)]", "expected an http:// or https:// URL, found \"\(u)\"")
-        }
-        var urls = listed
-        if let u = reader.string("url") { urls.insert(u, at: 0) }
+        var urls = reader[Self.urls] ?? []
+        if let u = reader[Self.url] { urls.insert(u, at: 0) }
         if urls.isEmpty { reader.error(nil, "needs \"url\" or \"urls\"") }
-        let query = reader.stringMap("query") ?? []
+        let query = reader[Self.query] ?? []
         self.urls = urls.map { URLEncoding.appendQuery($0, query) }
-        self.method = reader.string("method") ?? "GET"
-        self.headers = (reader.stringMap("headers") ?? []).map { (name: $0.0, value: $0.1) }
-        // Credentials in headers and query parameters are secrets: scrubbed from every output.
-        for (name, value) in query where Redactor.isSecretParameter(name) { Secrets.register(value) }
-        for h in headers where Redactor.isSecretHeader(h.name) {
-            Secrets.register(h.value)
-            if let space = h.value.firstIndex(of: " ") { Secrets.register(String(h.value[h.value.index(after: space)...])) }  // `Bearer <token>`
+        self.method = reader[Self.method]
+        self.headers = (reader[Self.headers] ?? []).map { (name: $0.0, value: $0.1) }
+        Secrets.registerCredentials(headers.map { ($0.name, $0.value) } + query)
+        self.body = reader[Self.body].map { Array($0.utf8) }
+        if body != nil && method != "POST" { reader.error(Self.body, "a request body needs \"method\": \"POST\"") }
+        self.itemsPath = reader[Self.items] ?? .root
+        self.kind = reader[Self.kind]
+        self.idPrefix = reader[Self.idPrefix] ?? settings.name
+        let fr = reader[Self.fields]
+        var f = FieldPaths()
+        f.id = fr[Fields.id]
+        f.title = fr[Fields.title]
+        f.summary = fr[Fields.summary]
+        f.url = fr[Fields.url]
+        f.image = fr[Fields.image]
+        f.author = fr[Fields.author]
+        f.published = fr[Fields.published]
+        f.publishedFormat = fr[Fields.publishedFormat]
+        f.tags = fr[Fields.tags]
+        f.lat = fr[Fields.lat]
+        f.lon = fr[Fields.lon]
+        f.data = fr[Fields.data] ?? []
+        if f.title == nil && f.url == nil && f.id == nil {
+            fr.error(nil, "map at least one of \"id\", \"url\" or \"title\" (item ids are made from them)")
         }
-        self.body = reader.string("body").map { Array($0.utf8) }
-        if body != nil && method != "POST" { reader.error("body", "a request body needs \"method\": \"POST\"") }
-        self.itemsPath = reader.keyPath("items") ?? .root
-        self.kind = reader.string("kind") ?? "entry"
-        if !Self.isSnake(kind) { reader.error("kind", "\"\(kind)\" must match [a-z][a-z0-9_]*") }
-        self.idPrefix = reader.string("id_prefix") ?? settings.name
-        if !ConfigLoader.isValidName(idPrefix) { reader.error("id_prefix", "\"\(idPrefix)\" must match [a-z0-9][a-z0-9._-]*") }
-        var f = Fields()
-        if let fr = reader.nested("fields") {
-            f.id = fr.keyPath("id")
-            f.title = fr.keyPath("title")
-            f.summary = fr.keyPath("summary")
-            f.url = fr.keyPath("url")
-            f.image = fr.keyPath("image")
-            f.author = fr.keyPath("author")
-            f.published = fr.keyPath("published")
-            f.publishedFormat = fr.string("published_format").flatMap(DateFormat.init(rawValue:)) ?? .auto
-            f.tags = fr.keyPath("tags")
-            f.lat = fr.keyPath("lat")
-            f.lon = fr.keyPath("lon")
-            f.data = fr.keyPathMap("data") ?? []
-            for (name, _) in f.data where !Self.isSnake(name) {
-                fr.error("data.\(name)", "data field names must be snake_case ([a-z][a-z0-9_]*)")
-            }
-            if f.title == nil && f.url == nil && f.id == nil {
-                fr.error(nil, "map at least one of \"id\", \"url\" or \"title\" (item ids are made from them)")
-            }
-            if (f.lat == nil) != (f.lon == nil) { fr.error(f.lat == nil ? "lon" : "lat", "\"lat\" and \"lon\" go together") }
-        }
+        if (f.lat == nil) != (f.lon == nil) { fr.error(f.lat == nil ? Fields.lon.spec.name : Fields.lat.spec.name, "\"lat\" and \"lon\" go together") }
         self.fields = f
-        let pr = reader.nested("pagination")
-        self.nextURL = pr?.keyPath("next_url")
-        self.nextToken = pr?.keyPath("next_token")
-        self.tokenParam = pr?.string("token_param")
-        self.maxPages = pr?.int("max_pages") ?? (pr == nil ? 1 : 10)
-        self.trustedHosts = Set((pr?.stringList("trusted_hosts") ?? []).map { $0.lowercased() })
+        let pr = reader[Self.pagination]
+        self.nextURL = pr?[Pagination.nextURL]
+        self.nextToken = pr?[Pagination.nextToken]
+        self.tokenParam = pr?[Pagination.tokenParam]
+        self.maxPages = pr.map { $0[Pagination.maxPages] } ?? 1
+        self.trustedHosts = Set((pr?[Pagination.trustedHosts] ?? []).map { $0.lowercased() })
         if let pr {
             if nextURL != nil && nextToken != nil { pr.error(nil, "use either \"next_url\" or \"next_token\", not both") }
             if nextURL == nil && nextToken == nil { pr.error(nil, "needs \"next_url\" or \"next_token\"") }
-            if nextToken != nil && tokenParam == nil { pr.error("token_param", "required with \"next_token\"") }
+            if nextToken != nil && tokenParam == nil { pr.error(Pagination.tokenParam, "required with \"next_token\"") }
         }
-    }
-
-    static func isSnake(_ s: String) -> Bool {
-        guard let f = s.unicodeScalars.first, ("a"..."z").contains(f) else { return false }
-        return s.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }
     }
 
     /// Each URL is paged on its own, at most `context.parallelism` URLs at once; every page's
@@ -169,7 +154,7 @@ public struct JSONSource: FeedSource {
             var next: String? = nil
             do {
                 if let p = nextURL, let n = try root[p].optionalString(), !n.isEmpty {
-                    next = Self.resolve(n, against: response.url)
+                    next = Links.resolve(n, against: response.url)
                 } else if let p = nextToken, let param = tokenParam, let t = try root[p].optionalString(allowNumber: true), !t.isEmpty {
                     next = URLEncoding.appendQuery(first, [(param, t)])
                 }
@@ -218,10 +203,10 @@ public struct JSONSource: FeedSource {
     }
 
     func mapItem(_ el: JSONNode, base: String, context: FetchContext) throws -> Item {
-        let url = try text(el, fields.url).flatMap { Self.resolve($0, against: base) }.flatMap(Self.httpOnly)
+        let url = Links.absolute(try text(el, fields.url), base: base)
         let title = try text(el, fields.title)
         let summary = try text(el, fields.summary)
-        let native = try text(el, fields.id) ?? url ?? title.map { "t" + RecordingHash.hex($0) }
+        let native = try text(el, fields.id) ?? url ?? title.map { "t" + Names.textHash($0) }
         guard let native else {
             throw JSONAccessError(path: el.path.appending(fields.id ?? fields.url ?? fields.title ?? .root), expected: "an id, url or title for the item id", found: nil)
         }
@@ -229,7 +214,7 @@ public struct JSONSource: FeedSource {
         var item = context.item(id: "\(idPrefix):\(native)", kind: kind, title: title ?? fallbackTitle)
         item.summary = summary
         item.url = url
-        item.image = try text(el, fields.image).flatMap { Self.resolve($0, against: base) }.flatMap(Self.httpOnly)
+        item.image = Links.absolute(try text(el, fields.image), base: base)
         item.author = try text(el, fields.author)
         if let p = fields.published, let d = el[p].value, d != .null {
             item.published = try parseDate(d, node: el[p], context: context)
@@ -300,24 +285,4 @@ public struct JSONSource: FeedSource {
         return u.properties.isWhitespace
     }
 
-    static func resolve(_ link: String, against base: String) -> String {
-        if link.hasPrefix("http://") || link.hasPrefix("https://") { return link }
-        if link.hasPrefix("//") { return (base.hasPrefix("http://") ? "http:" : "https:") + link }
-        guard let b = URL(string: base), let u = URL(string: link, relativeTo: b) else { return link }
-        return u.absoluteString
-    }
-
-    static func httpOnly(_ s: String) -> String? { s.hasPrefix("http://") || s.hasPrefix("https://") ? s : nil }
-}
-
-/// A short stable hash for ids derived from text.
-enum RecordingHash {
-    static func hex(_ s: String) -> String {
-        var h: UInt64 = 0xcbf29ce484222325
-        for b in s.utf8 {
-            h ^= UInt64(b)
-            h = h &* 0x100000001b3
-        }
-        return String(h, radix: 16)
-    }
 }

@@ -13,17 +13,12 @@ public struct OpenMeteoSource: FeedSource {
         OpenMeteoSource(settings: settings, reader: reader)
     }
 
-    static let coordinateOptions: [OptionSpec] = [
-        OptionSpec("lat", .number, required: true, "latitude, -90 to 90"),
-        OptionSpec("lon", .number, required: true, "longitude, -180 to 180"),
-        OptionSpec("name", .string, default: "\"<lat>,<lon>\"", "the place's name in titles"),
-    ]
-
-    public static let options: [OptionSpec] = [
-        OptionSpec("coordinates", .objectList(coordinateOptions), required: true, "places: [{\"lat\": 52.52, \"lon\": 13.41, \"name\": \"Berlin\"}]"),
-        OptionSpec("units", .enumeration(["metric", "imperial"]), default: "metric", "metric (°C, m/s) or imperial (°F, mph); precipitation is always mm"),
-        OptionSpec("base_url", .url, default: "https://api.open-meteo.com", "API root (point it at a compatible, self-hosted or recorded server)"),
-    ]
+    static let coordinates = Option.objectList("coordinates", [PlaceCoordinate.Options.lat, PlaceCoordinate.Options.lon, PlaceCoordinate.Options.name],
+                                               "places: [{\"lat\": 52.52, \"lon\": 13.41, \"name\": \"Berlin\"}]").required
+        .checked { $0.isEmpty ? "needs at least one place: [{\"lat\": 52.52, \"lon\": 13.41}]" : nil }
+    static let units = Option.choice("units", ["metric", "imperial"], "metric (°C, m/s) or imperial (°F, mph); precipitation is always mm").defaulted("metric")
+    static let baseURL = Option.baseURL("base_url", "API root (point it at a compatible, self-hosted or recorded server)").defaulted("https://api.open-meteo.com")
+    public static let options: [any OptionDeclaration] = [coordinates, units, baseURL]
 
     /// The current-conditions variables asked for, in the order the API documents them.
     static let currentVariables = "temperature_2m,relative_humidity_2m,apparent_temperature,precipitation,weather_code,cloud_cover,pressure_msl,wind_speed_10m,wind_direction_10m,is_day"
@@ -33,18 +28,9 @@ public struct OpenMeteoSource: FeedSource {
     let baseURL: String
 
     init?(settings: SourceSettings, reader: OptionReader) {
-        let errorsBefore = reader.diagnostics.errors.count
-        places = PlaceCoordinate.read(reader)
-        if reader.has("coordinates") && places.isEmpty && reader.diagnostics.errors.count == errorsBefore {
-            reader.error("coordinates", "needs at least one place: [{\"lat\": 52.52, \"lon\": 13.41}]")
-        }
-        units = reader.string("units").flatMap(WeatherUnits.init(rawValue:)) ?? .metric
-        var base = reader.string("base_url") ?? "https://api.open-meteo.com"
-        while base.hasSuffix("/") { base.removeLast() }
-        if !(base.hasPrefix("http://") || base.hasPrefix("https://")) {
-            reader.error("base_url", "expected an http:// or https:// URL, found \"\(base)\"")
-        }
-        baseURL = base
+        places = PlaceCoordinate.read(reader[Self.coordinates], named: true)
+        units = WeatherUnits(rawValue: reader[Self.units]) ?? .metric
+        baseURL = reader[Self.baseURL]
     }
 
     /// `{base}/v1/forecast?latitude=..&longitude=..&current=...&timezone=auto&temperature_unit=..&wind_speed_unit=..`
@@ -117,7 +103,7 @@ public struct OpenMeteoSource: FeedSource {
     }
 
     func item(_ root: JSONNode, place: PlaceCoordinate, context: FetchContext) throws(JSONAccessError) -> Item {
-        let number = OpenWeatherMapSource.number
+        func number(_ node: JSONNode) throws(JSONAccessError) -> (value: Double, json: JSONValue)? { try node.optionalNumber() }
         func num(_ v: Double) -> String { WeatherText.number(v) }
 
         let offset = try root["utc_offset_seconds"].int(allowString: true)

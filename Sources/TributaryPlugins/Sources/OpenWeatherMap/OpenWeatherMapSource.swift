@@ -13,20 +13,15 @@ public struct OpenWeatherMapSource: FeedSource {
         OpenWeatherMapSource(settings: settings, reader: reader)
     }
 
-    static let coordinateOptions: [OptionSpec] = [
-        OptionSpec("lat", .number, required: true, "latitude, -90 to 90"),
-        OptionSpec("lon", .number, required: true, "longitude, -180 to 180"),
-    ]
-
-    public static let options: [OptionSpec] = [
-        OptionSpec("api_key", .string, required: true, secret: true, "OpenWeatherMap API key (sent as APPID; never shown), e.g. \"${OWM_API_KEY}\""),
-        OptionSpec("cities", .stringList, "city names, optionally with a country code: \"Belo Horizonte,BR\""),
-        OptionSpec("city_ids", .stringList, "OpenWeatherMap city ids, e.g. [3470127, \"2950159\"]"),
-        OptionSpec("coordinates", .objectList(coordinateOptions), "places by coordinates: [{\"lat\": -19.92, \"lon\": -43.94}]"),
-        OptionSpec("units", .enumeration(WeatherUnits.allCases.map(\.rawValue)), default: "metric", "standard (K, m/s), metric (°C, m/s) or imperial (°F, mph)"),
-        OptionSpec("lang", .string, default: "the API's (en)", "language of the condition text (OpenWeatherMap code: en, de, pt_br, ru, zh_cn, ...)"),
-        OptionSpec("base_url", .url, default: "https://api.openweathermap.org", "API root (point it at a compatible or recorded server)"),
-    ]
+    static let apiKey = Option.secret("api_key", "OpenWeatherMap API key (sent as APPID; never shown), e.g. \"${OWM_API_KEY}\"").required
+    static let cities = Option.stringList("cities", "city names, optionally with a country code: \"Belo Horizonte,BR\"")
+    static let cityIDs = Option.stringList("city_ids", "OpenWeatherMap city ids, e.g. [3470127, \"2950159\"]")
+    static let coordinates = Option.objectList("coordinates", [PlaceCoordinate.Options.lat, PlaceCoordinate.Options.lon], "places by coordinates: [{\"lat\": -19.92, \"lon\": -43.94}]")
+    static let units = Option.choice("units", WeatherUnits.self, "standard (K, m/s), metric (°C, m/s) or imperial (°F, mph)").defaulted(.metric)
+    static let lang = Option.string("lang", "language of the condition text (OpenWeatherMap code: en, de, pt_br, ru, zh_cn, ...)").documented(default: "the API's (en)")
+        .checked { isLanguageCode($0.trimmingBlanks) ? nil : "expected a language code such as \"en\", \"pt_br\" or \"zh_cn\", found \"\($0)\"" }
+    static let baseURL = Option.baseURL("base_url", "API root (point it at a compatible or recorded server)").defaulted("https://api.openweathermap.org")
+    public static let options: [any OptionDeclaration] = [apiKey, cities, cityIDs, coordinates, units, lang, baseURL]
 
     /// One place to ask about, as the API's query parameters name it.
     enum Place: Sendable {
@@ -59,17 +54,14 @@ public struct OpenWeatherMapSource: FeedSource {
     let baseURL: String
 
     init?(settings: SourceSettings, reader: OptionReader) {
-        apiKey = reader.string("api_key") ?? ""
-        if reader.has("api_key") && apiKey.trimmingBlanks.isEmpty {
-            reader.error("api_key", "must not be empty (set the variable it refers to)")
-        }
+        apiKey = reader[Self.apiKey]
         var places: [Place] = []
         let errorsBefore = reader.diagnostics.errors.count
-        for (i, city) in (reader.stringList("cities") ?? []).enumerated() {
+        for (i, city) in (reader[Self.cities] ?? []).enumerated() {
             let name = WeatherText.clean(city)
             if name.isEmpty { reader.error("cities[\(i)]", "expected a city name such as \"Belo Horizonte,BR\", found an empty string") } else { places.append(.city(name)) }
         }
-        for (i, id) in (reader.stringList("city_ids") ?? []).enumerated() {
+        for (i, id) in (reader[Self.cityIDs] ?? []).enumerated() {
             let t = id.trimmingBlanks
             if t.isEmpty || !t.allSatisfy({ $0.isASCII && $0.isNumber }) {
                 reader.error("city_ids[\(i)]", "expected a numeric city id such as \"3470127\", found \"\(id)\"")
@@ -77,24 +69,16 @@ public struct OpenWeatherMapSource: FeedSource {
                 places.append(.cityID(t))
             }
         }
-        places += PlaceCoordinate.read(reader).map(Place.coordinate)
-        if !reader.has("cities") && !reader.has("city_ids") && !reader.has("coordinates") {
+        places += PlaceCoordinate.read(reader[Self.coordinates] ?? [], named: false).map(Place.coordinate)
+        if !reader.has(Self.cities) && !reader.has(Self.cityIDs) && !reader.has(Self.coordinates) {
             reader.error(nil, "needs at least one place: \"cities\", \"city_ids\" or \"coordinates\"")
         } else if places.isEmpty && reader.diagnostics.errors.count == errorsBefore {
             reader.error(nil, "the place lists are empty: give at least one city, city id or coordinate")
         }
         self.places = places
-        units = reader.string("units").flatMap(WeatherUnits.init(rawValue:)) ?? .metric
-        lang = reader.string("lang").map { $0.trimmingBlanks }
-        if let lang, !Self.isLanguageCode(lang) {
-            reader.error("lang", "expected a language code such as \"en\", \"pt_br\" or \"zh_cn\", found \"\(lang)\"")
-        }
-        var base = reader.string("base_url") ?? "https://api.openweathermap.org"
-        while base.hasSuffix("/") { base.removeLast() }
-        if !(base.hasPrefix("http://") || base.hasPrefix("https://")) {
-            reader.error("base_url", "expected an http:// or https:// URL, found \"\(base)\"")
-        }
-        baseURL = base
+        units = reader[Self.units]
+        lang = reader[Self.lang].map { $0.trimmingBlanks }
+        baseURL = reader[Self.baseURL]
     }
 
     static func isLanguageCode(_ s: String) -> Bool {
@@ -153,19 +137,13 @@ public struct OpenWeatherMapSource: FeedSource {
     }
 
     /// A number at `node` (a numeric string is accepted): its value, and the JSON to keep in `data`.
-    static func number(_ node: JSONNode) throws(JSONAccessError) -> (value: Double, json: JSONValue)? {
-        guard let d = try node.optionalDouble(allowString: true) else { return nil }
-        if case .number(let n)? = node.value { return (d, .number(n)) }
-        return (d, .double(d))
-    }
-
     func item(_ root: JSONNode, place: Place, context: FetchContext) throws(JSONAccessError) -> Item {
         let sep = WeatherText.decimalSeparator(language: lang)
         func num(_ v: Double) -> String { WeatherText.number(v, separator: sep) }
 
         let cityID = try root["id"].int(allowString: true)
         let dt = try root["dt"].int(allowString: true)
-        guard let temp = try Self.number(root["main.temp"]) else { throw JSONAccessError(path: root["main.temp"].path, expected: "number", found: nil) }
+        guard let temp = try root["main.temp"].optionalNumber() else { throw JSONAccessError(path: root["main.temp"].path, expected: "number", found: nil) }
         let name = WeatherText.clean(try root["name"].optionalString(allowNumber: true) ?? "")
         let lat = try root["coord.lat"].optionalDouble(allowString: true)
         let lon = try root["coord.lon"].optionalDouble(allowString: true)
@@ -212,22 +190,22 @@ public struct OpenWeatherMapSource: FeedSource {
             if g.isValid { item.geo = g }
         }
 
-        let feels = try Self.number(root["main.feels_like"])
-        let tempMin = try Self.number(root["main.temp_min"])
-        let tempMax = try Self.number(root["main.temp_max"])
-        let humidity = try Self.number(root["main.humidity"])
-        let pressure = try Self.number(root["main.pressure"])
-        let seaLevel = try Self.number(root["main.sea_level"])
-        let groundLevel = try Self.number(root["main.grnd_level"])
-        let visibility = try Self.number(root["visibility"])
-        let windSpeed = try Self.number(root["wind.speed"])
-        let windDeg = try Self.number(root["wind.deg"])
-        let windGust = try Self.number(root["wind.gust"])
-        let clouds = try Self.number(root["clouds.all"])
-        let rain1h = try Self.number(root["rain.1h"])
-        let rain3h = try Self.number(root["rain.3h"])
-        let snow1h = try Self.number(root["snow.1h"])
-        let snow3h = try Self.number(root["snow.3h"])
+        let feels = try root["main.feels_like"].optionalNumber()
+        let tempMin = try root["main.temp_min"].optionalNumber()
+        let tempMax = try root["main.temp_max"].optionalNumber()
+        let humidity = try root["main.humidity"].optionalNumber()
+        let pressure = try root["main.pressure"].optionalNumber()
+        let seaLevel = try root["main.sea_level"].optionalNumber()
+        let groundLevel = try root["main.grnd_level"].optionalNumber()
+        let visibility = try root["visibility"].optionalNumber()
+        let windSpeed = try root["wind.speed"].optionalNumber()
+        let windDeg = try root["wind.deg"].optionalNumber()
+        let windGust = try root["wind.gust"].optionalNumber()
+        let clouds = try root["clouds.all"].optionalNumber()
+        let rain1h = try root["rain.1h"].optionalNumber()
+        let rain3h = try root["rain.3h"].optionalNumber()
+        let snow1h = try root["snow.1h"].optionalNumber()
+        let snow3h = try root["snow.3h"].optionalNumber()
         let country = WeatherText.clean(try root["sys.country"].optionalString() ?? "")
         let sunrise = try root["sys.sunrise"].optionalInt(allowString: true).flatMap { $0 == 0 ? nil : Timestamp(checked: Double($0)) }
         let sunset = try root["sys.sunset"].optionalInt(allowString: true).flatMap { $0 == 0 ? nil : Timestamp(checked: Double($0)) }

@@ -9,20 +9,19 @@ struct PlaceCoordinate: Sendable, Equatable {
     /// `-19.92,-43.94`: how the place is named in ids and titles when it has no name.
     var label: String { WeatherText.coordinate(lat) + "," + WeatherText.coordinate(lon) }
 
-    /// Reads `coordinates` (already type-checked by the reader: objects with numeric lat/lon)
-    /// and records out-of-range values as config errors.
-    static func read(_ reader: OptionReader, _ key: String = "coordinates") -> [PlaceCoordinate] {
-        guard let list = reader.object[key]?.arrayValue else { return [] }
-        var out: [PlaceCoordinate] = []
-        for (i, element) in list.enumerated() {
-            guard let o = element.objectValue, let lat = o["lat"]?.numberValue?.double, let lon = o["lon"]?.numberValue?.double else { continue }
-            var ok = true
-            if !(lat.isFinite && abs(lat) <= 90) { reader.error("\(key)[\(i)].lat", "expected a latitude from -90 to 90, found \(o["lat"]!.numberValue!.text)"); ok = false }
-            if !(lon.isFinite && abs(lon) <= 180) { reader.error("\(key)[\(i)].lon", "expected a longitude from -180 to 180, found \(o["lon"]!.numberValue!.text)"); ok = false }
-            var name = o["name"]?.stringValue.map(WeatherText.clean)
+    /// The options of one place in a weather source's `coordinates` list.
+    enum Options {
+        static let lat = Option.number("lat", -90...90, "latitude, -90 to 90").required
+        static let lon = Option.number("lon", -180...180, "longitude, -180 to 180").required
+        static let name = Option.string("name", "the place's name in titles").documented(default: "\"<lat>,<lon>\"")
+    }
+
+    /// The places of a validated `coordinates` list; `named`: its objects declare `name`.
+    static func read(_ places: [OptionReader], named: Bool) -> [PlaceCoordinate] {
+        places.map { r in
+            var name = named ? r[Options.name].map(WeatherText.clean) : nil
             if name?.isEmpty == true { name = nil }
-            if ok { out.append(PlaceCoordinate(lat: lat, lon: lon, name: name)) }
+            return PlaceCoordinate(lat: r[Options.lat], lon: r[Options.lon], name: name)
         }
-        return out
     }
 }

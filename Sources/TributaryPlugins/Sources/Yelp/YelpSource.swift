@@ -13,70 +13,63 @@ public struct YelpSource: FeedSource {
     static let path = "/v3/businesses/search"
     static let sortOrders = ["best_match", "rating", "review_count", "distance"]
 
-    public static let options: [OptionSpec] = [
-        OptionSpec("api_key", .string, required: true, secret: true, "Yelp Fusion API key, sent as \"Authorization: Bearer <key>\" (never logged or recorded)"),
-        OptionSpec("term", .string, "search term, e.g. \"coffee\" or a business name"),
-        OptionSpec("location", .string, "where to search: an address, city or postcode (or give latitude + longitude)"),
-        OptionSpec("latitude", .number, "latitude of the search centre, -90 to 90 (with longitude, instead of location)"),
-        OptionSpec("longitude", .number, "longitude of the search centre, -180 to 180"),
-        OptionSpec("radius", .integer(min: 1, max: 40000), "search radius in metres (at most 40000)"),
-        OptionSpec("categories", .stringOrList, "category aliases, e.g. \"coffee\" or [\"bars\", \"french\"]"),
-        OptionSpec("limit", .integer(min: 1, max: 50), default: "20 (the API's)", "number of results"),
-        OptionSpec("sort_by", .enumeration(sortOrders), default: "best_match", "result order"),
-        OptionSpec("locale", .string, "language and country of the results, e.g. \"de_DE\""),
-        OptionSpec("price", .stringOrList, "price levels 1-4 (\"1,2\" or [\"1\", \"2\"]: $ and $$)"),
-        OptionSpec("open_now", .bool, "only businesses open now"),
-        OptionSpec("base_url", .url, default: defaultBaseURL, "API root; \(path) is appended"),
-    ]
+    static let apiKey = Option.secret("api_key", "Yelp Fusion API key, sent as \"Authorization: Bearer <key>\" (never logged or recorded)").required
+    static let term = Option.string("term", "search term, e.g. \"coffee\" or a business name")
+    static let location = Option.string("location", "where to search: an address, city or postcode (or give latitude + longitude)")
+        .checked { $0.trimmingBlanks.isEmpty ? "must not be empty" : nil }
+    static let latitude = Option.number("latitude", -90...90, "latitude of the search centre, -90 to 90 (with longitude, instead of location)")
+    static let longitude = Option.number("longitude", -180...180, "longitude of the search centre, -180 to 180")
+    static let radius = Option.integer("radius", 1...40000, "search radius in metres (at most 40000)")
+    static let categories = Option.stringOrList("categories", "category aliases, e.g. \"coffee\" or [\"bars\", \"french\"]")
+    static let limit = Option.integer("limit", 1...50, "number of results").documented(default: "20 (the API's)")
+    static let sortBy = Option.choice("sort_by", sortOrders, "result order").documented(default: "best_match")
+    static let locale = Option.string("locale", "language and country of the results, e.g. \"de_DE\"")
+        .checked { isLocale($0) ? nil : "expected a locale like \"en_US\" or \"de_DE\", found \"\($0)\"" }
+    static let price = Option.stringOrList("price", "price levels 1-4 (\"1,2\" or [\"1\", \"2\"]: $ and $$)")
+    static let openNow = Option.bool("open_now", "only businesses open now")
+    static let baseURL = Option.baseURL("base_url", "API root; \(path) is appended").defaulted(defaultBaseURL)
+    public static let options: [any OptionDeclaration] = [apiKey, term, location, latitude, longitude, radius, categories, limit, sortBy, locale, price, openNow, baseURL]
 
     let apiKey: String
     let url: String
 
     init?(settings: SourceSettings, reader: OptionReader) {
-        apiKey = reader.string("api_key") ?? ""
-        if reader.has("api_key") && apiKey.trimmingBlanks.isEmpty { reader.error("api_key", "must not be empty") }
+        apiKey = reader[Self.apiKey]
         var query: [(String, String)] = []
-        if let term = reader.string("term") { query.append(("term", term)) }
-        let location = reader.string("location")
-        let lat = reader.double("latitude"), lon = reader.double("longitude")
+        if let term = reader[Self.term] { query.append(("term", term)) }
+        let location = reader[Self.location]
+        let lat = reader[Self.latitude], lon = reader[Self.longitude]
         if let location {
-            if location.trimmingBlanks.isEmpty { reader.error("location", "must not be empty") }
-            if reader.has("latitude") || reader.has("longitude") { reader.error(nil, "use either \"location\" or \"latitude\" + \"longitude\", not both") }
+            if reader.has(Self.latitude) || reader.has(Self.longitude) { reader.error(nil, "use either \"location\" or \"latitude\" + \"longitude\", not both") }
             query.append(("location", location))
-        } else if reader.has("latitude") != reader.has("longitude") {
-            reader.error(reader.has("latitude") ? "longitude" : "latitude", "\"latitude\" and \"longitude\" go together")
-        } else if !reader.has("latitude") {
+        } else if reader.has(Self.latitude) != reader.has(Self.longitude) {
+            reader.error(reader.has(Self.latitude) ? Self.longitude.spec.name : Self.latitude.spec.name, "\"latitude\" and \"longitude\" go together")
+        } else if !reader.has(Self.latitude) {
             reader.error(nil, "needs \"location\" or \"latitude\" + \"longitude\"")
         }
-        if let lat, !(-90...90).contains(lat) { reader.error("latitude", "expected a number from -90 to 90, found \(JSONNumber(lat).text)") }
-        if let lon, !(-180...180).contains(lon) { reader.error("longitude", "expected a number from -180 to 180, found \(JSONNumber(lon).text)") }
         if location == nil, let lat, let lon {
-            query.append(("latitude", reader.object["latitude"]?.numberValue?.text ?? JSONNumber(lat).text))
-            query.append(("longitude", reader.object["longitude"]?.numberValue?.text ?? JSONNumber(lon).text))
+            // The digits as written: recordings and the API see the same text.
+            query.append(("latitude", reader.raw(Self.latitude)?.numberValue?.text ?? JSONNumber(lat).text))
+            query.append(("longitude", reader.raw(Self.longitude)?.numberValue?.text ?? JSONNumber(lon).text))
         }
-        if let r = reader.int("radius") { query.append(("radius", String(r))) }
-        if let cats = reader.stringList("categories") {
+        if let r = reader[Self.radius] { query.append(("radius", String(r))) }
+        if let cats = reader[Self.categories] {
             let list = cats.flatMap { $0.split(separator: ",") }.map { $0.trimmingBlanks }.filter { !$0.isEmpty }
-            if list.isEmpty { reader.error("categories", "must name at least one category alias") } else { query.append(("categories", list.joined(separator: ","))) }
+            if list.isEmpty { reader.error(Self.categories, "must name at least one category alias") } else { query.append(("categories", list.joined(separator: ","))) }
         }
-        if let s = reader.string("sort_by") { query.append(("sort_by", s)) }
-        if let prices = reader.stringList("price") {
+        if let s = reader[Self.sortBy] { query.append(("sort_by", s)) }
+        if let prices = reader[Self.price] {
             let levels = prices.flatMap { $0.split(separator: ",") }.map { $0.trimmingBlanks }
             if levels.isEmpty || !levels.allSatisfy({ ["1", "2", "3", "4"].contains($0) }) {
-                reader.error("price", "expected price levels 1 to 4 such as \"1,2\", found \(prices.map { "\"\($0)\"" }.joined(separator: ", "))")
+                reader.error(Self.price, "expected price levels 1 to 4 such as \"1,2\", found \(prices.map { "\"\($0)\"" }.joined(separator: ", "))")
             } else {
                 query.append(("price", levels.joined(separator: ",")))
             }
         }
-        if let open = reader.bool("open_now") { query.append(("open_now", open ? "true" : "false")) }
-        if let loc = reader.string("locale") {
-            if !Self.isLocale(loc) { reader.error("locale", "expected a locale like \"en_US\" or \"de_DE\", found \"\(loc)\"") }
-            query.append(("locale", loc))
-        }
-        if let n = reader.int("limit") { query.append(("limit", String(n))) }
-        var base = reader.string("base_url") ?? Self.defaultBaseURL
-        while base.hasSuffix("/") { base.removeLast() }
-        url = URLEncoding.appendQuery(base + Self.path, query)
+        if let open = reader[Self.openNow] { query.append(("open_now", open ? "true" : "false")) }
+        if let loc = reader[Self.locale] { query.append(("locale", loc)) }
+        if let n = reader[Self.limit] { query.append(("limit", String(n))) }
+        url = URLEncoding.appendQuery(reader[Self.baseURL] + Self.path, query)
     }
 
     static func isLocale(_ s: String) -> Bool {

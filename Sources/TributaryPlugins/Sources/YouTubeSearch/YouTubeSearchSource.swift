@@ -13,19 +13,24 @@ public struct YouTubeSearchSource: FeedSource {
     static let defaultBaseURL = "https://www.googleapis.com"
     static let maxPages = 10
 
-    public static let options: [OptionSpec] = [
-        OptionSpec("query", .string, required: true, "search terms (q), sent percent-encoded (RFC 3986, UTF-8)"),
-        OptionSpec("api_key", .string, required: true, secret: true, "API key (key); never printed, logged or recorded"),
-        OptionSpec("order", .enumeration(orders), default: "date", "result order"),
-        OptionSpec("max_results", .integer(min: 1, max: 50), default: "25", "results per page (maxResults), 1 to 50"),
-        OptionSpec("pages", .integer(min: 1, max: maxPages), default: "1", "pages to read, 1 to 10, following nextPageToken (each page costs 100 quota units)"),
-        OptionSpec("result_type", .stringOrList, default: "video", "what to search for (type): \"video\", \"channel\", \"playlist\" (a list or a comma-separated string)"),
-        OptionSpec("region_code", .string, "ISO 3166-1 alpha-2 country the results are for (regionCode), e.g. \"BR\""),
-        OptionSpec("relevance_language", .string, "ISO 639-1 language the results are most relevant to (relevanceLanguage), e.g. \"pt\", \"zh-Hans\""),
-        OptionSpec("safe_search", .enumeration(["none", "moderate", "strict"]), default: "the API's (moderate)", "restricted-content filtering (safeSearch)"),
-        OptionSpec("since_last_run", .bool, default: "true", "ask only for results published after the last successful run (publishedAfter, from state)"),
-        OptionSpec("base_url", .url, default: defaultBaseURL, "API root (a compatible or recorded server)"),
-    ]
+    static let query = Option.string("query", "search terms (q), sent percent-encoded (RFC 3986, UTF-8)").required
+        .checked { $0.trimmingWhitespaceAndNewlines.isEmpty ? "must not be empty" : nil }
+    static let apiKey = Option.secret("api_key", "API key (key); never printed, logged or recorded (get one at https://console.cloud.google.com/apis/credentials)").required
+    static let order = Option.choice("order", orders, "result order").defaulted("date")
+    static let maxResults = Option.integer("max_results", 1...50, "results per page (maxResults), 1 to 50").defaulted(25)
+    static let pages = Option.integer("pages", 1...maxPages, "pages to read, 1 to 10, following nextPageToken (each page costs 100 quota units)").defaulted(1)
+    static let resultType = Option.stringOrList("result_type", "what to search for (type): \"video\", \"channel\", \"playlist\" (a list or a comma-separated string)").documented(default: "video")
+    static let regionCode = Option.string("region_code", "ISO 3166-1 alpha-2 country the results are for (regionCode), e.g. \"BR\"")
+        .checked { r in
+            let u = r.uppercased()
+            return u.count == 2 && u.unicodeScalars.allSatisfy({ ("A"..."Z").contains($0) }) ? nil : "expected a two-letter ISO 3166-1 country code such as \"BR\", found \"\(r)\""
+        }
+    static let relevanceLanguage = Option.string("relevance_language", "ISO 639-1 language the results are most relevant to (relevanceLanguage), e.g. \"pt\", \"zh-Hans\"")
+        .checked { isLanguageTag($0) ? nil : "expected an ISO 639-1 language code such as \"pt\" or \"zh-Hans\", found \"\($0)\"" }
+    static let safeSearch = Option.choice("safe_search", ["none", "moderate", "strict"], "restricted-content filtering (safeSearch)").documented(default: "the API's (moderate)")
+    static let sinceLastRun = Option.bool("since_last_run", "ask only for results published after the last successful run (publishedAfter, from state)").defaulted(true)
+    static let baseURL = Option.baseURL("base_url", "API root (a compatible or recorded server)").defaulted(defaultBaseURL)
+    public static let options: [any OptionDeclaration] = [query, apiKey, order, maxResults, pages, resultType, regionCode, relevanceLanguage, safeSearch, sinceLastRun, baseURL]
 
     let query: String
     let apiKey: String
@@ -40,56 +45,34 @@ public struct YouTubeSearchSource: FeedSource {
     let baseURL: String
 
     init?(settings: SourceSettings, reader: OptionReader) {
-        let query = reader.string("query") ?? ""
-        if reader.has("query") && reader.string("query") != nil && query.trimmingWhitespaceAndNewlines.isEmpty {
-            reader.error("query", "must not be empty")
-        }
-        self.query = query
-        let key = reader.string("api_key") ?? ""
-        if reader.string("api_key") != nil && key.trimmingBlanks.isEmpty {
-            reader.error("api_key", "must not be empty (get one at https://console.cloud.google.com/apis/credentials)")
-        }
-        self.apiKey = key.trimmingBlanks
-        self.order = reader.string("order") ?? "date"
-        self.maxResults = reader.int("max_results") ?? 25
-        self.pages = reader.int("pages") ?? 1
+        self.query = reader[Self.query]
+        self.apiKey = reader[Self.apiKey]
+        self.order = reader[Self.order]
+        self.maxResults = reader[Self.maxResults]
+        self.pages = reader[Self.pages]
         self.types = Self.readTypes(reader)
-        self.regionCode = reader.string("region_code").map { $0.uppercased() }
-        if let r = regionCode, !(r.count == 2 && r.unicodeScalars.allSatisfy { ("A"..."Z").contains($0) }) {
-            reader.error("region_code", "expected a two-letter ISO 3166-1 country code such as \"BR\", found \"\(reader.string("region_code") ?? r)\"")
-        }
-        self.relevanceLanguage = reader.string("relevance_language")
-        if let l = relevanceLanguage, !Self.isLanguageTag(l) {
-            reader.error("relevance_language", "expected an ISO 639-1 language code such as \"pt\" or \"zh-Hans\", found \"\(l)\"")
-        }
-        self.safeSearch = reader.string("safe_search")
-        self.sinceLastRun = reader.bool("since_last_run") ?? true
-        var base = reader.string("base_url") ?? Self.defaultBaseURL
-        if !(base.hasPrefix("http://") || base.hasPrefix("https://")) {
-            reader.error("base_url", "expected an http:// or https:// URL, found \"\(base)\"")
-        }
-        if base.contains("?" as Character) || base.contains("#" as Character) {
-            reader.error("base_url", "expected the API root without a query, found \"\(Redactor.redactURL(base))\"")
-        }
-        while base.hasSuffix("/") { base.removeLast() }
-        self.baseURL = base
+        self.regionCode = reader[Self.regionCode].map { $0.uppercased() }
+        self.relevanceLanguage = reader[Self.relevanceLanguage]
+        self.safeSearch = reader[Self.safeSearch]
+        self.sinceLastRun = reader[Self.sinceLastRun]
+        self.baseURL = reader[Self.baseURL]
     }
 
     /// `"video"`, `"video,channel"` or `["video", "playlist"]`: each part checked, duplicates dropped.
     static func readTypes(_ reader: OptionReader) -> [String] {
-        guard let raw = reader.stringList("result_type") else { return ["video"] }
+        guard let raw = reader[resultType] else { return ["video"] }
         var out: [String] = []
         for part in raw.flatMap({ $0.split(separator: ",", omittingEmptySubsequences: false) }) {
             let t = part.trimmingBlanks
             guard resultTypes.contains(t) else {
                 var msg = "expected \"video\", \"channel\" or \"playlist\" (or several, comma-separated), found \"\(t)\""
                 if let s = Suggest.closest(to: t, in: resultTypes) { msg += " (did you mean \"\(s)\"?)" }
-                reader.error("result_type", msg)
+                reader.error(resultType, msg)
                 continue
             }
             if !out.contains(t) { out.append(t) }
         }
-        if out.isEmpty && raw.isEmpty { reader.error("result_type", "expected at least one of \"video\", \"channel\", \"playlist\"") }
+        if out.isEmpty && raw.isEmpty { reader.error(resultType, "expected at least one of \"video\", \"channel\", \"playlist\"") }
         return out
     }
 

@@ -1,8 +1,9 @@
 import Foundation
 
-/// Link handling shared by the feed readers: relative references resolved (RFC 3986) against
-/// the feed URL or xml:base, and only absolute http(s) URLs kept for items.
-enum FeedLinks {
+/// Links found in documents (a feed's entries, an API's fields, a playlist's streams): relative
+/// references resolved (RFC 3986) against the document's URL or xml:base, and only absolute
+/// http(s) URLs kept for items.
+public enum Links {
     /// Characters a URL may hold as written; anything else (spaces, Cyrillic) is percent-encoded
     /// before parsing, so `https://e.org/новости/1` still resolves.
     static let urlCharacters: CharacterSet = {
@@ -11,7 +12,7 @@ enum FeedLinks {
         return set
     }()
 
-    static func resolve(_ link: String, against base: String) -> String {
+    public static func resolve(_ link: String, against base: String) -> String {
         let link = link.trimmingCharacters(in: .whitespacesAndNewlines)
         let lower = link.lowercased()
         if lower.hasPrefix("http://") || lower.hasPrefix("https://") { return encoded(link) }
@@ -20,7 +21,7 @@ enum FeedLinks {
         return u.absoluteString
     }
 
-    static func encoded(_ s: String) -> String {
+    public static func encoded(_ s: String) -> String {
         if s.unicodeScalars.allSatisfy(isURLCharacter) { return s }
         return s.addingPercentEncoding(withAllowedCharacters: urlCharacters) ?? s
     }
@@ -35,7 +36,7 @@ enum FeedLinks {
     }
 
     /// The link when it is an absolute http(s) URL with a host, else nil.
-    static func httpOnly(_ s: String?) -> String? {
+    public static func httpOnly(_ s: String?) -> String? {
         guard let s, !s.isEmpty else { return nil }
         let lower = s.lowercased()
         guard lower.hasPrefix("http://") || lower.hasPrefix("https://") else { return nil }
@@ -44,7 +45,7 @@ enum FeedLinks {
     }
 
     /// `resolve` then `httpOnly`.
-    static func absolute(_ link: String?, base: String) -> String? {
+    public static func absolute(_ link: String?, base: String) -> String? {
         guard let link, !link.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return nil }
         return httpOnly(resolve(link, against: base))
     }

@@ -1,0 +1,1 @@
+../../Fuzz/Harness/FuzzTargets.swift
