@@ -12,32 +12,22 @@ import TributaryCore
 /// as a secret, so it is scrubbed from whatever else might echo it.
 public final class NATSSink: Sink {
     public static let defaultURL = "nats://127.0.0.1:4222"
-    public static let defaultSubject = "tributary.items.{kind}"
     /// The subjects of a stream the sink creates.
     public static let streamSubjects = ["tributary.items.>"]
 
-    public static let descriptor = SinkDescriptor(type: "nats", summary: "publish to NATS JetStream (deduplicated by item id)", options: [
-        OptionSpec("url", .string, default: defaultURL, "nats:// URL of the server (user:pass@ or token@ to authenticate; comma-separated for a cluster)"),
-        OptionSpec("subject", .string, default: defaultSubject, "subject to publish to; {kind}, {source}, {type} are the item's (. becomes _)"),
-        OptionSpec("stream", .string, "JetStream stream to create if missing, on the subjects tributary.items.>"),
-        OptionSpec("duplicate_window", .duration, default: "2m", "the created stream's duplicate window (same id within it: stored once)"),
-        OptionSpec("timeout", .duration, default: "10s", "longest wait for the server: connecting, a JetStream answer, the next acknowledgement"),
-    ]) { reader in
-        let url = reader.string("url") ?? defaultURL
-        if let e = NATSOptions.checkURL(url) { reader.error("url", e.text) } else { NATSOptions.registerSecrets(url) }
-        var subject = NATSSubject(template: defaultSubject, parts: [.literal("tributary.items."), .kind])
-        switch NATSSubject.parse(reader.string("subject") ?? defaultSubject) {
-        case .success(let s): subject = s
-        case .failure(let e): reader.error("subject", e.text)
-        }
-        let stream = reader.string("stream")
-        if let stream, let e = NATSOptions.checkStream(stream) { reader.error("stream", e.text) }
-        let window = reader.duration("duplicate_window") ?? 120
-        if window <= 0 { reader.error("duplicate_window", "must be longer than 0s") }
-        let timeout = reader.duration("timeout") ?? 10
-        if timeout <= 0 { reader.error("timeout", "must be longer than 0s") }
-        return NATSSink(url: url, subject: subject, stream: stream, duplicateWindow: window, timeout: timeout)
+    public static let descriptor = SinkDescriptor(type: "nats", summary: "publish to NATS JetStream (deduplicated by item id)", options: [url, subject, stream, duplicateWindow, timeout]) { reader in
+        NATSOptions.registerSecrets(reader[url])
+        return NATSSink(url: reader[url], subject: reader[subject], stream: reader[stream], duplicateWindow: reader[duplicateWindow], timeout: reader[timeout])
     }
+
+    static let url = Option.string("url", "nats:// URL of the server (user:pass@ or token@ to authenticate; comma-separated for a cluster)")
+        .checked { NATSOptions.checkURL($0)?.text }.defaulted(defaultURL)
+    static let subject = Option.natsSubject("subject", "subject to publish to; {kind}, {source}, {type} are the item's (. becomes _)")
+        .defaulted(NATSSubject.standard)
+    static let stream = Option.string("stream", "JetStream stream to create if missing, on the subjects tributary.items.>")
+        .checked { NATSOptions.checkStream($0)?.text }
+    static let duplicateWindow = Option.duration("duplicate_window", atLeast: 0.001, "the created stream's duplicate window (same id within it: stored once)").defaulted(120)
+    static let timeout = Option.duration("timeout", atLeast: 0.001, "longest wait for the server: connecting, a JetStream answer, the next acknowledgement").defaulted(10)
 
     let url: String
     let subject: NATSSubject

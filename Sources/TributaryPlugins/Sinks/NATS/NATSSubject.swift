@@ -74,10 +74,23 @@ struct NATSSubject: Sendable, Equatable {
         c == "." || c == "*" || c == ">" || c == " " || c.value < 0x20 || c.value == 0x7F
     }
 
+    /// `tributary.items.{kind}`, the default.
+    static let standard = NATSSubject(template: "tributary.items.{kind}", parts: [.literal("tributary.items."), .kind])
+
     /// Whether every subject this template renders is captured by `tributary.items.>`, the
     /// subjects of a stream the sink creates.
     var isUnderDefaultStreamSubjects: Bool {
         template.hasPrefix("tributary.items.") && template.split(separator: ".").count >= 3
+    }
+}
+
+extension Option where Value == NATSSubject {
+    /// A subject template (`NATSSubject.parse`), checked when the config is loaded.
+    static func natsSubject(_ name: String, _ help: String) -> Option {
+        Option(spec: OptionSpec(name, .string, help, rule: { v, _ in
+            guard let s = v.stringValue, case .failure(let e) = NATSSubject.parse(s) else { return nil }
+            return e.text
+        }), read: { v, _ in v.stringValue.flatMap { try? NATSSubject.parse($0).get() } }, show: { $0.template }, placeholder: { NATSSubject.standard })
     }
 }
 
