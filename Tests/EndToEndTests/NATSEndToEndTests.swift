@@ -251,6 +251,41 @@ final class NATSEndToEndTests: XCTestCase {
         XCTAssertEqual(Set(stream.messages.map(\.subject)), ["tributary.items.video", "tributary.items.post"])
     }
 
+    /// libnats is opened when a nats sink connects: never by `--version`, `check` or a run
+    /// without one (start-up stays what it was).
+    func testOnlyARunWithANatsSinkLoadsLibnats() throws {
+        let nats = try NATSServer()
+        defer { nats.remove() }
+        let example = BinaryRunner.packageRoot + "/Sources-config/examples/nats.json"
+        for args in [["--version"], ["check", "-c", example], ["run", "-c", example, "--no-state", "--jsonl"]] {
+            let r = try BinaryRunner.run(args, env: ["LD_DEBUG": "files", "NATS_URL": nats.url])
+            XCTAssertEqual(r.status, 0, "\(args): \(r.stderr.suffix(2000))")
+            XCTAssertTrue(r.stderr.contains("file=libc.so.6"), "the loader's trace is there")
+            XCTAssertFalse(r.stderr.contains("libnats"), "\(args) loaded libnats")
+        }
+        let r = try BinaryRunner.run(["run", "-c", example, "--no-state", "--quiet"], env: ["LD_DEBUG": "files", "NATS_URL": nats.url])
+        XCTAssertEqual(r.status, 0, r.stderr.suffix(2000).description)
+        XCTAssertTrue(r.stderr.contains("file=libnats.so.3.4 [0];  dynamically loaded by"), "a run with a nats sink opens libnats with dlopen")
+    }
+
+    /// With libnats hidden (/dev/null bound over it in a private mount namespace: root only,
+    /// skipped where namespaces are not allowed), the sink fails readably before any fetch.
+    func testWithoutLibnatsTheSinkFailsNamingTheLibrary() throws {
+        let real = URL(fileURLWithPath: "/usr/lib/x86_64-linux-gnu/libnats.so.3.4").resolvingSymlinksInPath().path
+        guard getuid() == 0, FileManager.default.fileExists(atPath: real), (try? Shell.run(["unshare", "-m", "true"]))?.status == 0 else {
+            throw XCTSkip("needs root, unshare -m and \(real)")
+        }
+        let dir = TempDir()
+        defer { dir.remove() }
+        let cfg = config(dir, sources: [source("news", "http://127.0.0.1:9/x")], sink: #""url":"nats://127.0.0.1:9""#)
+        let script = "mount --bind /dev/null \(real) || exit 99; \"$0\" run -c \"$1\""
+        let r = try Shell.run(["unshare", "-m", "sh", "-c", script, BinaryRunner.binary, cfg])
+        XCTAssertNotEqual(r.status, 99, "mount failed: \(r.stderr)")
+        XCTAssertEqual(r.status, 3, r.stderr)
+        XCTAssertTrue(r.stderr.contains("tributary: sink failed: nats: the nats sink needs the NATS C client (libnats.so.3.4, Debian package libnats3.4), which could not be loaded: "), r.stderr)
+        XCTAssertFalse(r.stderr.contains("crashed") || r.stderr.contains("Fatal error"), r.stderr)
+    }
+
     /// 10,000 items in one batch: every one stored, and the rate printed (PERFORMANCE.md).
     func testTenThousandItems() throws {
         let nats = try NATSServer()
