@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# The nats sink's throughput (10,000 items by default) beside nats-py, against a nats-server
+# The nats sink's throughput (10,000 items by default) beside nats-py and the NATS C client
+# (bench/nats_c_peer.c, the library the sink uses) on its own, against a nats-server
 # with JetStream on a free port of 127.0.0.1, with its store in a temporary folder.
 #
 #   bash bench/nats.sh                 # ITEMS=10000 RUNS=5; TRIBUTARY_BIN=... to take a binary
 #
 # Needs what `make test-tools` installs (nats-server, the venv with nats-py under
-# .build/test-tools/venv); builds the release binary when TRIBUTARY_BIN is not given. The table
+# .build/test-tools/venv) and libnats-dev (`make deps`); builds the release binary when TRIBUTARY_BIN is not given. The table
 # is printed and written to bench/results/nats-latest.md (git-ignored). See bench/nats_bench.py.
 set -euo pipefail
 
@@ -24,6 +25,7 @@ fi
 
 work=$(mktemp -d)
 server=""
+gcc -O2 -o "$work/nats_c_peer" "$HERE/nats_c_peer.c" -lnats
 cleanup() {
     if [ -n "$server" ]; then kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; fi
     rm -rf "$work"

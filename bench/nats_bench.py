@@ -3,7 +3,8 @@
 
     python3 bench/nats_bench.py TRIBUTARY_BIN NATS_URL WORK_DIR [ITEMS] [RUNS]
 
-(bench/nats.sh starts the server and a venv with nats-py, then calls this.) Every round runs,
+(bench/nats.sh starts the server, a venv with nats-py and builds bench/nats_c_peer.c into
+WORK_DIR/nats_c_peer, then calls this.) Every round runs,
 in an order that rotates from round to round:
 
   tributary jsonl     tributary run --no-state: one json source (a local file of ITEMS items)
@@ -13,13 +14,17 @@ in an order that rotates from round to round:
   nats-py async       nats-py: js.publish_async of the same JSON lines, 1,024 in flight, then
                       publish_async_completed (what the sink does)
   nats-py sync        nats-py: await js.publish of each line (one round trip per item)
+  libnats async       the NATS C client alone (bench/nats_c_peer.c), 1,024 in flight
+  libnats sync        the NATS C client alone, one js_PublishMsg at a time
 
-and reports the median wall time of RUNS rounds (default 5), items/s, and, for the nats sink,
-its own share (nats minus the baseline). The stream's message count is checked at the end.
+and reports the medians of RUNS rounds (default 5): wall time, items/s, CPU time of the client
+(the tributary process, or the Python process; never the server's), and for the nats sink its
+own share (nats minus the baseline). The stream's message count is checked at the end.
 """
 import asyncio
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -42,17 +47,22 @@ def write_config(name, prefix, sink):
     return path
 
 
+def children_cpu():
+    u = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return u.ru_utime + u.ru_stime
+
+
 def run_tributary(config):
-    start = time.perf_counter()
+    cpu, start = children_cpu(), time.perf_counter()
     r = subprocess.run([BIN, "run", "-c", config, "--no-state", "--quiet"], capture_output=True, text=True)
     elapsed = time.perf_counter() - start
     if r.returncode != 0:
         sys.exit(f"tributary failed ({r.returncode}): {r.stderr}")
-    return elapsed
+    return elapsed, children_cpu() - cpu
 
 
 async def peer(lines, prefix, asynchronous):
-    start = time.perf_counter()
+    cpu, start = time.process_time(), time.perf_counter()
     nc = await nats.connect(URL)
     js = nc.jetstream(publish_async_max_pending=1024)
     for i, line in enumerate(lines):
@@ -64,7 +74,16 @@ async def peer(lines, prefix, asynchronous):
     if asynchronous:
         await js.publish_async_completed()
     await nc.close()
-    return time.perf_counter() - start
+    return time.perf_counter() - start, time.process_time() - cpu
+
+
+def c_peer(prefix, mode):
+    cpu = children_cpu()
+    r = subprocess.run([os.path.join(WORK, "nats_c_peer"), URL, "tributary.items.video", prefix, os.path.join(WORK, "lines.jsonl"), mode, "1024"],
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        sys.exit(f"nats_c_peer failed ({r.returncode}): {r.stderr}")
+    return float(r.stdout), children_cpu() - cpu
 
 
 async def stream_count():
@@ -87,7 +106,9 @@ def main():
     dup = write_config("dup", "dup", nats_sink)
     run_tributary(dup)  # stores the ids the "dup" rows publish again
 
-    tools = ["tributary jsonl", "tributary nats", "tributary nats dup", "nats-py async", "nats-py sync"]
+    with open(os.path.join(WORK, "lines.jsonl"), "wb") as f:
+        f.write(b"\n".join(lines) + b"\n")
+    tools = ["tributary jsonl", "tributary nats", "tributary nats dup", "nats-py async", "nats-py sync", "libnats async", "libnats sync"]
     times = {t: [] for t in tools}
     for r in range(RUNS):
         order = tools[r % len(tools):] + tools[:r % len(tools)]
@@ -100,19 +121,27 @@ def main():
                 times[t].append(run_tributary(write_config(f"nats{r}", f"r{r}", nats_sink)))
             elif t == "tributary nats dup":
                 times[t].append(run_tributary(dup))
+            elif t.startswith("libnats"):
+                times[t].append(c_peer(f"c{t.split()[1]}{r}", t.split()[1]))
             else:
                 times[t].append(asyncio.run(peer(lines, f"{t.split()[1]}{r}", t.endswith("async"))))
 
-    expected = ITEMS * (1 + 3 * RUNS)
+    expected = ITEMS * (1 + 5 * RUNS)
     got = asyncio.run(stream_count())
-    base = statistics.median(times["tributary jsonl"])
+    base = statistics.median(w for w, _ in times["tributary jsonl"])
+    base_cpu = statistics.median(c for _, c in times["tributary jsonl"])
     print(f"{ITEMS} items ({sum(map(len, lines)) // ITEMS} bytes each), median of {RUNS} rounds; stream BENCH holds {got} (expected {expected})\n")
-    print("| tool | wall s | items/s | the sink's own share |")
-    print("|---|---|---|---|")
+    print("| tool | wall s | items/s | client CPU s | the sink's own share (minus the jsonl run) |")
+    print("|---|---|---|---|---|")
     for t in tools:
-        m = statistics.median(times[t])
-        share = f"{m - base:.3f} s, {ITEMS / max(m - base, 1e-9):,.0f} items/s" if t.startswith("tributary nats") else ""
-        print(f"| {t} | {m:.3f} | {ITEMS / m:,.0f} | {share} |")
+        wall = statistics.median(w for w, _ in times[t])
+        cpu = statistics.median(c for _, c in times[t])
+        share = ""
+        if t.startswith("tributary nats"):
+            share = f"{wall - base:.3f} s wall, {cpu - base_cpu:.3f} s CPU"
+            if wall > base:
+                share += f": {ITEMS / (wall - base):,.0f} items/s"
+        print(f"| {t} | {wall:.3f} | {ITEMS / wall:,.0f} | {cpu:.3f} | {share} |")
     if got != expected:
         sys.exit("the stream does not hold what was published")
 
