@@ -181,6 +181,33 @@ final class NATSEndToEndTests: XCTestCase {
         XCTAssertEqual(try NATSReader.read(nats.url, stream: "ITEMS")?.messages.map(\.id), ["a:0", "a:1", "a:2", "b:10", "b:11", "b:12"])
     }
 
+    /// `watch` keeps its connection across rounds, and a server restart between them: libnats
+    /// reconnects and the next round's new items are published.
+    func testWatchPublishesEachRoundAndOutlivesAServerRestart() throws {
+        let nats = try NATSServer()
+        defer { nats.remove() }
+        let more = Locked(false)
+        let web = try LoopbackServer { _ in .text(Self.page(0, more.withLock { $0 } ? 5 : 3)) }
+        defer { web.stop() }
+        let dir = TempDir()
+        defer { dir.remove() }
+        let cfg = dir.write("tributary.json", #"{"defaults":{"jitter":"0s"},"sources":[\#(source("w", web.baseURL + "/a", extra: #","interval":"1s""#))],"sinks":[{"type":"nats","url":"\#(nats.url)","stream":"ITEMS"}],"state":{"path":"state.sqlite"}}"#)
+        let p = try BinaryRunner.start(["watch", "-c", cfg], stdoutPath: dir.path + "/out", stderrPath: dir.path + "/err")
+        defer { if p.isRunning { p.terminate() } }
+        func count() -> Int { (try? NATSReader.count(nats.url, stream: "ITEMS")?.count) ?? -1 }
+        let deadline = Date().addingTimeInterval(20)
+        while count() != 3 && Date() < deadline { usleep(100_000) }
+        XCTAssertEqual(count(), 3, dir.read("err") ?? "")
+        nats.kill()
+        try nats.start()
+        more.withLock { $0 = true }
+        while count() != 5 && Date() < deadline { usleep(100_000) }
+        kill(p.processIdentifier, SIGTERM)
+        let (status, stderr) = wait(p, dir)
+        XCTAssertEqual(status, 143, stderr)
+        XCTAssertEqual(try NATSReader.read(nats.url, stream: "ITEMS")?.messages.map(\.id), (0..<5).map { "w:\($0)" })
+    }
+
     func testNoAcknowledgementWithinTheTimeoutIsASinkFailure() throws {
         let nats = try NATSServer()
         defer { nats.remove() }
