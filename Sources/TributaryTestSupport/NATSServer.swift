@@ -78,6 +78,36 @@ public final class NATSServer {
     public func pause() { if let p = process { Foundation.kill(p.processIdentifier, SIGSTOP) } }
     public func resume() { if let p = process { Foundation.kill(p.processIdentifier, SIGCONT) } }
 
+    /// Bytes clients sent that the server has not read yet: the receive queues of the
+    /// established TCP connections to its port (/proc/net/tcp). Nonzero while the server is
+    /// paused means a client's messages reached it and wait unread (no acknowledgement can
+    /// come for them from this process).
+    public func unreadBytes() -> Int {
+        let table = Self.tcpTable()
+        let local = String(format: ":%04X", port)
+        return table.split(separator: "\n").dropFirst().reduce(0) { sum, line in
+            // sl local_address rem_address st tx_queue:rx_queue ...
+            let f = line.split(separator: " ")
+            guard f.count > 4, f[1].hasSuffix(local), f[3] == "01", let rx = f[4].split(separator: ":").last.flatMap({ Int($0, radix: 16) }) else { return sum }
+            return sum + rx
+        }
+    }
+
+    /// /proc/net/tcp read to its end (a proc file has no size: one read returns one page).
+    public static func tcpTable() -> String {
+        let fd = open("/proc/net/tcp", O_RDONLY)
+        guard fd >= 0 else { return "" }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var buf = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = read(fd, &buf, buf.count)
+            if n <= 0 { break }
+            bytes += buf[0..<n]
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     private func end(_ signal: Int32) {
         guard let p = process else { return }
         process = nil
