@@ -7,8 +7,7 @@ let strict: [SwiftSetting] = [
 
 let package = Package(
     name: "Tributary",
-    platforms: [.macOS(.v14)],
-    products: [
+        products: [
         .executable(name: "tributary", targets: ["tributary"]),
         .library(name: "TributaryCore", targets: ["TributaryCore"]),
         .library(name: "TributaryPlugins", targets: ["TributaryPlugins"]),
@@ -29,6 +28,10 @@ let package = Package(
         // table filled at run time (dlopen when a nats sink connects, see NATSLibrary.swift);
         // headers only, from libnats-dev, for the same reason as CCurl.
         .systemLibrary(name: "CNATS"),
+        // C shim over PCRE2 (8-bit): filter rules' regular expressions, through a function table
+        // filled at run time (dlopen on the first pattern, see RegexPattern.swift); headers only,
+        // from libpcre2-dev.
+        .systemLibrary(name: "CPCRE2"),
         // C shim over SQLite: the state store's database.
         .systemLibrary(
             name: "CSQLite",
@@ -40,7 +43,7 @@ let package = Package(
         // C shim over the process calls Swift cannot make (prctl, pidfd_open, waitid): the exec source.
         .systemLibrary(name: "CProcess"),
         // Engine: JSON layer, model, HTTP, config, engine, plugin protocols.
-        .target(name: "TributaryCore", dependencies: ["CCurl", "CCrypto", "CNATS", "CSQLite", "CDynamicLoader"], swiftSettings: strict),
+        .target(name: "TributaryCore", dependencies: ["CCurl", "CCrypto", "CNATS", "CPCRE2", "CSQLite", "CDynamicLoader"], swiftSettings: strict),
         // Built-in sources and sinks, one folder each, plus the registry.
         .target(name: "TributaryPlugins", dependencies: ["TributaryCore", "CProcess"], swiftSettings: strict),
         // Command-line front end (argument parsing, signals, summary); no business logic.
@@ -48,6 +51,10 @@ let package = Package(
         .executableTarget(name: "tributary", dependencies: ["TributaryCLI"], swiftSettings: strict),
         // Benchmark of the state store's cost per run (bench/README.md).
         .executableTarget(name: "tributary-state-bench", dependencies: ["TributaryCore"], path: "bench/StateBench", swiftSettings: strict),
+        // Benchmark of the JSON layer: the corpus parsed from memory, eight fields read per item (bench/README.md).
+        .executableTarget(name: "tributary-json-bench", dependencies: ["TributaryCore", "TributaryTestSupport"], path: "bench/JSONBench", swiftSettings: strict),
+        // Filter rules: PCRE2 against POSIX regex and Swift Regex (bench/README.md).
+        .executableTarget(name: "tributary-filter-bench", dependencies: ["TributaryCore"], path: "bench/FilterBench", swiftSettings: strict),
         // Loopback HTTP server, fixtures and an in-memory sink for tests.
         .target(name: "TributaryTestSupport", dependencies: ["TributaryCore"], swiftSettings: strict),
         .testTarget(name: "TributaryCoreTests", dependencies: ["TributaryCore", "TributaryTestSupport"], swiftSettings: strict),

@@ -1,53 +1,68 @@
-/// The parsed command line. Hand-written parsing: `--key value` and `--key=value`, `-c FILE`,
-/// `--` ends options; anything unknown is a usage error (exit 2).
-struct Arguments {
-    var command = ""
-    var config: String?
-    var only: [String] = []
-    var jsonl = false
-    var all = false
-    var noState = false
-    var statePath: String?
-    var record: String?
-    var replay: String?
-    var respectSchedule = false
-    var quiet = false
-    var verbose = false
-    var help = false
-    var positional: [String] = []
+import TributaryCore
+
+/// The parsed command line, read through the flag declarations (`args[Flags.jsonl]`,
+/// `args.value(Flags.config)`). Parsing follows `Commands`: `--key value` and `--key=value`,
+/// short flags, `--` ends options; anything a command does not declare is a usage error (exit 2).
+struct Arguments: Sendable {
+    enum Action: Sendable {
+        case command(Command)
+        case version
+    }
+
+    let action: Action
+    /// `--help` or `-h` after the command.
+    private(set) var help = false
+    private(set) var positional: [String] = []
+    private var given: [Flag: [String]] = [:]
 
     struct UsageError: Error, CustomStringConvertible {
         let message: String
         var description: String { message }
     }
 
-    static let commands = ["run", "watch", "check", "sources", "test", "help"]
+    private init(_ action: Action) { self.action = action }
 
-    /// Flags each command takes (value-taking ones end in "=").
-    static let flags: [String: [String]] = [
-        "run": ["-c=", "--config=", "--only=", "--jsonl", "--all", "--no-state", "--state=", "--record=", "--replay=", "--quiet", "-q", "--verbose", "-v", "--respect-schedule"],
-        "watch": ["-c=", "--config=", "--only=", "--state=", "--replay=", "--quiet", "-q"],
-        "check": ["-c=", "--config="],
-        "sources": [],
-        "test": ["-c=", "--config=", "--replay=", "--record="],
-        "help": [],
-    ]
+    /// The command (nil for `--version`).
+    var command: Command? {
+        if case .command(let c) = action { return c }
+        return nil
+    }
+
+    func `is`(_ name: CommandName) -> Bool { command?.name == name }
+
+    /// True when the flag was given.
+    subscript(_ flag: Flag) -> Bool { given[declared(flag)] != nil }
+
+    /// True when the flag was given; false also when the command has no such flag (for code
+    /// that several commands share, such as `run` and `test`).
+    func given(ifDeclared flag: Flag) -> Bool {
+        (command?.flags.contains(flag) ?? false) && given[flag] != nil
+    }
+
+    /// The value of a flag that takes one (the last one given), or nil.
+    func value(_ flag: Flag) -> String? { given[declared(flag)]?.last }
+
+    /// Every value of a list flag, comma-separated parts split, in order.
+    func values(_ flag: Flag) -> [String] { given[declared(flag)] ?? [] }
+
+    /// Reading a flag the command does not declare is a bug the tests catch.
+    private func declared(_ flag: Flag) -> Flag {
+        assert(command?.flags.contains(flag) ?? false, "flag \(flag.long) read but not declared by \(command?.name.rawValue ?? "--version")")
+        return flag
+    }
 
     static func parse(_ argv: [String]) throws(UsageError) -> Arguments {
-        var a = Arguments()
-        var i = 0
-        var rest = argv
-        if rest.first == "--help" || rest.first == "-h" { a.command = "help"; return a }
-        if rest.first == "--version" || rest.first == "-V" { a.command = "version"; return a }
-        guard let cmd = rest.first else { a.command = "help"; return a }
-        guard commands.contains(cmd) else {
-            var msg = "unknown command \"\(cmd)\""
-            if let s = closest(cmd, commands + ["--help", "--version"]) { msg += " (did you mean \"\(s)\"?)" }
+        guard let first = argv.first else { return Arguments(.command(Commands.help)) }
+        if first == "--help" || first == "-h" { return Arguments(.command(Commands.help)) }
+        if first == "--version" || first == "-V" { return Arguments(.version) }
+        guard let command = Commands.named(first) else {
+            var msg = "unknown command \"\(first)\""
+            if let s = Suggest.closest(to: first, in: Commands.all.map(\.name.rawValue) + ["--help", "--version"]) { msg += " (did you mean \"\(s)\"?)" }
             throw UsageError(message: msg + "; see `tributary --help`")
         }
-        a.command = cmd
-        rest.removeFirst()
-        let allowed = flags[cmd] ?? []
+        var a = Arguments(.command(command))
+        let rest = Array(argv.dropFirst())
+        var i = 0
         var optionsDone = false
         while i < rest.count {
             let arg = rest[i]
@@ -57,78 +72,57 @@ struct Arguments {
                 continue
             }
             if arg == "--" { optionsDone = true; continue }
-            if arg == "--help" || arg == "-h" { a.help = true; continue }
+            if arg == Flags.help.long || arg == Flags.help.short { a.help = true; continue }
             var name = arg
             var inline: String? = nil
             if arg.hasPrefix("--"), let eq = arg.firstIndex(of: "=") {
                 name = String(arg[..<eq])
                 inline = String(arg[arg.index(after: eq)...])
             }
-            let takesValue = allowed.contains(name + "=")
-            guard takesValue || allowed.contains(name) else {
-                var msg = "unknown option \(name) for `tributary \(cmd)`"
-                let names = allowed.map { $0.hasSuffix("=") ? String($0.dropLast()) : $0 }
-                if let s = closest(name, names) { msg += " (did you mean \(s)?)" }
-                throw UsageError(message: msg + "; see `tributary help \(cmd)`")
+            guard let flag = command.flags.first(where: { $0.long == name || $0.short == name }) else {
+                var msg = "unknown option \(name) for `tributary \(command.name.rawValue)`"
+                if let s = Suggest.closest(to: name, in: command.flags.map(\.long)) { msg += " (did you mean \(s)?)" }
+                throw UsageError(message: msg + "; see `tributary help \(command.name.rawValue)`")
             }
-            var value: String? = nil
-            if takesValue {
-                if let inline { value = inline } else {
-                    guard i < rest.count else { throw UsageError(message: "option \(name) needs a value") }
-                    value = rest[i]
-                    i += 1
+            guard flag.takesValue else {
+                if inline != nil { throw UsageError(message: "option \(name) takes no value") }
+                a.given[flag, default: []].append("")
+                continue
+            }
+            let value: String
+            if let inline { value = inline } else {
+                guard i < rest.count else { throw UsageError(message: "option \(name) needs a value (\(flag.placeholder ?? "a value"))") }
+                value = rest[i]
+                i += 1
+            }
+            if value.isEmpty { throw UsageError(message: "option \(name) needs a non-empty value") }
+            switch flag.kind {
+            case .list: a.given[flag, default: []] += value.split(separator: ",").map(String.init).filter { !$0.isEmpty }
+            case .choice(let words):
+                guard words.contains(value) else {
+                    throw UsageError(message: "option \(flag.long) takes \(words.map { "\"\($0)\"" }.joined(separator: " or ")), found \"\(value)\"")
                 }
-                if value!.isEmpty { throw UsageError(message: "option \(name) needs a non-empty value") }
-            } else if inline != nil {
-                throw UsageError(message: "option \(name) takes no value")
-            }
-            switch name {
-            case "-c", "--config": a.config = value
-            case "--only": a.only += value!.split(separator: ",").map { String($0) }.filter { !$0.isEmpty }
-            case "--jsonl": a.jsonl = true
-            case "--all": a.all = true
-            case "--no-state": a.noState = true
-            case "--state": a.statePath = value
-            case "--record": a.record = value
-            case "--replay": a.replay = value
-            case "--respect-schedule": a.respectSchedule = true
-            case "--quiet", "-q": a.quiet = true
-            case "--verbose", "-v": a.verbose = true
-            default: break
+                a.given[flag, default: []].append(value)
+            case .value, .toggle: a.given[flag, default: []].append(value)
             }
         }
-        if a.record != nil && a.replay != nil { throw UsageError(message: "--record and --replay cannot be used together") }
-        if a.noState && a.statePath != nil { throw UsageError(message: "--no-state and --state cannot be used together") }
-        switch cmd {
-        case "test":
-            if a.positional.count != 1 && !a.help { throw UsageError(message: "`tributary test` needs exactly one source NAME") }
-        case "help":
-            if a.positional.count > 1 { throw UsageError(message: "`tributary help` takes at most one COMMAND") }
-        default:
-            if let extra = a.positional.first { throw UsageError(message: "unexpected argument \"\(extra)\" for `tributary \(cmd)`") }
+        for (x, y) in command.exclusive where a.given[x] != nil && a.given[y] != nil {
+            throw UsageError(message: "\(x.long) and \(y.long) cannot be used together")
+        }
+        if a.help { return a }
+        let name = command.name.rawValue
+        switch command.positional {
+        case .none:
+            if let extra = a.positional.first { throw UsageError(message: "unexpected argument \"\(extra)\" for `tributary \(name)`") }
+        case .one(let p, let what):
+            if a.positional.count != 1 { throw UsageError(message: "`tributary \(name)` needs exactly one \(what) \(p)") }
+        case .optional(let p):
+            if a.positional.count > 1 { throw UsageError(message: "`tributary \(name)` takes at most one \(p)") }
+        case .choice(let words):
+            guard a.positional.count == 1, words.contains(a.positional[0]) else {
+                throw UsageError(message: "`tributary \(name)` needs one of: \(words.joined(separator: ", "))")
+            }
         }
         return a
-    }
-
-    static func closest(_ word: String, _ candidates: [String]) -> String? {
-        var best: (String, Int)? = nil
-        for c in candidates {
-            let d = editDistance(word, c)
-            if d <= 2, best == nil || d < best!.1 { best = (c, d) }
-        }
-        return best?.0
-    }
-
-    static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
-        var prev = Array(0...b.count)
-        for i in 1...max(1, a.count) where !a.isEmpty {
-            var cur = [i] + [Int](repeating: 0, count: b.count)
-            for j in stride(from: 1, through: b.count, by: 1) {
-                cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            }
-            prev = cur
-        }
-        return a.isEmpty ? b.count : prev[b.count]
     }
 }

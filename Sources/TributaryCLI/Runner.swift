@@ -18,7 +18,7 @@ struct Runner {
 
     /// The sources this command runs: `test NAME`, `--only`, or every enabled one.
     func selectSources() -> [ConfiguredSource]? {
-        if args.command == "test" {
+        if args.is(.test) {
             let name = args.positional[0]
             guard let s = config.sources.first(where: { $0.settings.name == name }) else {
                 usageUnknown([name])
@@ -26,10 +26,10 @@ struct Runner {
             }
             return [s]
         }
-        if !args.only.isEmpty {
-            let unknown = args.only.filter { n in !config.sources.contains { $0.settings.name == n } }
+        if !args.values(Flags.only).isEmpty {
+            let unknown = args.values(Flags.only).filter { n in !config.sources.contains { $0.settings.name == n } }
             if !unknown.isEmpty { usageUnknown(unknown); return nil }
-            return config.sources.filter { args.only.contains($0.settings.name) }
+            return config.sources.filter { args.values(Flags.only).contains($0.settings.name) }
         }
         return config.sources.filter(\.settings.enabled)
     }
@@ -42,11 +42,11 @@ struct Runner {
         }
         do {
             // An explicit --record means the network, even when the config replays.
-            if let dir = args.replay ?? (args.record == nil ? config.replayDirectory : nil) {
+            if let dir = args.value(Flags.replay) ?? (args.value(Flags.record) == nil ? config.replayDirectory : nil) {
                 return (try ReplayTransport(directory: dir), nil)
             }
             let c = CurlTransport(settings: config.http)
-            return (try args.record.map { try RecordingTransport(inner: c, directory: $0) } ?? c, c)
+            return (try args.value(Flags.record).map { try RecordingTransport(inner: c, directory: $0) } ?? c, c)
         } catch {
             err.log("tributary: \(error)\n")
             return nil
@@ -55,8 +55,8 @@ struct Runner {
 
     /// The state, unless `--no-state` or `test`; pruned of what retention says to forget.
     func openState() -> (ok: Bool, store: SQLiteState?) {
-        if args.noState || args.command == "test" { return (true, nil) }
-        let path = args.statePath ?? config.statePath ?? SQLiteState.defaultPath()
+        if args.is(.test) || args.given(ifDeclared: Flags.noState) { return (true, nil) }
+        let path = args.value(Flags.state) ?? config.statePath ?? SQLiteState.defaultPath()
         do {
             let signals = self.signals
             let store = try SQLiteState(path: path, lockTimeout: config.lockTimeout, stopRequested: { signals.received != nil })
@@ -71,19 +71,20 @@ struct Runner {
     }
 
     func run() async -> Int32 {
-        let isTest = args.command == "test"
+        let isTest = args.is(.test)
         guard let selected = selectSources() else { return 2 }
         let opened = openState()
         guard opened.ok else { return notStarted() }
         guard let (transport, curl) = makeTransport() else { return 2 }
-        let sinks: [any Sink] = isTest || args.jsonl ? [JSONLSink(path: "-")] : config.sinks.map(\.sink)
-        let progress = ProgressLine(enabled: !args.quiet && !isTest && err.isTerminal, output: err)
+        let sinks: [any Sink] = isTest || args.given(ifDeclared: Flags.jsonl) ? [JSONLSink(path: "-")] : config.sinks.map(\.sink)
+        let progress = ProgressLine(enabled: !args.given(ifDeclared: Flags.quiet) && !isTest && err.isTerminal, output: err)
         let stopping = StopFlag()
-        let delivery = Delivery(sinks: sinks, state: opened.store, options: Delivery.Options(emitAll: args.all))
+        let sinkFilters = isTest || args.given(ifDeclared: Flags.jsonl) ? [] : config.sinks.map(\.filter)
+        let delivery = Delivery(sinks: sinks, sinkFilters: sinkFilters, state: opened.store, options: Delivery.Options(emitAll: args.given(ifDeclared: Flags.all)))
         let engine = Engine(sources: selected, delivery: delivery, transport: transport,
-                            options: Engine.Options(respectSchedule: args.respectSchedule, concurrency: config.http.concurrency, grace: Runner.gracePeriod),
+                            options: Engine.Options(respectSchedule: args.given(ifDeclared: Flags.respectSchedule), concurrency: config.http.concurrency, grace: Runner.gracePeriod),
                             stopping: stopping)
-        let observer = Self.observer(progress: progress, verbose: args.verbose)
+        let observer = Self.observer(progress: progress, verbose: args.given(ifDeclared: Flags.verbose))
         let task = Task { await engine.run(observer: observer) }
         let start = DispatchTime.now().uptimeNanoseconds
         let signalCount = SignalCounter()
@@ -101,7 +102,7 @@ struct Runner {
         curl?.shutdown()
         progress.clear()
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        if !args.quiet && !isTest {
+        if !args.given(ifDeclared: Flags.quiet) && !isTest {
             err.log(Summary.render(report, elapsed: elapsed))
         } else if isTest, let r = report.sources.first, case .failed(let reason) = r.status {
             err.log("\(r.name): failed: \(reason)\n")
@@ -210,7 +211,7 @@ enum Summary {
 
     /// One source's summary line (also what `watch` logs after each run).
     static func line(_ r: SourceReport, nameWidth: Int = 0, typeWidth: Int = 0) -> String {
-        pad(r.name, nameWidth) + "  " + pad(r.type, typeWidth) + "  " + status(r) + "  \(r.fetched) fetched  \(r.new) new  \(seconds(r.seconds))\n"
+        pad(r.name, nameWidth) + "  " + pad(r.type, typeWidth) + "  " + status(r) + "  \(r.fetched) fetched  \(r.new) new" + (r.filtered > 0 ? "  \(r.filtered) filtered" : "") + "  \(seconds(r.seconds))\n"
     }
 
     static func render(_ report: RunReport, elapsed: Double) -> String {
@@ -220,7 +221,9 @@ enum Summary {
         for r in report.sources { s += line(r, nameWidth: nameW, typeWidth: typeW) }
         let failed = report.sources.filter(\.isFailure).count
         let fetched = report.sources.reduce(0) { $0 + $1.fetched }
-        s += "total: \(report.sources.count) source\(report.sources.count == 1 ? "" : "s"), \(failed) failed, \(fetched) fetched, \(report.delivered) new, \(seconds(elapsed))\n"
+        let filtered = report.sources.reduce(0) { $0 + $1.filtered }
+        s += "total: \(report.sources.count) source\(report.sources.count == 1 ? "" : "s"), \(failed) failed, \(fetched) fetched, \(report.delivered) new"
+            + (filtered > 0 ? ", \(filtered) filtered" : "") + ", \(seconds(elapsed))\n"
         return s
     }
 }

@@ -57,11 +57,11 @@ public enum TributaryCommand {
             err.log("tributary: \(error)\n")
             return .finished(2)
         }
-        if args.help {
-            out.log((Help.commands[args.command] ?? Help.main) + "\n")
+        if args.help, let c = args.command {
+            out.log(Help.command(c) + "\n")
             return .finished(0)
         }
-        let fetches = ["run", "watch", "test"].contains(args.command)
+        let fetches = args.is(.run) || args.is(.watch) || args.is(.test)
         // This binary starts no process but exec programs: their orphans are ours to reap.
         if fetches { ExecSource.claimAllChildren() }
         let signals = fetches ? SignalWatcher() : nil
@@ -74,8 +74,7 @@ public enum TributaryCommand {
     /// Runs a command that needs no tasks and returns its exit code, or sets `job` to what is
     /// left of `run`, `watch` or `test`.
     static func dispatch(_ args: Arguments, signals: SignalWatcher?, job: inout Job?) -> Int32 {
-        switch args.command {
-        case "version":
+        guard let command = args.command else {
             out.log("""
                 tributary \(Tributary.version) (commit \(String(cString: tributary_build_commit())))
                 libcurl \(CurlTransport.curlVersion)
@@ -83,25 +82,33 @@ public enum TributaryCommand {
 
                 """)
             return 0
-        case "help":
-            if let c = args.positional.first {
-                guard let text = Help.commands[c] else {
-                    err.log("tributary: no help for unknown command \"\(c)\"; commands: \(Arguments.commands.joined(separator: ", "))\n")
+        }
+        switch command.name {
+        case .help:
+            if args[Flags.man] {
+                out.log(ManPage.render())
+            } else if let c = args.positional.first {
+                guard let named = Commands.named(c) else {
+                    err.log("tributary: no help for unknown command \"\(c)\"; commands: \(Commands.all.map(\.name.rawValue).joined(separator: ", "))\n")
                     return 2
                 }
-                out.log(text + "\n")
+                out.log(Help.command(named) + "\n")
             } else {
                 out.log(Help.main + "\n")
             }
             return 0
-        case "sources":
+        case .sources:
             out.log(Catalog.render(BuiltinRegistry.standard))
             return 0
-        default:
+        case .completion:
+            guard let shell = args.positional.first.flatMap(Completion.Shell.init(rawValue:)) else { return 2 }
+            out.log(Completion.script(shell))
+            return 0
+        case .run, .watch, .check, .test:
             break
         }
         guard let config = loadConfig(args) else { return 2 }
-        if args.command == "check" {
+        if command.name == .check {
             if let problem = FileDescriptorLimit.ensure(transfers: config.http.concurrency) {
                 err.log("\(config.file): \(problem)\n")
                 return 2
@@ -111,12 +118,12 @@ public enum TributaryCommand {
             return 0
         }
         let runner = Runner(args: args, config: config, signals: signals ?? SignalWatcher())
-        job = Job(runner: runner, watch: args.command == "watch")
+        job = Job(runner: runner, watch: command.name == .watch)
         return 0
     }
 
     static func loadConfig(_ args: Arguments) -> Config? {
-        var path = args.config
+        var path = args.value(Flags.config)
         if path == nil {
             let candidates = ConfigLoader.searchPaths()
             path = candidates.first { access($0, F_OK) == 0 }

@@ -19,6 +19,8 @@ public enum BuiltinRegistry {
             StdoutSink.descriptor,
             JSONLSink.descriptor,
             RSSSink.descriptor,
+            AtomSink.descriptor,
+            JSONFeedSink.descriptor,
             NATSSink.descriptor,
         ]
     )

@@ -53,6 +53,8 @@ final class CLITests: XCTestCase {
             (["run", "--jsonl=yes"], "option --jsonl takes no value"),
             (["run", "--record", "a", "--replay", "b"], "--record and --replay cannot be used together"),
             (["test"], "`tributary test` needs exactly one source NAME"),
+            (["completion", "tcsh"], "`tributary completion` needs one of: bash, zsh, fish"),
+            (["run", "--frobnicate"], "unknown option --frobnicate for `tributary run`"),
             (["check", "extra"], #"unexpected argument "extra""#),
             (["help", "nope"], #"no help for unknown command "nope""#),
         ]

@@ -39,8 +39,7 @@ final class DebPackageTests: XCTestCase {
     func testDebPackageHoldsTheBinaryDocsExamplesAndUnitsAndDependsOnItsLibraries() throws {
         let dir = TempDir()
         defer { dir.remove() }
-        let man = dir.write("tributary.1", ".TH TRIBUTARY 1\n")
-        let r = try Packaging.make(["package-deb", "DEB_DIR=" + dir.path, "DEB_BUILD=" + dir.path + "/build", "DEB_COMPRESSION=none", "MANPAGE=" + man])
+        let r = try Packaging.make(["package-deb", "DEB_DIR=" + dir.path, "DEB_BUILD=" + dir.path + "/build", "DEB_COMPRESSION=none"])
         XCTAssertEqual(r.status, 0, r.stdout + r.stderr)
         let arch = try Shell.run(["dpkg", "--print-architecture"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         let deb = dir.path + "/tributary_\(Tributary.version)_\(arch).deb"
@@ -73,7 +72,9 @@ final class DebPackageTests: XCTestCase {
         let extract = try Shell.run(["dpkg-deb", "-x", deb, x])
         XCTAssertEqual(extract.status, 0, extract.stderr)
         let doc = "usr/share/doc/tributary/"
-        var expected = Set(["usr/bin/tributary", doc + "README.md", doc + "copyright", "usr/share/man/man1/tributary.1.gz"])
+        var expected = Set(["usr/bin/tributary", doc + "README.md", doc + "copyright", "usr/share/man/man1/tributary.1.gz",
+                            "usr/share/bash-completion/completions/tributary", "usr/share/zsh/vendor-completions/_tributary",
+                            "usr/share/fish/vendor_completions.d/tributary.fish"])
         expected.formUnion(Packaging.files(Packaging.root + "/Docs").map { doc + "Docs/" + $0 })
         expected.formUnion(Packaging.exampleFiles.map { doc + "examples/" + $0 })
         expected.formUnion(Packaging.units.map { "lib/systemd/system/" + $0 })

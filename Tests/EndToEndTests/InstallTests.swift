@@ -40,6 +40,12 @@ enum Packaging {
         try String(contentsOfFile: root + "/Sources-config/systemd/" + name, encoding: .utf8).replacingOccurrences(of: "@BINDIR@", with: bindir)
     }
 
+    /// The man page and completion scripts under a prefix (`zsh`: the zsh folder below it).
+    static func generated(prefix: String, zsh: String) -> [String] {
+        [prefix + "/share/man/man1/tributary.1", prefix + "/share/bash-completion/completions/tributary",
+         prefix + "/" + zsh + "/_tributary", prefix + "/share/fish/vendor_completions.d/tributary.fish"]
+    }
+
     static func mode(_ path: String) -> Int {
         ((try? FileManager.default.attributesOfItem(atPath: path))?[.posixPermissions] as? NSNumber)?.intValue ?? -1
     }
@@ -53,11 +59,12 @@ final class InstallTests: XCTestCase {
         defer { dir.remove() }
         let dest = dir.path + "/dest"
 
-        // Default PREFIX (/usr/local), no man page yet.
-        var r = try Packaging.make(["install", "DESTDIR=" + dest, "MANPAGE=" + dir.path + "/absent.1"])
+        // Default PREFIX (/usr/local).
+        var r = try Packaging.make(["install", "DESTDIR=" + dest])
         XCTAssertEqual(r.status, 0, r.stdout + r.stderr)
         let doc = "usr/local/share/doc/tributary/examples/"
         var expected = Set(["usr/local/bin/tributary"] + Packaging.units.map { "usr/local/lib/systemd/system/" + $0 })
+        expected.formUnion(Packaging.generated(prefix: "usr/local", zsh: "share/zsh/site-functions"))
         expected.formUnion(Packaging.exampleFiles.map { doc + $0 })
         XCTAssertEqual(Packaging.files(dest), expected)
         XCTAssertTrue(FileManager.default.contentsEqual(atPath: dest + "/usr/local/bin/tributary", andPath: BinaryRunner.binary), "the installed binary is the one tested")
@@ -76,11 +83,14 @@ final class InstallTests: XCTestCase {
         try Demo.checkRun(run, "installed demo")
         XCTAssertEqual(Packaging.files(dest), expected, "the demo wrote into the installed tree")
 
-        // Another PREFIX, with a man page.
-        let man = dir.write("tributary.1", ".TH TRIBUTARY 1\n")
-        r = try Packaging.make(["install", "DESTDIR=" + dest, "PREFIX=/opt/trib", "MANPAGE=" + man])
+        // The man page and completions are the binary's own.
+        XCTAssertEqual(dir.read("dest/usr/local/share/man/man1/tributary.1"), try BinaryRunner.run(["help", "--man"]).stdout)
+        XCTAssertEqual(dir.read("dest/usr/local/share/bash-completion/completions/tributary"), try BinaryRunner.run(["completion", "bash"]).stdout)
+
+        // Another PREFIX.
+        r = try Packaging.make(["install", "DESTDIR=" + dest, "PREFIX=/opt/trib"])
         XCTAssertEqual(r.status, 0, r.stdout + r.stderr)
-        XCTAssertEqual(dir.read("dest/opt/trib/share/man/man1/tributary.1"), ".TH TRIBUTARY 1\n")
+        XCTAssertTrue(dir.read("dest/opt/trib/share/man/man1/tributary.1")?.hasPrefix(".TH TRIBUTARY 1") == true)
         XCTAssertEqual(dir.read("dest/opt/trib/lib/systemd/system/tributary-watch.service"), try Packaging.unit("tributary-watch.service", bindir: "/opt/trib/bin"))
         XCTAssertTrue(FileManager.default.isExecutableFile(atPath: dest + "/opt/trib/bin/tributary"))
 

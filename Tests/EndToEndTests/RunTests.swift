@@ -256,6 +256,12 @@ final class RunTests: XCTestCase {
         for line in lines { XCTAssertEqual(schema.validate(line: line), [], line) }
         let xml = try XCTUnwrap(dir.read("out/feed.xml"))
         XCTAssertTrue(XMLParser(data: Data(xml.utf8)).parse(), "feed.xml must be well-formed")
+        let ids = Set(lines.compactMap { try? JSONNode(JSONParser.parse($0))["id"].string() })
+        for file in ["out/feed.xml", "out/feed.atom"] {
+            let feed = try FeedReader.read(dir.path + "/" + file)
+            XCTAssertEqual(feed.bozo, 0, "\(file): \(feed.bozoException)")
+            XCTAssertEqual(Set(feed.entries.map(\.id)), ids, "\(file) holds every item of the run (fewer than max_items)")
+        }
     }
 
     func testProgressLineOnlyOnATerminal() throws {

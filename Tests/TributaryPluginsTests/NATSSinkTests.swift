@@ -46,7 +46,7 @@ final class NATSSinkTests: XCTestCase {
         XCTAssertTrue(errors(#"{"type":"nats","subject":"a.{kind"}"#).contains(#"unclosed "{""#))
         XCTAssertTrue(errors(#"{"type":"nats","subject":""}"#).contains("sinks[0].subject: must not be empty"))
         XCTAssertTrue(errors(#"{"type":"nats","stream":"my.stream"}"#).contains("sinks[0].stream: a stream name cannot hold white space"))
-        XCTAssertTrue(errors(#"{"type":"nats","timeout":0}"#).contains("sinks[0].timeout: must be at least 1ms, found 0ms"))
+        XCTAssertTrue(errors(#"{"type":"nats","timeout":0}"#).contains("sinks[0].timeout: must be at least 1ms, found 0s"))
         XCTAssertTrue(errors(#"{"type":"nats","duplicate_window":"soon"}"#).contains("sinks[0].duplicate_window: expected a duration"))
         XCTAssertTrue(errors(#"{"type":"nats","subjects":"x"}"#).contains(#"unknown key "subjects" (did you mean "subject"?)"#))
     }

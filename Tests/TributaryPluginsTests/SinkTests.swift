@@ -164,7 +164,8 @@ final class SinkTests: XCTestCase {
 
     func testXMLEscape() {
         XCTAssertEqual(XML.escape("a&b<c>d\"e'f"), "a&amp;b&lt;c&gt;d&quot;e&apos;f")
-        XCTAssertEqual(XML.escape("x\u{0}\u{8}\u{1F}\t\n\r\u{FFFF}y😀"), "x\t\n\ry😀")
+        XCTAssertEqual(XML.escape("x\u{0}\u{8}\u{1F}\t\n\r\u{FFFF}y😀"), "x\t\n&#13;y😀", "a carriage return is a reference: a literal one reads back as a line feed")
+        XCTAssertEqual(XML.escapeAttribute("a\tb\nc\rd"), "a&#9;b&#10;c&#13;d")
     }
 }
 

@@ -100,18 +100,24 @@ public final class SerialThread: @unchecked Sendable {
     }
 
     /// Runs `body` on the thread and returns its result; the caller suspends meanwhile.
+    ///
+    /// The result travels through a `Locked` box, not through the continuation: the caller
+    /// reads what the job wrote (a class the job created, say) after taking the box's
+    /// pthread mutex, an ordering ThreadSanitizer sees. Resuming a continuation orders them
+    /// as well, but TSan does not always see that edge (it reported the engine reading a
+    /// `SourceRun` that `Delivery.begin` had just created), and a race report it cannot
+    /// check is one that hides real ones.
     public func run<T: Sendable, E: Error>(_ body: @escaping @Sendable () throws(E) -> T) async throws(E) -> T {
-        let result: Result<T, E> = await withCheckedContinuation { (cont: CheckedContinuation<Result<T, E>, Never>) in
+        let box = Locked<Result<T, E>?>(nil)
+        await withCheckedContinuation { (cont: CheckedContinuation<Void, Never>) in
             submit {
-                do throws(E) {
-                    let value = try body()
-                    cont.resume(returning: .success(value))
-                } catch {
-                    cont.resume(returning: .failure(error))
-                }
+                let result: Result<T, E>
+                do throws(E) { result = .success(try body()) } catch { result = .failure(error) }
+                box.withLock { $0 = result }
+                cont.resume()
             }
         }
-        return try result.get()
+        return try box.withLock { $0! }.get()
     }
 
     /// Runs `body` on the thread and blocks until it has run: for callers that are neither

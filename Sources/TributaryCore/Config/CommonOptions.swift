@@ -39,12 +39,12 @@ public enum CommonOptions {
         public static let per = Option.duration("per", atLeast: 1, "window length, e.g. \"1d\"").required
     }
 
-    public static let source: [any OptionDeclaration] = [name, sourceType, enabled, interval, timeout, retries, maxItems, firstRun, emitUpdates, quota]
+    public static let source: [any OptionDeclaration] = [name, sourceType, enabled, interval, timeout, retries, maxItems, firstRun, emitUpdates, quota, FilterOptions.filter]
 
     // MARK: every sink
 
     public static let sinkType = Option.string("type", "the sink type (see `tributary sources`)").required
-    public static let sink: [any OptionDeclaration] = [sinkType]
+    public static let sink: [any OptionDeclaration] = [sinkType, FilterOptions.filter]
 
     // MARK: top-level sections
 
@@ -53,7 +53,7 @@ public enum CommonOptions {
         public static let timeout = Option.duration("timeout", atLeast: 0.001, "default timeout of every source").defaulted(20)
         public static let retries = Option.integer("retries", 0...10, "default retries of every source").defaulted(2)
         public static let jitter = Option.duration("jitter", "random spread added to each scheduled run").documented(default: "10% of the interval")
-        public static let all: [any OptionDeclaration] = [interval, timeout, retries, jitter]
+        public static let all: [any OptionDeclaration] = [interval, timeout, retries, jitter, FilterOptions.filter]
     }
 
     public enum HTTP {

@@ -39,9 +39,11 @@ public struct SourceSettings: Sendable {
     public var emitUpdates: Bool
     /// At most `requests` per `per` seconds.
     public var quota: (requests: Int, per: Double)?
+    /// Which of its items the source emits (its own `filter`, else `defaults.filter`).
+    public var filter: ItemFilter?
 
     public init(name: String, type: String, enabled: Bool = true, interval: Double = 900, jitter: Double? = nil, timeout: Double = 20, retries: Int = 2, maxItems: Int? = nil,
-                firstRun: FirstRun = .all, emitUpdates: Bool = false, quota: (requests: Int, per: Double)? = nil) {
+                firstRun: FirstRun = .all, emitUpdates: Bool = false, quota: (requests: Int, per: Double)? = nil, filter: ItemFilter? = nil) {
         self.name = name
         self.type = type
         self.enabled = enabled
@@ -53,6 +55,7 @@ public struct SourceSettings: Sendable {
         self.firstRun = firstRun
         self.emitUpdates = emitUpdates
         self.quota = quota
+        self.filter = filter
     }
 }
 
@@ -64,6 +67,14 @@ public struct ConfiguredSource: Sendable {
 public struct ConfiguredSink: Sendable {
     public var type: String
     public var sink: any Sink
+    /// Which of the run's items this sink receives (nil: all).
+    public var filter: ItemFilter?
+
+    public init(type: String, sink: any Sink, filter: ItemFilter? = nil) {
+        self.type = type
+        self.sink = sink
+        self.filter = filter
+    }
 }
 
 /// All config errors, each naming the file and key path; exit 2.
@@ -136,6 +147,7 @@ public enum ConfigLoader {
         let defTimeout = defaults[CommonOptions.Defaults.timeout]
         let defRetries = defaults[CommonOptions.Defaults.retries]
         let defJitter = defaults[CommonOptions.Defaults.jitter]
+        let defFilter = FilterOptions.read(defaults)
         let stateR = top[Self.state] ?? empty.nested(JSONObject(), key: "state", specs: CommonOptions.State.all.map(\.spec))
         let statePath = stateR[CommonOptions.State.path]
         let retention = stateR[CommonOptions.State.retention]
@@ -178,7 +190,8 @@ public enum ConfigLoader {
                 maxItems: reader[CommonOptions.maxItems],
                 firstRun: reader[CommonOptions.firstRun],
                 emitUpdates: reader[CommonOptions.emitUpdates],
-                quota: quota.map { q in (q[CommonOptions.Quota.requests], q[CommonOptions.Quota.per]) })
+                quota: quota.map { q in (q[CommonOptions.Quota.requests], q[CommonOptions.Quota.per]) },
+                filter: FilterOptions.read(reader) ?? defFilter)
             // The plugin's own checks run even when a key was wrong (typed reads give a
             // placeholder then), so every error of the config is reported at once.
             if let source = desc.make(settings, reader), diag.errors.count == before {
@@ -204,7 +217,7 @@ public enum ConfigLoader {
             let before = diag.errors.count
             let reader = OptionReader(object: obj, context: context, specs: CommonOptions.sink.map(\.spec) + desc.options, diagnostics: diag, configDirectory: directory)
             if let sink = desc.make(reader), diag.errors.count == before {
-                sinks.append(ConfiguredSink(type: type, sink: sink))
+                sinks.append(ConfiguredSink(type: type, sink: sink, filter: FilterOptions.read(reader)))
             }
         }
         if !diag.errors.isEmpty { throw ConfigError(messages: diag.errors) }

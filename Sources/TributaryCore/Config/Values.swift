@@ -57,6 +57,7 @@ public enum Durations {
     public static func format(_ seconds: Double) -> String {
         // Beyond `max` (never from the parser) only the number is shown: no Int conversion.
         guard seconds.isFinite, seconds >= 0, seconds <= max else { return "\(seconds)s" }
+        if seconds == 0 { return "0s" }
         if seconds < 1 { return "\(Int((seconds * 1000).rounded()))ms" }
         if seconds != seconds.rounded() { return String(format: "%.1fs", seconds) }
         var rest = Int(seconds)

@@ -27,6 +27,8 @@ public final class Delivery: @unchecked Sendable {
 
     let thread = SerialThread(name: "tributary-deliv")
     private let sinks: [any Sink]
+    /// Each sink's `filter`, by position (nil: the sink takes every item).
+    private let sinkFilters: [ItemFilter?]
     public let state: (any StateBackend)?
     private let options: Options
     private var seen = IDSet()
@@ -35,8 +37,10 @@ public final class Delivery: @unchecked Sendable {
     /// Windows the sinks saved during the batch being delivered.
     private var stagedWindows: [(sink: String, items: [WindowItem])] = []
 
-    public init(sinks: [any Sink], state: (any StateBackend)?, options: Options = Options()) {
+    /// `sinkFilters`: the filter of each sink, by position (missing ones: none).
+    public init(sinks: [any Sink], sinkFilters: [ItemFilter?] = [], state: (any StateBackend)?, options: Options = Options()) {
         self.sinks = sinks
+        self.sinkFilters = sinks.indices.map { $0 < sinkFilters.count ? sinkFilters[$0] : nil }
         self.state = state
         self.options = options
     }
@@ -60,8 +64,8 @@ public final class Delivery: @unchecked Sendable {
     public func open(warn: @escaping @Sendable (String) -> Void = { _ in }) async throws(SinkError) {
         try await thread.run { () throws(SinkError) in
             // `unowned`: the sinks keep the window for their life, and the Delivery keeps the sinks.
-            let window: SinkWindow? = self.state.map { [unowned self] state in
-                SinkWindow(load: { [unowned self] key throws(StateError) in
+            let windows: SinkWindowStore? = self.state.map { [unowned self] state in
+                SinkWindowStore(load: { [unowned self] key throws(StateError) in
                     self.thread.assertCurrent("loading a sink window")
                     return try state.window(sink: key)
                 }, save: { [unowned self] key, items in
@@ -70,7 +74,7 @@ public final class Delivery: @unchecked Sendable {
                     self.stagedWindows.append((key, items))
                 })
             }
-            let context = SinkContext(window: window, warn: warn)
+            let context = SinkContext(window: windows, warn: warn)
             for sink in self.sinks { try sink.open(context) }
         }
     }
@@ -160,9 +164,17 @@ public final class Delivery: @unchecked Sendable {
         thread.assertCurrent("Delivery.deliver")
         try checkStillDelivering()
         var batch = items
+        // The source's filter first: what it drops is counted as fetched and filtered, never
+        // claimed in state, so a looser rule lets it through on a later run.
+        if let filter = run.settings.filter, !filter.isEmpty {
+            let now = Timestamp.now().seconds
+            batch = batch.filter { filter.passes($0, now: now) }
+            run.filtered += items.count - batch.count
+            run.fetched += items.count - batch.count
+        }
         var reachedCap = false
         if let cap = run.settings.maxItems {
-            let room = cap - run.fetched
+            let room = cap - run.passed
             if room <= 0 { throw SourceError.enough }
             if batch.count >= room {
                 batch = Array(batch.prefix(room))
@@ -170,6 +182,7 @@ public final class Delivery: @unchecked Sendable {
             }
         }
         run.fetched += batch.count
+        run.passed += batch.count
         batch = batch.filter { options.dedupeAcrossSources ? seen.insert($0.id) : run.seen.insert($0.id) }
         if run.buffersFirstRun {
             run.buffer += batch
@@ -243,8 +256,12 @@ public final class Delivery: @unchecked Sendable {
 
     private func write(_ items: [Item]) throws(SourceError) {
         guard !items.isEmpty else { return }
-        for sink in sinks {
-            do throws(SinkError) { try sink.write(items) } catch {
+        let now = Timestamp.now().seconds
+        for (sink, filter) in zip(sinks, sinkFilters) {
+            // A sink's filter decides which of the batch it receives; the others still get all.
+            let mine = filter.map { f in f.isEmpty ? items : items.filter { f.passes($0, now: now) } } ?? items
+            guard !mine.isEmpty else { continue }
+            do throws(SinkError) { try sink.write(mine) } catch {
                 options.stopOnFailure?.set()
                 if error.isOutputClosed {
                     outputClosed = true
@@ -273,7 +290,7 @@ public final class Delivery: @unchecked Sendable {
         await thread.run {
             self.thread.assertCurrent("Delivery.finish")
             let settings = run.settings
-            var result = SourceRunResult(fetched: run.fetched, new: run.new, nextDue: nil, notes: [], stateError: nil)
+            var result = SourceRunResult(fetched: run.fetched, new: run.new, filtered: run.filtered, nextDue: nil, notes: [], stateError: nil)
             guard let state = self.state else { return result }
             let now = Timestamp.now().seconds
             let failures = failure == nil ? 0 : (run.previous?.failures ?? 0) + 1

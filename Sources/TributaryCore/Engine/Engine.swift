@@ -16,19 +16,22 @@ public struct SourceReport: Sendable {
     public let name: String
     public let type: String
     public let status: Status
-    /// Items the source delivered to the engine (after `max_items`).
+    /// Items the source delivered to the engine (up to `max_items`), filtered ones included.
     public let fetched: Int
+    /// Items the source's filter dropped (not emitted, not recorded).
+    public let filtered: Int
     /// Items delivered to the sinks (new to this run, not duplicates of another source's).
     public let new: Int
     public let seconds: Double
     /// When the source is next due (nil without state, or when no run was recorded).
     public let nextDue: Double?
 
-    public init(name: String, type: String, status: Status, fetched: Int = 0, new: Int = 0, seconds: Double = 0, nextDue: Double? = nil) {
+    public init(name: String, type: String, status: Status, fetched: Int = 0, new: Int = 0, filtered: Int = 0, seconds: Double = 0, nextDue: Double? = nil) {
         self.name = name
         self.type = type
         self.status = status
         self.fetched = fetched
+        self.filtered = filtered
         self.new = new
         self.seconds = seconds
         self.nextDue = nextDue
@@ -256,7 +259,7 @@ public struct Engine: Sendable {
         let result = await delivery.finish(run, failure: failure, stopped: stopped, requests: ledger.requests, validators: ledger.takePending())
         for note in result.notes { observer(.warning(source: name, message: note)) }
         if let e = result.stateError { observer(.warning(source: name, message: e)) }
-        return SourceReport(name: name, type: settings.type, status: status, fetched: result.fetched, new: result.new, seconds: seconds, nextDue: result.nextDue)
+        return SourceReport(name: name, type: settings.type, status: status, fetched: result.fetched, new: result.new, filtered: result.filtered, seconds: seconds, nextDue: result.nextDue)
     }
 
     /// Why a source is not run now, and (for a quota) until when.

@@ -9,9 +9,11 @@
 ///   atomically in every `write`, so returning means the items are in it.
 /// - Failures throw `SinkError`; a reader that went away (a closed pipe) throws
 ///   `SinkError.outputClosed`, which stops the run quietly.
-/// - A sink that keeps items across runs (a feed's window) loads them in `open` through
-///   `context.window` and saves them in `write`; the engine commits the saved window in the
-///   same state transaction as the batch's ids.
+/// - A sink that keeps items across runs (a feed's window) gets its window in `open` through
+///   `context.window(type:path:)`, loads it there and saves it in `write`; the engine commits
+///   the saved window in the same state transaction as the batch's ids. Without state the
+///   window loads nothing: a file sink then reads what it showed back from its own file
+///   (`FeedFile`), so a run without state never drops what the file held.
 /// - Sinks keep their mutable state in `Locked` (or need none): they are `Sendable` without
 ///   `@unchecked`.
 public protocol Sink: AnyObject, Sendable {
@@ -25,24 +27,36 @@ extension Sink {
     public func close() throws(SinkError) {}
 }
 
-/// What a sink may use besides its own options: its window of recent items kept in state (nil
-/// when running without state), and a way to warn (a sink never prints).
+/// What a sink may use besides its own options: the windows of recent items kept in state
+/// (none when running without state: `run --no-state`, `test`), and a way to warn (a sink never
+/// prints).
 public struct SinkContext: Sendable {
-    public let window: SinkWindow?
+    /// The state's windows; nil without state.
+    let store: SinkWindowStore?
     private let warnHandler: @Sendable (String) -> Void
-    public init(window: SinkWindow?, warn: @escaping @Sendable (String) -> Void = { _ in }) {
-        self.window = window
+
+    public init(window store: SinkWindowStore?, warn: @escaping @Sendable (String) -> Void = { _ in }) {
+        self.store = store
         self.warnHandler = warn
+    }
+
+    /// True when the run has a state file (its windows can be loaded and saved).
+    public var hasState: Bool { store != nil }
+
+    /// The remembered window of the sink of type `type` that writes `path`, keyed
+    /// `<type>:<path>` (`SinkWindow.key`). Without state it loads nothing and saves nothing.
+    public func window(type: String, path: String) -> SinkWindow {
+        SinkWindow(key: SinkWindow.key(type: type, path: path), store: store)
     }
 
     /// A warning on stderr about this sink's output (secrets redacted).
     public func warn(_ message: String) { warnHandler(Redactor.redactText(message)) }
 }
 
-/// A sink's remembered items in state, keyed by the sink's own identity (e.g. `rss:<path>`).
-/// `load` reads them (in `open`); `save` hands the new contents to the batch being delivered,
-/// and the engine commits them with that batch's ids, in one transaction.
-public struct SinkWindow: Sendable {
+/// The state's table of sink windows as the engine hands it to the sinks: `load` reads a
+/// window by key, `save` stages new contents for the batch being delivered, and the engine
+/// commits them with that batch's ids, in one transaction.
+public struct SinkWindowStore: Sendable {
     let loader: @Sendable (String) throws(StateError) -> [[UInt8]]
     let saver: @Sendable (String, [WindowItem]) -> Void
 
@@ -50,17 +64,36 @@ public struct SinkWindow: Sendable {
         self.loader = load
         self.saver = save
     }
+}
 
-    public func load(_ key: String) throws(SinkError) -> [Item] {
+/// One sink's remembered items in state, under a key of the sink's own identity: its type and
+/// the resolved path it writes (`rss:/srv/www/feed.xml`), so two configs that share a state file
+/// and write the same file share one window, and two sink types writing one path never mix.
+/// `load` (in `open`) and `save` (in `write`) are called from the delivery thread only.
+public struct SinkWindow: Sendable {
+    public let key: String
+    let store: SinkWindowStore?
+
+    /// `<type>:<path>`: the one way a key is made.
+    public static func key(type: String, path: String) -> String { type + ":" + path }
+
+    /// True when the window is kept in state; false when running without state.
+    public var isKeptInState: Bool { store != nil }
+
+    /// The items state holds for this key, newest first; nil without state. Lines that no
+    /// longer read as items are skipped.
+    public func load() throws(SinkError) -> [Item]? {
+        guard let store else { return nil }
         do {
-            return try loader(key).compactMap { try? Item(jsonLine: $0) }
+            return try store.loader(key).compactMap { try? Item(jsonLine: $0) }
         } catch {
             throw SinkError("state: cannot read the window of \(key): \(error.message)")
         }
     }
 
-    public func save(_ key: String, _ items: [Item]) {
-        saver(key, items.map { WindowItem(id: $0.id, sortTime: ($0.published ?? $0.fetched).seconds, line: $0.jsonLine()) })
+    /// Hands the window's new contents to the batch being delivered (nothing without state).
+    public func save(_ items: [Item]) {
+        store?.saver(key, items.map { WindowItem(id: $0.id, sortTime: ($0.published ?? $0.fetched).seconds, line: $0.jsonLine()) })
     }
 }
 

@@ -3,7 +3,7 @@
 ///
 /// Threading rule (why `@unchecked Sendable` is sound): created and mutated only on the
 /// delivery thread, by `Delivery`'s jobs; the engine holds the reference between calls and
-/// reads nothing from it.
+/// reads only `validators`, a `let` set before `Delivery.begin` returns the run.
 public final class SourceRun: @unchecked Sendable {
     let settings: SourceSettings
     let previous: SourceState?
@@ -16,8 +16,12 @@ public final class SourceRun: @unchecked Sendable {
     let buffersFirstRun: Bool
     var buffer: [Item] = []
     var bufferedValidators: [(key: String, response: CachedResponse)] = []
-    /// Items the source handed over (after `max_items`).
+    /// Items the source handed over (up to `max_items`), filtered ones included.
     var fetched = 0
+    /// Items the source's filter dropped.
+    var filtered = 0
+    /// Items that passed the filter (what `max_items` counts).
+    var passed = 0
     /// Items delivered to the sinks.
     var new = 0
     /// Ids delivered by this run, when ids are deduplicated per source run (`watch`).
@@ -36,6 +40,8 @@ public final class SourceRun: @unchecked Sendable {
 public struct SourceRunResult: Sendable {
     public var fetched: Int
     public var new: Int
+    /// Items the source's filter dropped.
+    public var filtered: Int
     /// When the source is next due (nil without state).
     public var nextDue: Double?
     /// Warnings for the log: the source started failing, or recovered.

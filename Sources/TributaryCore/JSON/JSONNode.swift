@@ -1,189 +1,159 @@
-/// A wrong or missing value at a key path, e.g. `items[3].snippet.title: expected string, found number`.
-public struct JSONAccessError: Error, CustomStringConvertible, Sendable, Equatable {
-    public let path: KeyPath
-    public let expected: String
-    /// The JSON type found, or nil when the key is missing.
-    public let found: String?
-
-    public init(path: KeyPath, expected: String, found: String?) {
-        self.path = path
-        self.expected = expected
-        self.found = found
-    }
-
-    public var description: String {
-        let where_ = path.components.isEmpty ? "(document)" : path.description
-        if let found { return "\(where_): expected \(expected), found \(found)" }
-        return "\(where_): missing, expected \(expected)"
-    }
-}
-
-/// A position in a parsed document that remembers its full key path, so every typed accessor
-/// can say exactly where a value was wrong. Lenient conversions are opt-in at the call site.
+/// A position in a parsed document that can say its full key path, so every typed accessor can
+/// say exactly where a value was wrong. Lenient conversions are opt-in at the call site.
+///
+/// A node is either on a `JSONDocument`'s tape (the document and an entry index: strings are
+/// decoded when read) or on a `JSONValue` tree (configs, recordings). The path is never built
+/// while reading: a tape node finds it from the tape when asked (`path`, or an error being
+/// thrown); what the tape cannot say (a base path, the steps asked for past the last value
+/// found, a tree node's value and steps) is in a `JSONNodeContext`, which a tape node at the
+/// document's root path with everything found (almost every node a reader makes) does not have.
+/// Such a node is a reference and two words: copying it is one retain.
 public struct JSONNode: Sendable {
-    /// The value here, or nil when the path does not exist in the document.
-    public let value: JSONValue?
-    public let path: KeyPath
+    /// Tape nodes: the document. nil for tree nodes.
+    let document: JSONDocument?
+    /// Tape nodes: the value's tape index when `found`, else the last value found on the way.
+    let index: Int
+    /// Whether a value is here.
+    let found: Bool
+    let context: JSONNodeContext?
 
+    init(_ document: JSONDocument?, _ index: Int, found: Bool, _ context: JSONNodeContext?) {
+        self.document = document
+        self.index = index
+        self.found = found
+        self.context = context
+    }
+
+    /// A node on a value tree; `path` is where `root` sits (for error messages).
     public init(_ root: JSONValue, path: KeyPath = .root) {
-        self.value = root
-        self.path = path
+        self.init(nil, 0, found: true, .head(base: path, tree: root))
     }
 
-    init(value: JSONValue?, path: KeyPath) {
-        self.value = value
-        self.path = path
+    /// The root of a parsed document; `path` is where the document sits (for error messages).
+    public init(_ document: JSONDocument, path: KeyPath = .root) {
+        self.init(document, 0, found: true, path.components.isEmpty ? nil : .head(base: path, tree: nil))
     }
+
+    /// The node `step` leads to from here: on a tape, nothing (the step is remembered for the
+    /// path); on a tree, `tree`.
+    private func following(_ step: JSONNodeContext.Step, tree: JSONValue?) -> JSONNode {
+        JSONNode(document, index, found: tree != nil, JSONNodeContext(parent: context, step: step, base: .root, tree: tree))
+    }
+
+    // MARK: Navigation
 
     public subscript(_ sub: KeyPath) -> JSONNode {
-        JSONNode(value: value?[path: sub], path: path.appending(sub))
+        if sub.components.isEmpty { return self }
+        if let doc = document {
+            guard found else { return following(.path(sub, from: 0), tree: nil) }
+            let (reached, matched) = doc.walk(sub.components, from: 0, at: index)
+            if matched == sub.components.count { return JSONNode(doc, reached, found: true, context) }
+            return JSONNode(doc, reached, found: false, JSONNodeContext(parent: context, step: .path(sub, from: matched), base: .root, tree: nil))
+        }
+        return following(.path(sub, from: 0), tree: found ? context?.tree?[path: sub] : nil)
     }
 
-    public subscript(key key: String) -> JSONNode { self[KeyPath(components: [.key(key)])] }
+    public subscript(key key: String) -> JSONNode {
+        if let doc = document {
+            if found, let m = doc.member(key, in: index) { return JSONNode(doc, m, found: true, context) }
+            return following(.key(key), tree: nil)
+        }
+        guard found, case .object(let o)? = context?.tree else { return following(.key(key), tree: nil) }
+        return following(.key(key), tree: o[key])
+    }
+
+    public subscript(index n: Int) -> JSONNode {
+        if let doc = document {
+            if found, let e = doc.element(n, in: index) { return JSONNode(doc, e, found: true, context) }
+            return following(.index(n), tree: nil)
+        }
+        guard found, case .array(let a)? = context?.tree, n >= 0, n < a.count else { return following(.index(n), tree: nil) }
+        return following(.index(n), tree: a[n])
+    }
+
+    /// The full key path of this node, built now (nodes do not carry it): the base, then on a
+    /// tape the path down to the last value found, then the steps asked for past it.
+    public var path: KeyPath {
+        let base = context?.headBase ?? .root
+        let steps = context?.hasSteps ?? false
+        if let doc = document {
+            if index == 0 && !steps { return base }
+            var comps = base.components
+            doc.appendPath(to: index, into: &comps)
+            context?.appendSteps(to: &comps)
+            return KeyPath(components: comps)
+        }
+        if !steps { return base }
+        var comps = base.components
+        context?.appendSteps(to: &comps)
+        return KeyPath(components: comps)
+    }
+
+    // MARK: What is here
+
+    /// The JSON type here, or nil when the path does not exist in the document.
+    public var kind: JSONKind? {
+        guard found else { return nil }
+        if let doc = document { return doc.kind(at: index) }
+        return context?.tree?.kind
+    }
+
+    /// The JSON type name here ("string", ...), or nil when absent.
+    public var typeName: String? { kind?.typeName }
+
+    /// The value here, or nil when the path does not exist in the document. On a tape this
+    /// builds the subtree; `kind` and the typed accessors do not.
+    public var value: JSONValue? {
+        guard found else { return nil }
+        if let doc = document { return doc.value(at: index) }
+        return context?.tree
+    }
 
     /// True when the path is absent or holds `null`.
-    public var isMissing: Bool { value == nil || value == .null }
-
-    private func wrong(_ expected: String) -> JSONAccessError {
-        JSONAccessError(path: path, expected: expected, found: value?.typeName)
+    public var isMissing: Bool {
+        let k = kind
+        return k == nil || k == .null
     }
 
-    // MARK: strings
+    func wrong(_ expected: String) -> JSONAccessError {
+        JSONAccessError(path: path, expected: expected, found: typeName)
+    }
 
-    /// A string; with `allowNumber`, a number is accepted and written as its literal text
-    /// (APIs that send identifiers as numbers).
-    public func string(allowNumber: Bool = false) throws(JSONAccessError) -> String {
-        guard let s = try optionalString(allowNumber: allowNumber) else { throw wrong("string") }
+    // MARK: Scalars, for the accessors (each only called where `kind` says it applies)
+
+    func stringValue() -> String {
+        if let doc = document { return doc.string(at: index) }
+        guard case .string(let s)? = context?.tree else { preconditionFailure("not a string") }
         return s
     }
 
-    /// nil when absent or null; an error only when present with the wrong type.
-    public func optionalString(allowNumber: Bool = false) throws(JSONAccessError) -> String? {
-        switch value {
-        case nil, .null?: return nil
-        case .string(let s)?: return s
-        case .number(let n)? where allowNumber: return n.text
-        case .bool(let b)? where allowNumber: return b ? "true" : "false"
-        default: throw wrong(allowNumber ? "string or number" : "string")
-        }
+    func numberText() -> String {
+        if let doc = document { return doc.literalText(at: index) }
+        guard case .number(let n)? = context?.tree else { preconditionFailure("not a number") }
+        return n.text
     }
 
-    // MARK: numbers
-
-    /// A double; with `allowString`, a string holding a number is accepted.
-    public func double(allowString: Bool = false) throws(JSONAccessError) -> Double {
-        guard let d = try optionalDouble(allowString: allowString) else { throw wrong("number") }
-        return d
+    func numberDouble() -> Double {
+        if let doc = document { return doc.double(at: index) }
+        guard case .number(let n)? = context?.tree else { preconditionFailure("not a number") }
+        return n.double
     }
 
-    public func optionalDouble(allowString: Bool = false) throws(JSONAccessError) -> Double? {
-        switch value {
-        case nil, .null?: return nil
-        case .number(let n)?: return n.double
-        case .string(let s)? where allowString:
-            let t = s.trimmingSpaces
-            if t.isEmpty { return nil }
-            guard let d = Double(t), d.isFinite else { throw wrong("number (or a string holding one)") }
-            return d
-        default: throw wrong(allowString ? "number or numeric string" : "number")
-        }
+    func numberInt64() -> Int64? {
+        if let doc = document { return doc.int64(at: index) }
+        guard case .number(let n)? = context?.tree else { preconditionFailure("not a number") }
+        return n.int64
     }
 
-    /// A number field both as a value and as the JSON to keep in an item's `data`: a JSON number
-    /// exactly as the API wrote it, a numeric string as the number it holds; nil when absent.
-    public func optionalNumber(allowString: Bool = true) throws(JSONAccessError) -> (value: Double, json: JSONValue)? {
-        guard let d = try optionalDouble(allowString: allowString) else { return nil }
-        if case .number(let n)? = value { return (d, .number(n)) }
-        return (d, .double(d))
+    func numberIs(_ text: StaticString) -> Bool {
+        if let doc = document { return doc.literal(at: index, is: text) }
+        guard case .number(let n)? = context?.tree else { return false }
+        return n.text == text.description
     }
 
-    public func int(allowString: Bool = false) throws(JSONAccessError) -> Int64 {
-        guard let i = try optionalInt(allowString: allowString) else { throw wrong("integer") }
-        return i
-    }
-
-    public func optionalInt(allowString: Bool = false) throws(JSONAccessError) -> Int64? {
-        switch value {
-        case nil, .null?: return nil
-        case .number(let n)?:
-            if let i = n.int64 { return i }
-            let d = n.double
-            if d.isFinite, d == d.rounded(), abs(d) < 9.0e18 { return Int64(d) }
-            throw wrong("integer")
-        case .string(let s)? where allowString:
-            let t = s.trimmingSpaces
-            if t.isEmpty { return nil }
-            guard let i = Int64(t) else { throw wrong("integer (or a string holding one)") }
-            return i
-        default: throw wrong(allowString ? "integer or numeric string" : "integer")
-        }
-    }
-
-    // MARK: bools
-
-    /// A bool; with `lenient`, also `1`/`0` and `"true"`/`"false"`/`"1"`/`"0"`.
-    public func bool(lenient: Bool = false) throws(JSONAccessError) -> Bool {
-        guard let b = try optionalBool(lenient: lenient) else { throw wrong("bool") }
+    func boolValue() -> Bool {
+        if let doc = document { return doc.entry(index).kind == JSONTapeEntry.true }
+        guard case .bool(let b)? = context?.tree else { preconditionFailure("not a bool") }
         return b
-    }
-
-    public func optionalBool(lenient: Bool = false) throws(JSONAccessError) -> Bool? {
-        switch value {
-        case nil, .null?: return nil
-        case .bool(let b)?: return b
-        case .number(let n)? where lenient:
-            if n.text == "1" { return true }
-            if n.text == "0" { return false }
-        case .string(let s)? where lenient:
-            switch s.lowercased() {
-            case "true", "1", "yes": return true
-            case "false", "0", "no": return false
-            default: break
-            }
-        default: break
-        }
-        throw wrong(lenient ? "bool (true/false, 1/0)" : "bool")
-    }
-
-    // MARK: containers
-
-    /// The elements of an array, each with its own path.
-    public func array() throws(JSONAccessError) -> [JSONNode] {
-        guard let a = try optionalArray() else { throw wrong("array") }
-        return a
-    }
-
-    public func optionalArray() throws(JSONAccessError) -> [JSONNode]? {
-        switch value {
-        case nil, .null?: return nil
-        case .array(let a)?: return a.enumerated().map { JSONNode(value: $0.element, path: path.appending(index: $0.offset)) }
-        default: throw wrong("array")
-        }
-    }
-
-    public func object() throws(JSONAccessError) -> JSONObject {
-        switch value {
-        case .object(let o)?: return o
-        default: throw wrong("object")
-        }
-    }
-
-    /// Strings of an array of strings (numbers allowed when `allowNumber`); absent -> [].
-    public func stringArray(allowNumber: Bool = false) throws(JSONAccessError) -> [String] {
-        guard let items = try optionalArray() else { return [] }
-        var out: [String] = []
-        for item in items {
-            if let s = try item.optionalString(allowNumber: allowNumber) { out.append(s) }
-        }
-        return out
-    }
-}
-
-extension String {
-    var trimmingSpaces: String {
-        var s = Substring(self)
-        while let f = s.first, f.isWhitespace { s.removeFirst() }
-        while let l = s.last, l.isWhitespace { s.removeLast() }
-        return String(s)
     }
 }

@@ -5,50 +5,72 @@ import TributaryCore
 
 /// `jsonl`: items as JSON Lines to a file (append or truncate) or `-` (stdout). Each batch is
 /// written (and, for a regular file, fsynced) before `write` returns. A line cut short by an
-/// earlier crash of ours is removed when the file is opened, so the file only ever holds whole
-/// lines; text that is not ours is never cut (see `repairTail`).
-public final class JSONLSink: Sink, @unchecked Sendable {
-    // Called by the engine from one task at a time (Sink contract): `fd` needs no lock.
+/// earlier crash of ours is removed when a file is opened, so a file only ever holds whole
+/// lines; text that is not ours is never cut (see `repairTail`). A path with `%Y`, `%m`, `%d`,
+/// `%H` (`TimePath`) names a file per day or hour: each batch goes whole to the file of the
+/// time it is written (UTC), and every such file is opened, repaired and created like a fixed one.
+public final class JSONLSink: Sink {
     public static let descriptor = SinkDescriptor(type: "jsonl", summary: "JSON Lines to a file or stdout (-)", options: [path, mode]) { reader in
         JSONLSink(path: reader[path], truncate: reader[mode] == .truncate)
     }
 
-    static let path = Option.path("path", "file to write, relative to the config file; - for stdout").required
+    static let path = Option.path("path", "file to write, relative to the config file; - for stdout; %Y %m %d %H (UTC) for daily or hourly files")
+        .required.checked { TimePath.problem($0) }
     static let mode = Option.choice("mode", Mode.self, "append to the file, or start it afresh each run").defaulted(.append)
     enum Mode: String, CaseIterable, Sendable { case append, truncate }
 
     let path: String
     let truncate: Bool
-    private var fd: Int32 = -1
-    /// Only regular files are fsynced and repaired: a FIFO, a pipe (`/dev/stdout`) or
-    /// `/dev/null` has no tail to repair, and a write to it is its delivery.
-    private var isRegularFile = false
+    let timePath: TimePath
     private let output: FDOutput?
-    private var warn: @Sendable (String) -> Void = { _ in }
+    private let clock: @Sendable () -> Timestamp
 
-    public init(path: String, truncate: Bool = false, output: FDOutput = .standardOutput) {
+    /// The file open now. Called from the delivery thread only (Sink contract); the lock keeps
+    /// that sound without `@unchecked Sendable`.
+    private struct OpenFile {
+        var fd: Int32 = -1
+        /// The path `fd` is open on (the template expanded at the time it was opened).
+        var path = ""
+        /// Only regular files are fsynced and repaired: a FIFO, a pipe (`/dev/stdout`) or
+        /// `/dev/null` has no tail to repair, and a write to it is its delivery.
+        var isRegularFile = false
+        /// Paths opened in this run: `truncate` empties each only the first time.
+        var opened: Set<String> = []
+        var warn: @Sendable (String) -> Void = { _ in }
+    }
+    private let file = Locked(OpenFile())
+
+    /// `clock` is the time of writing (tests pass a fixed one).
+    public init(path: String, truncate: Bool = false, output: FDOutput = .standardOutput, clock: @escaping @Sendable () -> Timestamp = { Timestamp.now() }) {
         self.path = path
         self.truncate = truncate
+        self.timePath = TimePath(path)
         self.output = path == "-" ? output : nil
+        self.clock = clock
     }
 
     public func open(_ context: SinkContext) throws(SinkError) {
-        warn = { context.warn($0) }
+        file.withLock { $0.warn = { context.warn($0) } }
     }
 
-    private func openFile() throws(SinkError) {
-        guard fd < 0, output == nil else { return }
-        if let slash = path.lastIndex(of: "/"), slash != path.startIndex { try AtomicFile.makeDirectories(String(path[..<slash])) }
+    /// Makes `f` the file for `target`, closing another one first.
+    private func openFile(_ f: inout OpenFile, _ target: String) throws(SinkError) {
+        guard output == nil, f.fd < 0 || f.path != target else { return }
+        if f.fd >= 0 { Glibc.close(f.fd); f.fd = -1 }
+        if let slash = target.lastIndex(of: "/"), slash != target.startIndex { try AtomicFile.makeDirectories(String(target[..<slash])) }
         var st = stat()
-        let exists = stat(path, &st) == 0
-        isRegularFile = !exists || (st.st_mode & S_IFMT) == S_IFREG
+        let exists = stat(target, &st) == 0
+        f.isRegularFile = !exists || (st.st_mode & S_IFMT) == S_IFREG
+        let empty = truncate && !f.opened.contains(target)
         // Not a regular file: open for writing only (a FIFO or a tty), never truncate or seek.
-        let flags = isRegularFile ? O_RDWR | O_CREAT | O_CLOEXEC | (truncate ? O_TRUNC : 0) : O_WRONLY | O_CLOEXEC
-        let f = Glibc.open(path, flags, 0o644)
-        guard f >= 0 else { throw SinkError("jsonl: cannot open \(path): \(String(cString: strerror(errno)))") }
-        fd = f
-        guard isRegularFile else { return }
-        try repairTail()
+        let flags = f.isRegularFile ? O_RDWR | O_CREAT | O_CLOEXEC | (empty ? O_TRUNC : 0) : O_WRONLY | O_CLOEXEC
+        let fd = Glibc.open(target, flags, 0o644)
+        guard fd >= 0 else { throw SinkError("jsonl: cannot open \(target): \(String(cString: strerror(errno)))") }
+        f.fd = fd
+        f.path = target
+        f.opened.insert(target)
+        guard f.isRegularFile else { return }
+        try repairTail(f)
         lseek(fd, 0, SEEK_END)
     }
 
@@ -59,11 +81,12 @@ public final class JSONLSink: Sink, @unchecked Sendable {
     /// happened; nothing is changed silently.
     static let linePrefix: [UInt8] = Array(#"{"id":""#.utf8)
 
-    private func repairTail() throws(SinkError) {
+    private func repairTail(_ f: OpenFile) throws(SinkError) {
+        let fd = f.fd, path = f.path
         let size = lseek(fd, 0, SEEK_END)
         guard size > 0 else { return }
         var byte: UInt8 = 0
-        guard pread(fd, &byte, 1, size - 1) == 1 else { throw readError() }
+        guard pread(fd, &byte, 1, size - 1) == 1 else { throw readError(path) }
         if byte == 0x0A { return }
         // Find the start of the last line, reading backwards in chunks.
         let chunk = 4096
@@ -73,7 +96,7 @@ public final class JSONLSink: Sink, @unchecked Sendable {
         search: while pos > 0 {
             let start = max(0, pos - off_t(chunk))
             let n = buf.withUnsafeMutableBytes { pread(fd, $0.baseAddress, Int(pos - start), start) }
-            guard n == Int(pos - start) else { throw readError() }
+            guard n == Int(pos - start) else { throw readError(path) }
             if let i = buf[0..<n].lastIndex(of: 0x0A) {
                 lineStart = start + off_t(i) + 1
                 break search
@@ -85,15 +108,15 @@ public final class JSONLSink: Sink, @unchecked Sendable {
         let fragment = Int(size - lineStart)
         if got == head.count && head == Self.linePrefix {
             guard ftruncate(fd, lineStart) == 0 else { throw SinkError("jsonl: cannot remove the partial last line of \(path): \(String(cString: strerror(errno)))") }
-            warn("jsonl: \(path): removed a partial last line (\(fragment) bytes) left by an interrupted run; its items are written again")
+            f.warn("jsonl: \(path): removed a partial last line (\(fragment) bytes) left by an interrupted run; its items are written again")
         } else {
             let newline: [UInt8] = [0x0A]
             guard pwrite(fd, newline, 1, size) == 1 else { throw SinkError("jsonl: cannot write \(path): \(String(cString: strerror(errno)))") }
-            warn("jsonl: \(path): the file did not end with a newline and its last line (\(fragment) bytes) is not one of ours; kept it and started on a new line")
+            f.warn("jsonl: \(path): the file did not end with a newline and its last line (\(fragment) bytes) is not one of ours; kept it and started on a new line")
         }
     }
 
-    private func readError() -> SinkError {
+    private func readError(_ path: String) -> SinkError {
         SinkError("jsonl: cannot read \(path) to check its last line: \(String(cString: strerror(errno)))")
     }
 
@@ -101,25 +124,30 @@ public final class JSONLSink: Sink, @unchecked Sendable {
     /// buffer the size of all its output; chunks always end at a line end.
     static let chunkSize = 1 << 20
 
+    /// Writes the whole batch to the file of the time of writing (one file, however long the
+    /// batch takes), then fsyncs it.
     public func write(_ items: [Item]) throws(SinkError) {
-        if output == nil { try openFile() }
-        var buf: [UInt8] = []
-        buf.reserveCapacity(Self.chunkSize + 4096)
-        for item in items {
-            item.appendJSON(into: &buf)
-            buf.append(0x0A)
-            if buf.count >= Self.chunkSize {
-                try flush(buf)
-                buf.removeAll(keepingCapacity: true)
+        let target = timePath.path(at: clock())
+        try file.withLock { (f: inout OpenFile) throws(SinkError) in
+            if output == nil { try openFile(&f, target) }
+            var buf: [UInt8] = []
+            buf.reserveCapacity(Self.chunkSize + 4096)
+            for item in items {
+                item.appendJSON(into: &buf)
+                buf.append(0x0A)
+                if buf.count >= Self.chunkSize {
+                    try flush(buf, f)
+                    buf.removeAll(keepingCapacity: true)
+                }
             }
-        }
-        if !buf.isEmpty { try flush(buf) }
-        if output == nil && isRegularFile {
-            guard fsync(fd) == 0 else { throw SinkError("jsonl: cannot fsync \(path): \(String(cString: strerror(errno)))") }
+            if !buf.isEmpty { try flush(buf, f) }
+            if output == nil && f.isRegularFile {
+                guard fsync(f.fd) == 0 else { throw SinkError("jsonl: cannot fsync \(f.path): \(String(cString: strerror(errno)))") }
+            }
         }
     }
 
-    private func flush(_ buf: [UInt8]) throws(SinkError) {
+    private func flush(_ buf: [UInt8], _ f: OpenFile) throws(SinkError) {
         if let output {
             try output.write(buf)
             return
@@ -127,17 +155,21 @@ public final class JSONLSink: Sink, @unchecked Sendable {
         let ok = buf.withUnsafeBytes { raw -> Bool in
             var off = 0
             while off < raw.count {
-                let n = Glibc.write(fd, raw.baseAddress! + off, raw.count - off)
+                let n = Glibc.write(f.fd, raw.baseAddress! + off, raw.count - off)
                 if n < 0 { if errno == EINTR { continue }; return false }
                 off += n
             }
             return true
         }
-        guard ok else { throw SinkError("jsonl: cannot write \(path): \(String(cString: strerror(errno)))") }
+        guard ok else { throw SinkError("jsonl: cannot write \(f.path): \(String(cString: strerror(errno)))") }
     }
 
+    /// A fixed path is opened even when nothing came, so `truncate` empties it and `append`
+    /// creates it; a rotating path creates no file for a run that wrote nothing.
     public func close() throws(SinkError) {
-        if output == nil && fd < 0 { try openFile() }  // truncate mode empties the file even when nothing is new
-        if fd >= 0 { Glibc.close(fd); fd = -1 }
+        try file.withLock { (f: inout OpenFile) throws(SinkError) in
+            if output == nil && f.fd < 0 && !timePath.rotates { try openFile(&f, path) }
+            if f.fd >= 0 { Glibc.close(f.fd); f.fd = -1 }
+        }
     }
 }

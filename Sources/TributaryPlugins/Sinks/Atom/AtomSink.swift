@@ -1,0 +1,82 @@
+import TributaryCore
+
+/// `atom`: an Atom 1.0 file (RFC 4287) of the newest `max_items` items across runs, with the
+/// rss sink's window and atomic replace (`FeedFile`); `<id>` is the item id.
+public final class AtomSink: Sink {
+    public static let descriptor = SinkDescriptor(type: "atom", summary: "an Atom 1.0 file of the newest items", options: FeedFileOptions.all) { r in
+        AtomSink(path: r[FeedFileOptions.path], title: r[FeedFileOptions.title], link: r[FeedFileOptions.link],
+                 description: r[FeedFileOptions.description], maxItems: r[FeedFileOptions.maxItems])
+    }
+
+    let file: FeedFile
+
+    public init(path: String, title: String, link: String, description: String, maxItems: Int) {
+        file = FeedFile(format: AtomFormat(title: title, link: link, description: description), path: path, maxItems: maxItems)
+    }
+
+    public func open(_ context: SinkContext) throws(SinkError) { try file.open(context) }
+    public func write(_ items: [Item]) throws(SinkError) { try file.write(items) }
+    public func close() throws(SinkError) { try file.close() }
+}
+
+/// Atom 1.0 with Media RSS thumbnails. The feed's `<id>` and alternate link are `link`; an
+/// entry's `<updated>` is its `published` time, else `fetched`, and `<published>` is written
+/// only for an item that has one. Texts are `type="text"` (the default), escaped like rss; no
+/// `xml:lang`. Atom wants an author for every entry: when an item has none the feed carries
+/// one, named after the feed's title.
+struct AtomFormat: FeedFormat {
+    let title: String
+    let link: String
+    let description: String
+
+    var type: String { "atom" }
+    var documentName: String { "an Atom 1.0 document" }
+
+    func render(_ items: [Item], now: Timestamp) -> [UInt8] {
+        var x = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        x += "<feed xmlns=\"http://www.w3.org/2005/Atom\" xmlns:media=\"http://search.yahoo.com/mrss/\">\n"
+        x += "  <id>\(XML.escape(link))</id>\n  <title>\(XML.escape(title))</title>\n"
+        x += "  <subtitle>\(XML.escape(description))</subtitle>\n"
+        x += "  <link rel=\"alternate\" href=\"\(XML.escapeAttribute(link))\"/>\n"
+        if items.contains(where: { $0.author == nil }) { x += "  <author><name>\(XML.escape(title))</name></author>\n" }
+        x += "  <generator version=\"\(Tributary.version)\">tributary</generator>\n  <updated>\(now.rfc3339)</updated>\n"
+        for item in items {
+            x += "  <entry>\n    <id>\(XML.escape(item.id))</id>\n    <title>\(XML.escape(item.title))</title>\n"
+            if let url = item.url { x += "    <link rel=\"alternate\" href=\"\(XML.escapeAttribute(url))\"/>\n" }
+            if let p = item.published { x += "    <published>\(p.rfc3339)</published>\n" }
+            x += "    <updated>\((item.published ?? item.fetched).rfc3339)</updated>\n"
+            if let a = item.author { x += "    <author><name>\(XML.escape(a))</name></author>\n" }
+            if let s = item.summary { x += "    <summary>\(XML.escape(s))</summary>\n" }
+            for tag in item.tags { x += "    <category term=\"\(XML.escapeAttribute(tag))\"/>\n" }
+            if let img = item.image { x += "    <media:thumbnail url=\"\(XML.escapeAttribute(img))\"/>\n" }
+            x += "  </entry>\n"
+        }
+        x += "</feed>\n"
+        return Array(x.utf8)
+    }
+
+    /// The items of a file `render` wrote: `<id>` is the id, `<updated>` the date.
+    func readBack(_ bytes: [UInt8]) throws(FeedReadError) -> [Item] {
+        let root: XML.Element
+        do { root = try XML.parse(bytes) } catch { throw FeedReadError(error.description) }
+        guard root.name == "feed", root.attribute("xmlns") == "http://www.w3.org/2005/Atom" else {
+            throw FeedReadError("its root element is <\(root.name)>, not <feed xmlns=\"http://www.w3.org/2005/Atom\">")
+        }
+        var items: [Item] = []
+        for (n, e) in root.children("entry").enumerated() {
+            guard let id = e.child("id")?.text, !id.isEmpty else { throw FeedReadError("entry \(n + 1) has no <id>") }
+            guard let text = e.child("updated")?.text, let updated = Timestamp.parseRFC3339(text) else {
+                throw FeedReadError("entry \(n + 1) (\(id)) has no RFC 3339 <updated>")
+            }
+            var item = FeedFormats.readBackItem(type: type, id: id, title: e.child("title")?.text ?? "", date: updated)
+            item.published = e.child("published").flatMap { Timestamp.parseRFC3339($0.text) }
+            item.url = e.children("link").first { ($0.attribute("rel") ?? "alternate") == "alternate" }?.attribute("href")
+            item.summary = e.child("summary")?.text
+            item.author = e.child("author")?.child("name")?.text
+            item.tags = e.children("category").compactMap { $0.attribute("term") }
+            item.image = e.child("media:thumbnail")?.attribute("url")
+            items.append(item)
+        }
+        return items
+    }
+}

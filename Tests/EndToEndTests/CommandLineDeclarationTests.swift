@@ -1,0 +1,92 @@
+import Foundation
+import XCTest
+import TributaryTestSupport
+
+/// `--help`, the man page and the completion scripts come from one command table: every
+/// command and every flag the help shows is parsed by the binary and appears in all of them,
+/// and each generated script is accepted by its shell.
+final class CommandLineDeclarationTests: XCTestCase {
+    /// The commands of `tributary --help`'s Commands section.
+    func commands() throws -> [String] {
+        let help = try BinaryRunner.run(["--help"]).stdout
+        guard let start = help.range(of: "Commands:\n") else { XCTFail("no Commands section in --help:\n\(help)"); return [] }
+        return help[start.upperBound...].split(separator: "\n").prefix { $0.hasPrefix("  ") }.compactMap { $0.split(separator: " ").first.map(String.init) }
+    }
+
+    /// The flags of `tributary help COMMAND` (lines starting with two spaces and a dash).
+    func flags(_ command: String) throws -> [(names: [String], takesValue: Bool)] {
+        let help = try BinaryRunner.run(["help", command])
+        XCTAssertEqual(help.status, 0, help.stderr)
+        return help.stdoutLines.filter { $0.hasPrefix("  -") }.map { line in
+            let head = line.trimmingCharacters(in: .whitespaces).components(separatedBy: "  ")[0]
+            let words = head.replacingOccurrences(of: ",", with: "").split(separator: " ").map(String.init)
+            let names = words.filter { $0.hasPrefix("-") }
+            return (names, words.count > names.count)
+        }
+    }
+
+    func testEveryFlagOfTheHelpIsParsedAndInTheManPageAndEveryCompletion() throws {
+        let empty = TempDir()  // no config to find: a command that got past its flags stops there
+        defer { empty.remove() }
+        let commands = try commands()
+        XCTAssertEqual(Set(commands), ["run", "watch", "check", "sources", "test", "completion", "help"])
+        let man = try BinaryRunner.run(["help", "--man"]).stdout.replacingOccurrences(of: "\\-", with: "-")
+        let scripts = try ["bash", "zsh", "fish"].map { try BinaryRunner.run(["completion", $0]).stdout }
+        var total = 0
+        for command in commands {
+            XCTAssertTrue(man.contains(".SS tributary " + command), "man page lacks \(command)")
+            for script in scripts { XCTAssertTrue(script.contains(command), "a completion script lacks \(command)") }
+            for flag in try flags(command) {
+                total += 1
+                for name in flag.names {
+                    XCTAssertTrue(man.contains(name), "man page lacks \(command) \(name)")
+                    let bare = name.hasPrefix("--") ? String(name.dropFirst(2)) : String(name.dropFirst())
+                    XCTAssertTrue(scripts[0].contains(name), "bash completion lacks \(command) \(name)")
+                    XCTAssertTrue(scripts[1].contains(name), "zsh completion lacks \(command) \(name)")
+                    XCTAssertTrue(scripts[2].contains((name.hasPrefix("--") ? " -l " : " -s ") + bare), "fish completion lacks \(command) \(name)")
+                    // The parser knows it: a usage error for it would name it as unknown.
+                    let args = [command] + (command == "test" ? ["x"] : []) + [name] + (flag.takesValue ? ["v"] : [])
+                    let r = try BinaryRunner.run(args, cwd: empty.path, env: ["XDG_CONFIG_HOME": empty.path, "HOME": empty.path], timeout: 20)
+                    XCTAssertFalse(r.stderr.contains("unknown option"), "\(args): \(r.stderr)")
+                }
+            }
+        }
+        XCTAssertGreaterThan(total, 15)
+    }
+
+    func testCompletionScriptsAreAcceptedByTheirShells() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        for (shell, check) in [("bash", ["bash", "-n"]), ("zsh", ["zsh", "-n"]), ("fish", ["fish", "--no-execute"])] {
+            let script = try BinaryRunner.run(["completion", shell])
+            XCTAssertEqual(script.status, 0, script.stderr)
+            let file = dir.write("completion." + shell, script.stdout)
+            guard FileManager.default.isExecutableFile(atPath: "/usr/bin/" + check[0]) else {
+                XCTFail("\(check[0]) is not installed (make test-tools installs it)")
+                continue
+            }
+            let r = try Shell.run(check + [file])
+            XCTAssertEqual(r.status, 0, "\(shell): \(r.stderr)")
+        }
+        // bash: completing `tributary run --st` offers --state; `--config ` completes files.
+        let bash = try Shell.run(["bash", "-c", #"source <("$0" completion bash); COMP_WORDS=(tributary run --st); COMP_CWORD=2; _tributary; echo "${COMPREPLY[@]}""#, BinaryRunner.binary])
+        XCTAssertEqual(bash.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "--state", bash.stderr)
+        // fish: the subcommands with their summaries.
+        let fish = try Shell.run(["fish", "-c", "source (\"$argv[1]\" completion fish | psub); complete -C 'tributary wa'", BinaryRunner.binary])
+        XCTAssertTrue(fish.stdout.hasPrefix("watch\t"), fish.stdout + fish.stderr)
+    }
+
+    func testTheManPageRendersWithoutWarnings() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let page = dir.write("tributary.1", try BinaryRunner.run(["help", "--man"]).stdout)
+        let lint = try Shell.run(["groff", "-ww", "-z", "-man", page])
+        XCTAssertEqual(lint.status, 0, lint.stderr)
+        XCTAssertEqual(lint.stderr, "", "groff warnings")
+        let shown = try Shell.run(["man", "-l", page], env: ["MANWIDTH": "80", "MANPAGER": "cat", "PAGER": "cat"])
+        XCTAssertEqual(shown.status, 0, shown.stderr)
+        for needle in ["TRIBUTARY(1)", "SYNOPSIS", "EXIT STATUS", "--respect-schedule", "completion bash|zsh|fish"] {
+            XCTAssertTrue(shown.stdout.contains(needle), "man -l output lacks \(needle)")
+        }
+    }
+}

@@ -1,0 +1,72 @@
+import XCTest
+@testable import TributaryCore
+
+/// The tape (`JSONDocument`): layout, decoding from it, writing from it, depth without a stack.
+final class JSONDocumentTests: XCTestCase {
+    func testTapeHasOneEntryPerValueAndContainersSkipTheirSubtree() throws {
+        let doc = try JSONDocument(#"{"a":[1,{"b":null}],"c":"x"}"#)
+        // object, "a", array, 1, object, "b", null, "c", "x"
+        XCTAssertEqual(doc.valueCount, 9)
+        XCTAssertEqual(doc.entry(0).end, 9)
+        XCTAssertEqual(doc.entry(2).end, 7, "the array ends past its last descendant")
+        XCTAssertEqual(doc.entry(4).end, 7)
+        XCTAssertEqual(doc.entry(3).end, 4)
+        XCTAssertEqual(doc.entry(2).length, 2, "an array counts its elements")
+        XCTAssertEqual(doc.entry(0).length, 2, "an object counts its members")
+        // Keys link backwards: the object holds its last key, each key the one before it.
+        XCTAssertEqual(doc.entry(0).offset, 7)
+        XCTAssertEqual(doc.entry(7).end, 1)
+        XCTAssertEqual(doc.entry(1).end, 0)
+        XCTAssertEqual(doc.tapeBytes % 16, 0)
+    }
+
+    func testStringsDecodeFromTheTapeAndCopyAsJSON() throws {
+        let doc = try JSONDocument(#"["hello world, longer than fifteen bytes","a\"b\\c\/d\n\u00e9\ud83d\ude00\u0001","Привет 中文 😀",""]"#)
+        XCTAssertEqual(doc.string(at: 1), "hello world, longer than fifteen bytes")
+        XCTAssertEqual(doc.string(at: 2), "a\"b\\c/d\né😀\u{1}")
+        XCTAssertEqual(doc.string(at: 3), "Привет 中文 😀")
+        XCTAssertEqual(doc.string(at: 4), "")
+        for i in 1...4 {
+            var canonical: [UInt8] = []
+            doc.appendString(at: i, verbatim: false, to: &canonical)
+            var expected: [UInt8] = []
+            JSONWriter.writeString(doc.string(at: i), into: &expected)
+            XCTAssertEqual(canonical, expected, "canonical copy of string \(i) is JSONWriter's output")
+        }
+        var verbatim: [UInt8] = []
+        doc.appendString(at: 2, verbatim: true, to: &verbatim)
+        XCTAssertEqual(String(decoding: verbatim, as: UTF8.self), #""a\"b\\c\/d\n\u00e9\ud83d\ude00\u0001""#)
+        XCTAssertEqual(try JSONParser.parse(verbatim), .string("a\"b\\c/d\né😀\u{1}"), "verbatim is valid JSON of the same string")
+    }
+
+    func testWriteMatchesJSONWriter() throws {
+        for text in [#"{ "a" : [ 1 , -2.50e3 , "x\u0041\/" , true , null , { } , [ ] ] , "b" : { "c" : "\ud83d\ude00" } }"#,
+                     "\"\\u000a\\u001f\\u007f\"", "-0", " [[[[]]]] ", #"{"a":1,"a":2}"#] {
+            let doc = try JSONDocument(text)
+            var out: [UInt8] = []
+            doc.write(at: 0, to: &out)
+            XCTAssertEqual(out, JSONWriter.serialize(doc.value), text)
+        }
+    }
+
+    func testNestingFarBeyondTheDefaultNeedsNoStack() throws {
+        // 100,000 levels with the limit raised: parsed and written without recursion.
+        let depth = 100_000
+        let bytes = Array(repeating: UInt8(ascii: "["), count: depth) + Array(repeating: UInt8(ascii: "]"), count: depth)
+        let doc = try JSONDocument(bytes, maxDepth: depth)
+        XCTAssertEqual(doc.valueCount, depth)
+        var out: [UInt8] = []
+        doc.write(at: 0, to: &out)
+        XCTAssertEqual(out, bytes)
+        XCTAssertThrowsError(try JSONDocument(bytes, maxDepth: depth - 1))
+    }
+
+    func testParseErrorsHaveLineAndColumn() {
+        XCTAssertThrowsError(try JSONDocument("")) { e in
+            XCTAssertEqual(e as? JSONParseError, JSONParseError(offset: 0, line: 1, column: 1, message: "unexpected end of input, expected a value"))
+        }
+        XCTAssertThrowsError(try JSONDocument("[1,\n  @]")) { e in
+            XCTAssertEqual(e as? JSONParseError, JSONParseError(offset: 6, line: 2, column: 3, message: "unexpected '@', expected a value"))
+        }
+    }
+}
