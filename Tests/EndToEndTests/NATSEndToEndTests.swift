@@ -120,8 +120,19 @@ final class NATSEndToEndTests: XCTestCase {
         XCTAssertEqual(try NATSReader.read(nats.url, stream: "ITEMS")?.messages.map(\.id), ["news:0", "news:1", "news:2"])
     }
 
-    /// Source `a` answers at once, `b` after `delay` s; returns the running binary once `a`'s
-    /// items are in the stream and `b`'s request is waiting.
+    /// Source `a` (/a) answers at once, `b` (/b) once the semaphore has been signalled (or after 30 s).
+    func twoBatchServer() throws -> (LoopbackServer, DispatchSemaphore) {
+        let gate = DispatchSemaphore(value: 0)
+        let web = try LoopbackServer { req in
+            if req.path == "/a" { return .text(Self.page(0, 3)) }
+            if gate.wait(timeout: .now() + 30) == .success { gate.signal() }  // once open, it stays open
+            return .text(Self.page(10, 3))
+        }
+        return (web, gate)
+    }
+
+    /// Runs sources `a` and `b` of `twoBatchServer`; returns the running binary once `a`'s
+    /// items are in the stream and `b`'s request waits for its gate.
     func startTwoBatchRun(_ dir: TempDir, _ nats: NATSServer, _ web: LoopbackServer, timeout: String = "10s") throws -> Process {
         let cfg = config(dir, sources: [source("a", web.baseURL + "/a"), source("b", web.baseURL + "/b")],
                          sink: #""url":"\#(nats.url)","stream":"ITEMS","timeout":"\#(timeout)""#)
@@ -146,15 +157,17 @@ final class NATSEndToEndTests: XCTestCase {
     func testAServerKilledAndRestartedBetweenTwoBatchesOfARun() throws {
         let nats = try NATSServer()
         defer { nats.remove() }
-        let web = try LoopbackServer { req in
-            req.path == "/a" ? .text(Self.page(0, 3)) : LoopbackResponse(headers: [(name: "Content-Type", value: "application/json")], body: Array(Self.page(10, 3).utf8), delay: 1.5)
+        let (web, gate) = try twoBatchServer()
+        defer {
+            gate.signal()
+            web.stop()
         }
-        defer { web.stop() }
         let dir = TempDir()
         defer { dir.remove() }
         let p = try startTwoBatchRun(dir, nats, web)
         nats.kill()
         try nats.start()
+        gate.signal()
         let (status, stderr) = wait(p, dir)
         XCTAssertEqual(status, 0, stderr)
         XCTAssertEqual(try NATSReader.read(nats.url, stream: "ITEMS")?.messages.map(\.id), ["a:0", "a:1", "a:2", "b:10", "b:11", "b:12"])
@@ -163,16 +176,18 @@ final class NATSEndToEndTests: XCTestCase {
     func testAcknowledgementsLostWithAServerArePublishedAgainAfterItComesBack() throws {
         let nats = try NATSServer()
         defer { nats.remove() }
-        let web = try LoopbackServer { req in
-            req.path == "/a" ? .text(Self.page(0, 3)) : LoopbackResponse(headers: [(name: "Content-Type", value: "application/json")], body: Array(Self.page(10, 3).utf8), delay: 1.5)
+        let (web, gate) = try twoBatchServer()
+        defer {
+            gate.signal()
+            web.stop()
         }
-        defer { web.stop() }
         let dir = TempDir()
         defer { dir.remove() }
         let p = try startTwoBatchRun(dir, nats, web)
         // b's batch is published to a server that reads nothing and then dies: no
         // acknowledgement ever comes for it from that server.
         nats.pause()
+        gate.signal()
         try awaitUnread(nats, dir)
         nats.kill()
         try nats.start()
@@ -271,14 +286,16 @@ final class NATSEndToEndTests: XCTestCase {
     func testNoAcknowledgementWithinTheTimeoutIsASinkFailure() throws {
         let nats = try NATSServer()
         defer { nats.remove() }
-        let web = try LoopbackServer { req in
-            req.path == "/a" ? .text(Self.page(0, 3)) : LoopbackResponse(headers: [(name: "Content-Type", value: "application/json")], body: Array(Self.page(10, 3).utf8), delay: 2)
+        let (web, gate) = try twoBatchServer()
+        defer {
+            gate.signal()
+            web.stop()
         }
-        defer { web.stop() }
         let dir = TempDir()
         defer { dir.remove() }
         let p = try startTwoBatchRun(dir, nats, web, timeout: "1s")
         nats.pause()
+        gate.signal()
         let (status, stderr) = wait(p, dir)
         nats.resume()
         XCTAssertEqual(status, 3, stderr)
