@@ -42,6 +42,11 @@ struct Arguments: Sendable {
     /// The value of a flag that takes one (the last one given), or nil.
     func value(_ flag: Flag) -> String? { given[declared(flag)]?.last }
 
+    /// The value of a flag, or nil also when the command has no such flag (shared code).
+    func value(ifDeclared flag: Flag) -> String? {
+        (command?.flags.contains(flag) ?? false) ? given[flag]?.last : nil
+    }
+
     /// Every value of a list flag, comma-separated parts split, in order.
     func values(_ flag: Flag) -> [String] { given[declared(flag)] ?? [] }
 

@@ -61,6 +61,7 @@ enum Flags {
     static let only = Flag("--only", .list(placeholder: "NAMES"), "run only these sources (comma-separated, or repeat the option)")
     static let jsonl = Flag("--jsonl", "ignore the configured sinks; write the items to stdout as JSON Lines")
     static let all = Flag("--all", "emit every item fetched, not only the new ones")
+    static let dryRun = Flag("--dry-run", "fetch and print the items that would be emitted as JSON Lines; write nothing: no sink, no state, no file")
     static let noState = Flag("--no-state", "use no state file (nothing read or written; every item is new)")
     static let state = Flag("--state", .value(placeholder: "FILE"), "state file (default: state.path, else $XDG_STATE_HOME/tributary/state.sqlite)")
     static let record = Flag("--record", .value(placeholder: "DIR"), "also save every HTTP exchange under DIR (secrets redacted)")
@@ -124,13 +125,15 @@ struct Command: Sendable {
 enum Commands {
     static let run = Command(
         .run,
-        flags: [Flags.config, Flags.only, Flags.jsonl, Flags.all, Flags.noState, Flags.state, Flags.record, Flags.replay, Flags.respectSchedule, Flags.quiet, Flags.verbose],
-        exclusive: [(Flags.record, Flags.replay), (Flags.noState, Flags.state)],
+        flags: [Flags.config, Flags.only, Flags.dryRun, Flags.jsonl, Flags.all, Flags.noState, Flags.state, Flags.record, Flags.replay, Flags.respectSchedule, Flags.quiet, Flags.verbose],
+        exclusive: [(Flags.record, Flags.replay), (Flags.noState, Flags.state), (Flags.dryRun, Flags.record)],
         summary: "fetch every enabled source once and deliver the new items to the sinks",
         details: """
         Fetch every enabled source concurrently and deliver the items never emitted before (by any \
         source) to every configured sink; they are recorded in the state file only once every sink \
-        has written them. Items go to stdout only; logs, progress and the summary go to stderr.
+        has written them. Items go to stdout only; logs, progress and the summary go to stderr. \
+        With --dry-run, state is only read (to decide what is new) and the items that would be \
+        emitted go to stdout as JSON Lines: no sink is opened and no file is created or changed.
         """)
 
     static let watch = Command(

@@ -42,11 +42,11 @@ struct Runner {
         }
         do {
             // An explicit --record means the network, even when the config replays.
-            if let dir = args.value(Flags.replay) ?? (args.value(Flags.record) == nil ? config.replayDirectory : nil) {
+            if let dir = args.value(Flags.replay) ?? (args.value(ifDeclared: Flags.record) == nil ? config.replayDirectory : nil) {
                 return (try ReplayTransport(directory: dir), nil)
             }
             let c = CurlTransport(settings: config.http)
-            return (try args.value(Flags.record).map { try RecordingTransport(inner: c, directory: $0) } ?? c, c)
+            return (try args.value(ifDeclared: Flags.record).map { try RecordingTransport(inner: c, directory: $0) } ?? c, c)
         } catch {
             err.log("tributary: \(error)\n")
             return nil
@@ -57,6 +57,12 @@ struct Runner {
     func openState() -> (ok: Bool, store: SQLiteState?) {
         if args.is(.test) || args.given(ifDeclared: Flags.noState) { return (true, nil) }
         let path = args.value(Flags.state) ?? config.statePath ?? SQLiteState.defaultPath()
+        if dryRun {
+            do throws(StateError) { return (true, try SQLiteState.readOnly(path: path)) } catch {
+                err.log("tributary: \(error)\n")
+                return (false, nil)
+            }
+        }
         do {
             let signals = self.signals
             let store = try SQLiteState(path: path, lockTimeout: config.lockTimeout, stopRequested: { signals.received != nil })
@@ -70,16 +76,20 @@ struct Runner {
         }
     }
 
+    /// `run --dry-run`: state read only, items to stdout, nothing written.
+    var dryRun: Bool { args.given(ifDeclared: Flags.dryRun) }
+
     func run() async -> Int32 {
         let isTest = args.is(.test)
+        let toStdout = isTest || dryRun || args.given(ifDeclared: Flags.jsonl)
         guard let selected = selectSources() else { return 2 }
         let opened = openState()
         guard opened.ok else { return notStarted() }
         guard let (transport, curl) = makeTransport() else { return 2 }
-        let sinks: [any Sink] = isTest || args.given(ifDeclared: Flags.jsonl) ? [JSONLSink(path: "-")] : config.sinks.map(\.sink)
+        let sinks: [any Sink] = toStdout ? [JSONLSink(path: "-")] : config.sinks.map(\.sink)
         let progress = ProgressLine(enabled: !args.given(ifDeclared: Flags.quiet) && !isTest && err.isTerminal, output: err)
         let stopping = StopFlag()
-        let sinkFilters = isTest || args.given(ifDeclared: Flags.jsonl) ? [] : config.sinks.map(\.filter)
+        let sinkFilters = toStdout ? [] : config.sinks.map(\.filter)
         let delivery = Delivery(sinks: sinks, sinkFilters: sinkFilters, state: opened.store, options: Delivery.Options(emitAll: args.given(ifDeclared: Flags.all)))
         let engine = Engine(sources: selected, delivery: delivery, transport: transport,
                             options: Engine.Options(respectSchedule: args.given(ifDeclared: Flags.respectSchedule), concurrency: config.http.concurrency, grace: Runner.gracePeriod),
@@ -103,7 +113,7 @@ struct Runner {
         progress.clear()
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         if !args.given(ifDeclared: Flags.quiet) && !isTest {
-            err.log(Summary.render(report, elapsed: elapsed))
+            err.log(Summary.render(report, elapsed: elapsed, dryRun: dryRun))
         } else if isTest, let r = report.sources.first, case .failed(let reason) = r.status {
             err.log("\(r.name): failed: \(reason)\n")
         }
@@ -214,7 +224,8 @@ enum Summary {
         pad(r.name, nameWidth) + "  " + pad(r.type, typeWidth) + "  " + status(r) + "  \(r.fetched) fetched  \(r.new) new" + (r.filtered > 0 ? "  \(r.filtered) filtered" : "") + "  \(seconds(r.seconds))\n"
     }
 
-    static func render(_ report: RunReport, elapsed: Double) -> String {
+    /// `dryRun`: the total says so (`dry run: nothing written`).
+    static func render(_ report: RunReport, elapsed: Double, dryRun: Bool = false) -> String {
         let nameW = max(4, report.sources.map(\.name.count).max() ?? 0)
         let typeW = max(4, report.sources.map(\.type.count).max() ?? 0)
         var s = ""
@@ -223,7 +234,8 @@ enum Summary {
         let fetched = report.sources.reduce(0) { $0 + $1.fetched }
         let filtered = report.sources.reduce(0) { $0 + $1.filtered }
         s += "total: \(report.sources.count) source\(report.sources.count == 1 ? "" : "s"), \(failed) failed, \(fetched) fetched, \(report.delivered) new"
-            + (filtered > 0 ? ", \(filtered) filtered" : "") + ", \(seconds(elapsed))\n"
+            + (filtered > 0 ? ", \(filtered) filtered" : "") + ", \(seconds(elapsed))"
+            + (dryRun ? " (dry run: nothing written)" : "") + "\n"
         return s
     }
 }

@@ -164,7 +164,7 @@ final class RunTests: XCTestCase {
         let urls = (0..<10).map { "\"\(server.baseURL)/p\($0 * 10000)\"" }.joined(separator: ",")
         let cfg = config(dir, sources: [#"{"name":"big","type":"json","urls":[\#(urls)],"items":"items","fields":{"id":"id","title":"title"}}"#,
                                         source("slow", server.baseURL + "/slow")])
-        let script = "'\(BinaryRunner.binary)' run --jsonl -c '\(cfg)' 2>'\(dir.path)/err.txt' | head -1; echo \"status=${PIPESTATUS[0]}\""
+        let script = "XDG_STATE_HOME='\(dir.path)/state' '\(BinaryRunner.binary)' run --jsonl -c '\(cfg)' 2>'\(dir.path)/err.txt' | head -1; echo \"status=${PIPESTATUS[0]}\""
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/bin/bash")
         p.arguments = ["-c", script]

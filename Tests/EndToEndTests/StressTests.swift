@@ -92,7 +92,7 @@ final class StressTests: XCTestCase {
         for run in 1...Self.runs {
             let r = try BinaryRunner.run(["run", "-c", demo, "--no-state", "--jsonl", "--quiet"], timeout: 60)
             XCTAssertEqual(r.status, 0, "run \(run): \(r.stderr)")
-            XCTAssertEqual(r.stdoutLines.count, 37, "run \(run): \(r.stderr)")
+            XCTAssertEqual(r.stdoutLines.count, Demo.itemCount, "run \(run): \(r.stderr)")
             // A video found by both the channel feed and the search is emitted once, by
             // whichever source delivers first: the ids are exact, the winning source is not.
             let items = r.stdoutLines.compactMap { try? JSONNode(JSONParser.parse($0))["id"].string() }.sorted()

@@ -1,4 +1,7 @@
 import CSQLite
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A failed SQLite call, with the database's own message.
 public struct StateError: Error, CustomStringConvertible, Sendable {
@@ -19,16 +22,43 @@ final class Database {
     let path: String
     private var cache: [String: OpaquePointer] = [:]
 
-    init(path: String) throws(StateError) {
+    convenience init(path: String) throws(StateError) {
+        try self.init(path: path, name: path, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX)
+    }
+
+    /// Opens an existing database for reading only, creating and changing no file: `immutable`
+    /// when no write-ahead log is beside it (nothing but the file itself is read; no lock or
+    /// shared-memory file is made), otherwise `mode=ro`, which reads the log's commits too (its
+    /// shared-memory file exists already: another process has the database open).
+    convenience init(readOnlyAt path: String) throws(StateError) {
+        let wal = access(path + "-wal", F_OK) == 0
+        let uri = "file:" + Self.uriEscaped(path) + (wal ? "?mode=ro" : "?immutable=1")
+        try self.init(path: uri, name: path, flags: SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX)
+    }
+
+    /// A path as a `file:` URI's path: `%`, `?`, `#` and bytes outside printable ASCII escaped.
+    static func uriEscaped(_ path: String) -> String {
+        var out = ""
+        for b in path.utf8 {
+            if b == UInt8(ascii: "%") || b == UInt8(ascii: "?") || b == UInt8(ascii: "#") || b < 0x21 || b > 0x7E {
+                out += "%" + String(b >> 4, radix: 16, uppercase: true) + String(b & 15, radix: 16, uppercase: true)
+            } else {
+                out.unicodeScalars.append(Unicode.Scalar(b))
+            }
+        }
+        return out
+    }
+
+    private init(path: String, name: String, flags: Int32) throws(StateError) {
         var db: OpaquePointer?
-        let rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil)
+        let rc = sqlite3_open_v2(path, &db, flags, nil)
         guard rc == SQLITE_OK, let db else {
             let msg = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             if let db { sqlite3_close(db) }
-            throw StateError("cannot open state database \(path): \(msg)")
+            throw StateError("cannot open state database \(name): \(msg)")
         }
         self.handle = db
-        self.path = path
+        self.path = name
         sqlite3_busy_timeout(db, 5000)
     }
 

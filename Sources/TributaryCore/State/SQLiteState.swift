@@ -30,6 +30,7 @@ public final class SQLiteState: StateBackend, @unchecked Sendable {
     /// error's `interrupted` is set) instead of after the timeout, which systemd would not wait for.
     public init(path: String, lockTimeout: Double, stopRequested: @Sendable () -> Bool = { false }) throws(StateError) {
         self.path = path
+        self.isReadOnly = false
         if let slash = path.lastIndex(of: "/"), slash != path.startIndex {
             do { try AtomicFile.makeDirectories(String(path[..<slash])) } catch { throw StateError(error.message) }
         }
@@ -46,6 +47,36 @@ public final class SQLiteState: StateBackend, @unchecked Sendable {
         }
     }
 
+    /// Opened by `readOnly(path:)`: nothing is written (see there).
+    public let isReadOnly: Bool
+
+    /// Opens an existing state file for a dry run: read as it is, without the run lock, and
+    /// nothing is written to it or beside it. Its transactions keep what a batch would record in
+    /// memory (`DryRunTransaction`), so a dry run decides what is new exactly as a run would;
+    /// `touchConfigured` and `prune` do nothing. Nil when there is no file at `path` (a dry run
+    /// without state: every item is new).
+    public static func readOnly(path: String) throws(StateError) -> SQLiteState? {
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        let db = try Database(readOnlyAt: path)
+        let state = SQLiteState(path: path, db: db)
+        let version = try state.scalarInt("PRAGMA user_version") ?? 0
+        if version > Self.schemaVersion {
+            throw StateError("the state file \(path) was written by a newer tributary (schema \(version), this one knows \(Self.schemaVersion))")
+        }
+        // A file without our tables (never written by a run) reads as empty.
+        return version == 0 ? nil : state
+    }
+
+    private init(path: String, db: Database) {
+        self.path = path
+        self.db = db
+        self.lockFD = -1
+        self.isReadOnly = true
+    }
+
+    /// What a dry run's transactions record, for the rest of the run.
+    let dryRun = DryRunOverlay()
+
     private var closed = false
 
     deinit { close() }
@@ -54,6 +85,7 @@ public final class SQLiteState: StateBackend, @unchecked Sendable {
         guard !closed else { return }
         closed = true
         db.close()
+        guard lockFD >= 0 else { return }
         flock(lockFD, LOCK_UN)
         Glibc.close(lockFD)
     }
@@ -109,6 +141,7 @@ public final class SQLiteState: StateBackend, @unchecked Sendable {
     }
 
     public func begin() throws(StateError) -> any StateTransaction {
+        if isReadOnly { return DryRunTransaction(db: db, overlay: dryRun) }
         try db.exec("BEGIN IMMEDIATE")
         return SQLiteTransaction(db: db)
     }
@@ -164,6 +197,7 @@ public final class SQLiteState: StateBackend, @unchecked Sendable {
     }
 
     public func touchConfigured(_ names: [String], now: Double) throws(StateError) {
+        if isReadOnly { return }
         try db.transaction { () throws(StateError) in
             let s = try db.statement("UPDATE sources SET in_config = ? WHERE name = ?")
             for n in names { s.bind(1, now).bind(2, n); try s.run() }
@@ -172,7 +206,8 @@ public final class SQLiteState: StateBackend, @unchecked Sendable {
 
     @discardableResult
     public func prune(retention: Double, now: Double) throws(StateError) -> Int {
-        try db.transaction { () throws(StateError) -> Int in
+        if isReadOnly { return 0 }
+        return try db.transaction { () throws(StateError) -> Int in
             let cutoff = now - retention
             var removed = 0
             for sql in ["DELETE FROM emitted WHERE last_seen < ?", "DELETE FROM validators WHERE updated < ?",
@@ -198,6 +233,24 @@ final class SQLiteTransaction: StateTransaction {
     deinit { if open { rollback() } }
 
     func claim(_ ids: [EmittedID], now: Double) throws(StateError) -> [KnownID?] {
+        let known = try Self.lookUp(ids, in: db)
+        // `last_seen` (what retention goes by) is refreshed at most once a day per id, so a feed
+        // polled every few minutes does not rewrite its rows and their index each run.
+        let up = try db.statement("""
+            INSERT INTO emitted(id, source, first_seen, last_seen, hash) VALUES(?, ?, ?, ?, ?)
+            ON CONFLICT(id) DO UPDATE SET last_seen = excluded.last_seen,
+                hash = CASE WHEN emitted.source = excluded.source THEN excluded.hash ELSE emitted.hash END
+            WHERE (emitted.source = excluded.source AND emitted.hash != excluded.hash) OR emitted.last_seen < excluded.last_seen - 86400
+            """)
+        for e in ids {
+            up.bind(1, e.id).bind(2, e.source).bind(3, now).bind(4, now).bind(5, e.hash)
+            try up.run()
+        }
+        return known
+    }
+
+    /// What the state knows of each id (nil: never emitted).
+    static func lookUp(_ ids: [EmittedID], in db: Database) throws(StateError) -> [KnownID?] {
         let look = try db.statement("SELECT source, hash FROM emitted WHERE id = ?")
         var known: [KnownID?] = []
         known.reserveCapacity(ids.count)
@@ -211,18 +264,6 @@ final class SQLiteTransaction: StateTransaction {
             }
         }
         sqlite3_reset(look.stmt)
-        // `last_seen` (what retention goes by) is refreshed at most once a day per id, so a feed
-        // polled every few minutes does not rewrite its rows and their index each run.
-        let up = try db.statement("""
-            INSERT INTO emitted(id, source, first_seen, last_seen, hash) VALUES(?, ?, ?, ?, ?)
-            ON CONFLICT(id) DO UPDATE SET last_seen = excluded.last_seen,
-                hash = CASE WHEN emitted.source = excluded.source THEN excluded.hash ELSE emitted.hash END
-            WHERE (emitted.source = excluded.source AND emitted.hash != excluded.hash) OR emitted.last_seen < excluded.last_seen - 86400
-            """)
-        for e in ids {
-            up.bind(1, e.id).bind(2, e.source).bind(3, now).bind(4, now).bind(5, e.hash)
-            try up.run()
-        }
         return known
     }
 
