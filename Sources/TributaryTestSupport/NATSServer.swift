@@ -59,13 +59,16 @@ public final class NATSServer {
         process = p
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline {
-            if Self.greets(port) { return }
+            // The listener must be this process's: on a shared machine another program can take
+            // the port between freePort() and the server's bind (or after a kill), and a greeting
+            // from someone else's server would send the test's clients there.
+            if Self.greets(port), Self.listens(pid: p.processIdentifier, port: port) { return }
             guard p.isRunning else { break }
             usleep(20_000)
         }
         let log = (try? String(contentsOfFile: folder + "/server.log", encoding: .utf8)) ?? ""
         stop()
-        throw RunnerError(message: "nats-server did not start on 127.0.0.1:\(port): \(log.suffix(2000))")
+        throw RunnerError(message: "nats-server did not start on 127.0.0.1:\(port) (or another process holds the port): \(log.suffix(2000))")
     }
 
     /// SIGTERM, then waits for the process (SIGKILL after 5 s).
@@ -91,6 +94,18 @@ public final class NATSServer {
             guard f.count > 4, f[1].hasSuffix(local), f[3] == "01", let rx = f[4].split(separator: ":").last.flatMap({ Int($0, radix: 16) }) else { return sum }
             return sum + rx
         }
+    }
+
+    /// Whether the socket listening on 127.0.0.1:`port` is one of `pid`'s open files.
+    static func listens(pid: Int32, port: Int) -> Bool {
+        let local = String(format: "0100007F:%04X", port)
+        let inodes = tcpTable().split(separator: "\n").compactMap { line -> Substring? in
+            let f = line.split(separator: " ")
+            return f.count > 9 && f[1] == local && f[3] == "0A" ? f[9] : nil
+        }
+        guard let inode = inodes.first else { return false }
+        let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []
+        return fds.contains { (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\($0)")) == "socket:[\(inode)]" }
     }
 
     /// /proc/net/tcp read to its end (a proc file has no size: one read returns one page).

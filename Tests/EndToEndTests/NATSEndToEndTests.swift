@@ -120,12 +120,12 @@ final class NATSEndToEndTests: XCTestCase {
         XCTAssertEqual(try NATSReader.read(nats.url, stream: "ITEMS")?.messages.map(\.id), ["news:0", "news:1", "news:2"])
     }
 
-    /// Source `a` (/a) answers at once, `b` (/b) once the semaphore has been signalled (or after 30 s).
+    /// Source `a` (/a) answers at once, `b` (/b) once the semaphore has been signalled (or after 2 min).
     func twoBatchServer() throws -> (LoopbackServer, DispatchSemaphore) {
         let gate = DispatchSemaphore(value: 0)
         let web = try LoopbackServer { req in
             if req.path == "/a" { return .text(Self.page(0, 3)) }
-            if gate.wait(timeout: .now() + 30) == .success { gate.signal() }  // once open, it stays open
+            if gate.wait(timeout: .now() + 120) == .success { gate.signal() }  // once open, it stays open
             return .text(Self.page(10, 3))
         }
         return (web, gate)
@@ -134,10 +134,11 @@ final class NATSEndToEndTests: XCTestCase {
     /// Runs sources `a` and `b` of `twoBatchServer`; returns the running binary once `a`'s
     /// items are in the stream and `b`'s request waits for its gate.
     func startTwoBatchRun(_ dir: TempDir, _ nats: NATSServer, _ web: LoopbackServer, timeout: String = "10s") throws -> Process {
-        let cfg = config(dir, sources: [source("a", web.baseURL + "/a"), source("b", web.baseURL + "/b")],
+        // b's request waits at the gate: no HTTP timeout while the test works on the server.
+        let cfg = config(dir, sources: [source("a", web.baseURL + "/a"), source("b", web.baseURL + "/b", extra: #","timeout":"2m""#)],
                          sink: #""url":"\#(nats.url)","stream":"ITEMS","timeout":"\#(timeout)""#)
         let p = try BinaryRunner.start(["run", "-c", cfg], stdoutPath: dir.path + "/out", stderrPath: dir.path + "/err")
-        let deadline = Date().addingTimeInterval(10)
+        let deadline = Date().addingTimeInterval(30)
         while Date() < deadline {
             if web.requests.contains(where: { $0.path == "/b" }), (try? NATSReader.count(nats.url, stream: "ITEMS")?.count) == 3 { return p }
             usleep(50_000)
@@ -147,7 +148,7 @@ final class NATSEndToEndTests: XCTestCase {
     }
 
     func wait(_ p: Process, _ dir: TempDir) -> (Int32, String) {
-        let deadline = Date().addingTimeInterval(30)
+        let deadline = Date().addingTimeInterval(60)
         while p.isRunning && Date() < deadline { usleep(20_000) }
         if p.isRunning { p.terminate() }
         p.waitUntilExit()
@@ -198,7 +199,7 @@ final class NATSEndToEndTests: XCTestCase {
 
     /// Waits (bounded) until a paused server holds bytes a client sent that it has not read.
     func awaitUnread(_ nats: NATSServer, _ dir: TempDir) throws {
-        let deadline = Date().addingTimeInterval(10)
+        let deadline = Date().addingTimeInterval(30)
         while nats.unreadBytes() == 0 {
             guard Date() < deadline else { throw Failure(message: "nothing reached the paused server: \(dir.read("err") ?? "") port \(nats.port) \(NATSServer.tcpTable().split(separator: "\n").filter { $0.contains(String(format: ":%04X", nats.port)) }.joined(separator: "\n"))") }
             usleep(20_000)
@@ -218,7 +219,7 @@ final class NATSEndToEndTests: XCTestCase {
         let served = Locked<[String]>([])
         let web = try LoopbackServer { req in
             guard let i = Int(req.path.dropFirst(2)), gates.indices.contains(i) else { return .text("", status: 404) }
-            guard gates[i].wait(timeout: .now() + 30) == .success else { return .text("", status: 503) }
+            guard gates[i].wait(timeout: .now() + 120) == .success else { return .text("", status: 503) }
             served.withLock { $0 += (0..<perSource).map { "s\(i):\(i * 100 + $0)" } }
             return .text(Self.page(i * 100, perSource))
         }
@@ -228,13 +229,14 @@ final class NATSEndToEndTests: XCTestCase {
         }
         let dir = TempDir()
         defer { dir.remove() }
-        let cfg = config(dir, sources: (0..<sources).map { source("s\($0)", web.baseURL + "/s\($0)") }, sink: #""url":"\#(nats.url)","stream":"ITEMS""#)
+        // Requests wait at their gates: no HTTP timeout while the test works on the server.
+        let cfg = config(dir, sources: (0..<sources).map { source("s\($0)", web.baseURL + "/s\($0)", extra: #","timeout":"2m""#) }, sink: #""url":"\#(nats.url)","stream":"ITEMS""#)
         let p = try BinaryRunner.start(["run", "-c", cfg], stdoutPath: dir.path + "/out", stderrPath: dir.path + "/err")
         defer { if p.isRunning { p.terminate() } }
         func count() -> Int { (try? NATSReader.count(nats.url, stream: "ITEMS")?.count) ?? -1 }
 
         gates[0].signal()
-        let deadline = Date().addingTimeInterval(20)
+        let deadline = Date().addingTimeInterval(60)
         while count() != perSource && Date() < deadline { usleep(50_000) }
         XCTAssertEqual(count(), perSource, dir.read("err") ?? "")
         // s1's batch reaches a server that reads nothing; then it is stopped (SIGTERM) and s2
@@ -270,7 +272,7 @@ final class NATSEndToEndTests: XCTestCase {
         let p = try BinaryRunner.start(["watch", "-c", cfg], stdoutPath: dir.path + "/out", stderrPath: dir.path + "/err")
         defer { if p.isRunning { p.terminate() } }
         func count() -> Int { (try? NATSReader.count(nats.url, stream: "ITEMS")?.count) ?? -1 }
-        let deadline = Date().addingTimeInterval(20)
+        let deadline = Date().addingTimeInterval(60)
         while count() != 3 && Date() < deadline { usleep(100_000) }
         XCTAssertEqual(count(), 3, dir.read("err") ?? "")
         nats.kill()
