@@ -90,7 +90,7 @@ struct Runner {
         let progress = ProgressLine(enabled: !args.given(ifDeclared: Flags.quiet) && !isTest && err.isTerminal, output: err)
         let stopping = StopFlag()
         let sinkFilters = toStdout ? [] : config.sinks.map(\.filter)
-        let delivery = Delivery(sinks: sinks, sinkFilters: sinkFilters, state: opened.store, options: Delivery.Options(emitAll: args.given(ifDeclared: Flags.all)))
+        let delivery = Delivery(sinks: sinks, sinkFilters: sinkFilters, state: opened.store, options: Delivery.Options(emitAll: args.given(ifDeclared: Flags.all), lines: BuiltinRegistry.standard.itemLines))
         let engine = Engine(sources: selected, delivery: delivery, transport: transport,
                             options: Engine.Options(respectSchedule: args.given(ifDeclared: Flags.respectSchedule), concurrency: config.http.concurrency, grace: Runner.gracePeriod),
                             stopping: stopping)

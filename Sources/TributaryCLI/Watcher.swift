@@ -26,7 +26,7 @@ struct Watcher {
         guard opened.ok, let state = opened.store else { return runner.notStarted() }
         guard let (transport, curl) = runner.makeTransport() else { return 2 }
         let stopping = StopFlag()
-        let delivery = Delivery(sinks: runner.config.sinks.map(\.sink), sinkFilters: runner.config.sinks.map(\.filter), state: state, options: Delivery.Options(dedupeAcrossSources: false, stopOnFailure: stopping))
+        let delivery = Delivery(sinks: runner.config.sinks.map(\.sink), sinkFilters: runner.config.sinks.map(\.filter), state: state, options: Delivery.Options(dedupeAcrossSources: false, stopOnFailure: stopping, lines: BuiltinRegistry.standard.itemLines))
         let out = err
         do throws(SinkError) { try await delivery.open(warn: { out.log(Self.stamp() + " warning: sink: \($0)\n") }) } catch {
             err.log("tributary: sink failed: \(error.message)\n")

@@ -100,6 +100,34 @@ final class CurlTransportTests: XCTestCase {
         XCTAssertEqual(server.requestCount, 3)
     }
 
+    /// A 304 whose stored body state cannot give (a read error, or no row) is not handed to the
+    /// source as an empty answer: the request goes again without validators, with a warning.
+    func testA304WhoseStoredBodyCannotBeReadIsFetchedAgainWithoutValidators() async throws {
+        let server = try LoopbackServer { req in
+            req.header("If-None-Match") != nil ? LoopbackResponse(status: 304, body: []) : .text(#"{"fresh":1}"#)
+        }
+        defer { server.stop() }
+        let t = transport()
+        defer { t.shutdown() }
+        for failing in [true, false] {
+            let warnings = Locked<[String]>([])
+            let probe = RequestLedger(scope: "s")
+            let key = probe.key(method: "GET", url: server.baseURL + "/v")
+            let ledger = RequestLedger(scope: "s", known: [key: Validators(etag: "\"v1\"", lastModified: nil)],
+                                       body: { _ throws(StateError) in if failing { throw StateError("disk I/O error") } else { return nil } },
+                                       warn: { m in warnings.withLock { $0.append(m) } })
+            let client = HTTPClient(transport: t, retries: 0, timeout: 5, ledger: ledger)
+            let r = try await client.fetch(HTTPRequest(url: server.baseURL + "/v"))
+            XCTAssertEqual(r.status, 200)
+            XCTAssertEqual(String(decoding: r.body, as: UTF8.self), #"{"fresh":1}"#)
+            let w = warnings.withLock { $0 }
+            XCTAssertEqual(w.count, 1, "\(w)")
+            XCTAssertTrue(w.first?.contains(failing ? "disk I/O error" : "no stored response") == true, "\(w)")
+            XCTAssertFalse(w.first?.hasPrefix("s ") == true, "the key is shown without its scope: \(w)")
+        }
+        XCTAssertEqual(server.requestCount, 4, "each fetch: the conditional request, then one without validators")
+    }
+
     func testRetryAfterIsHonoured() async throws {
         let counter = Counter()
         let server = try LoopbackServer { _ in

@@ -43,7 +43,7 @@ final class SinkTests: XCTestCase {
         try sink.write(items)
         try sink.close()
         let data = try XCTUnwrap(FileManager.default.contents(atPath: path))
-        XCTAssertGreaterThan(data.count, 3 * JSONLSink.chunkSize, "the batch spans several chunks")
+        XCTAssertGreaterThan(data.count, 3 * FDOutput.chunkSize, "the batch spans several chunks")
         let lines = String(decoding: data, as: UTF8.self).split(separator: "\n")
         XCTAssertEqual(lines.count, 6000)
         for (n, line) in lines.enumerated() where n % 500 == 0 || n == 5999 {
@@ -122,7 +122,7 @@ final class SinkTests: XCTestCase {
     func testStdoutTextLine() {
         var i = item(7)
         i.title = "Two\nlines\r\nand CRLF\u{1B}[31m red\u{7}"
-        let line = StdoutSink.line(i)
+        let line = BuiltinRegistry.standard.itemLines.line(i)
         XCTAssertTrue(line.hasPrefix("entry    "), line)
         XCTAssertTrue(line.contains("Two lines and CRLF[31m red  https://"), line)
         XCTAssertFalse(line.contains("\r"))
@@ -144,22 +144,44 @@ final class SinkTests: XCTestCase {
             ("temperature", .double(19.8)), ("humidity", .int(88)), ("pressure", .int(1013)), ("wind_speed", .double(3.6)), ("wind_deg", .int(320)),
             ("units", .string("metric")), ("sunrise", .string("2026-11-29T08:13:00Z")), ("sunset", .string("2026-11-29T21:27:59Z")), ("timezone", .int(-10800)),
         ])
-        XCTAssertEqual(StdoutSink.line(full), "weather  2026-11-29 07:00  Belo Horizonte: 19.8 °C, light rain, humidity 88%, wind 3.6 m/s NW, sunrise 05:13, sunset 18:27",
+        XCTAssertEqual(BuiltinRegistry.standard.itemLines.line(full), "weather  2026-11-29 07:00  Belo Horizonte: 19.8 °C, light rain, humidity 88%, wind 3.6 m/s NW, sunrise 05:13, sunset 18:27",
                        "times are the place's own (UTC-3), from data.timezone")
         let imperial = weatherItem([("wind_speed", .double(6.91)), ("units", .string("imperial")), ("lang", .string("pt_br")), ("timezone", .int(3600))])
-        XCTAssertEqual(StdoutSink.line(imperial), "weather  2026-11-29 11:00  Belo Horizonte: 19.8 °C, light rain, wind 6,9 mph")
+        XCTAssertEqual(BuiltinRegistry.standard.itemLines.line(imperial), "weather  2026-11-29 11:00  Belo Horizonte: 19.8 °C, light rain, wind 6,9 mph")
         let unix = weatherItem([("sunrise", .int(1_795_940_201)), ("sunset", .int(0)), ("timezone", .int(-10800))])
-        XCTAssertEqual(StdoutSink.line(unix), "weather  2026-11-29 07:00  Belo Horizonte: 19.8 °C, light rain, sunrise 05:16", "unix seconds as a json source maps them")
+        XCTAssertEqual(BuiltinRegistry.standard.itemLines.line(unix), "weather  2026-11-29 07:00  Belo Horizonte: 19.8 °C, light rain, sunrise 05:16", "unix seconds as a json source maps them")
+    }
+
+    /// The sink writes the line the source types registered for an item's kind (handed over in
+    /// `SinkContext.lines`), and the standard line for every other kind.
+    func testStdoutWritesTheRegisteredLineOfAKind() throws {
+        let path = NSTemporaryDirectory() + "stdout-sink-\(UUID().uuidString).txt"
+        defer { unlink(path) }
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        XCTAssertGreaterThanOrEqual(fd, 0)
+        defer { close(fd) }
+        let weather = weatherItem([("humidity", .int(88)), ("timezone", .int(-10800))])
+        let plain = item(7)
+        let sink = StdoutSink(format: .text, output: FDOutput(fd: fd))
+        try sink.open(SinkContext(window: nil, lines: BuiltinRegistry.standard.itemLines))
+        try sink.write([weather, plain])
+        let bare = StdoutSink(format: .text, output: FDOutput(fd: fd))
+        try bare.open(SinkContext(window: nil))
+        try bare.write([weather])
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines, ["weather  2026-11-29 07:00  Belo Horizonte: 19.8 °C, light rain, humidity 88%",
+                               ItemLine.standard(plain), ItemLine.standard(weather)])
+        XCTAssertTrue(lines[2].hasSuffix("https://openweathermap.org/city/3470127"), "no registered line: the standard one, with the url")
     }
 
     func testStdoutWeatherLineWithoutDataKeepsOnlyWhatIsThere() {
         var bare = weatherItem([])
         bare.title = "Two\nlines"
-        XCTAssertEqual(StdoutSink.line(bare), "weather  " + StdoutSink.localTime(Timestamp(seconds: 1_795_946_400)) + "  Two lines",
+        XCTAssertEqual(BuiltinRegistry.standard.itemLines.line(bare), "weather  " + ItemLine.localTime(Timestamp(seconds: 1_795_946_400)) + "  Two lines",
                        "no timezone: this machine's time; no url on a weather line")
         let odd = weatherItem([("humidity", .string("88")), ("sunrise", .string("not a date")), ("timezone", .string("x"))])
-        XCTAssertFalse(StdoutSink.line(odd).contains("humidity"), "values of the wrong type are left out, never a crash")
-        XCTAssertFalse(StdoutSink.line(odd).contains("sunrise"))
+        XCTAssertFalse(BuiltinRegistry.standard.itemLines.line(odd).contains("humidity"), "values of the wrong type are left out, never a crash")
+        XCTAssertFalse(BuiltinRegistry.standard.itemLines.line(odd).contains("sunrise"))
     }
 
     func testXMLEscape() {

@@ -38,7 +38,7 @@ public struct Option<Value>: OptionDeclaration {
 
     /// The value when the key is absent; shown in help, schema and docs as `show(value)`.
     public func defaulted(_ value: Value) -> DefaultedOption<Value> where Value: Sendable {
-        DefaultedOption(option: with(spec.with(defaultText: show(value))), defaultValue: value)
+        DefaultedOption(option: with(spec.with(defaultText: show(value), isValue: true)), defaultValue: value)
     }
 
     /// The value when the key is absent, shown as `shown` (`"10% of the interval"`).
@@ -60,6 +60,9 @@ public struct Option<Value>: OptionDeclaration {
             return read(raw, reader).flatMap(rule)
         }))
     }
+
+    /// Says what `checked` bounds the value to, for the docs (`at least 1s`).
+    public func bounded(_ text: String) -> Option<Value> { with(spec.with(bound: text)) }
 
     func with(_ spec: OptionSpec) -> Option<Value> { Option(spec: spec, read: read, show: show, placeholder: placeholder) }
 }
@@ -164,11 +167,13 @@ extension Option where Value == String {
     /// A file or folder path, resolved against the config file's folder (`~` is $HOME).
     public static func path(_ name: String, _ help: String) -> Option {
         Option(spec: OptionSpec(name, .string, help), read: { v, r in v.stringValue.map(r.resolvePath) }, show: { $0 }, placeholder: { "" })
+            .bounded("file path")
     }
 
     /// The kind of the items a source makes (`[a-z][a-z0-9_]*`), `entry` unless set.
     public static func itemKind(_ help: String) -> DefaultedOption<String> {
-        Option.string("kind", help).defaulted("entry").checked { Names.isSnakeCase($0) ? nil : "\"\($0)\" must match [a-z][a-z0-9_]*" }
+        Option.string("kind", help).checked { Names.isSnakeCase($0) ? nil : "\"\($0)\" must match [a-z][a-z0-9_]*" }
+            .bounded("`[a-z][a-z0-9_]*`").defaulted("entry")
     }
 
     /// One of some words.
@@ -211,6 +216,7 @@ extension Option where Value == Double {
     /// A number within `range` (a latitude, a longitude).
     public static func number(_ name: String, _ range: ClosedRange<Double>, _ help: String) -> Option {
         Option.number(name, help).checked { range.contains($0) ? nil : "expected a number from \(Self.text(range.lowerBound)) to \(Self.text(range.upperBound)), found \(Self.text($0))" }
+            .bounded("\(Self.text(range.lowerBound)) to \(Self.text(range.upperBound))")
     }
 
     static func text(_ d: Double) -> String { d == d.rounded() && abs(d) < 1e15 ? String(Int(d)) : "\(d)" }
@@ -223,6 +229,7 @@ extension Option where Value == Double {
     /// A duration of at least `minimum` seconds (a timeout must be positive: at least 1ms).
     public static func duration(_ name: String, atLeast minimum: Double, _ help: String) -> Option {
         Option.duration(name, help).checked { $0 >= minimum ? nil : "must be at least \(Durations.format(minimum)), found \(Durations.format($0))" }
+            .bounded("at least \(Durations.format(minimum))")
     }
 }
 
@@ -253,6 +260,7 @@ extension Option where Value == [String] {
             }
             return nil
         }), read: { v, _ in OptionReader.strings(v) }, show: { $0.joined(separator: ", ") }, placeholder: { [] })
+            .bounded(fileAllowed ? "http/https/file URLs" : "http/https URLs")
     }
 
     /// A string or a list of strings; a string reads as a list of one.

@@ -43,6 +43,12 @@ public struct OptionSpec: Sendable {
     /// A rule beyond the kind (`must be at least 1s`), checked when the config is loaded on a
     /// value that passed the kind check: returns what is wrong, or nil.
     public private(set) var rule: (@Sendable (JSONValue, OptionReader) -> String?)?
+    /// A bound the kind does not carry, as people read it (`at least 1s`, `-90 to 90`): set by
+    /// the kinds whose rule checks one, shown in the docs' type column.
+    public internal(set) var bound: String?
+    /// True when `defaultText` is a value as written in the config (`15m`, `true`), false when
+    /// it says in words where the value comes from (`defaults.interval (15m)`).
+    public internal(set) var defaultIsValue = false
 
     public init(_ name: String, _ kind: Kind, required: Bool = false, default defaultText: String? = nil, secret: Bool = false, _ help: String,
                 rule: (@Sendable (JSONValue, OptionReader) -> String?)? = nil) {
@@ -56,15 +62,31 @@ public struct OptionSpec: Sendable {
     }
 
     func with(required: Bool) -> OptionSpec {
-        OptionSpec(name, kind, required: required, default: defaultText, secret: secret, help, rule: rule)
+        keeping(OptionSpec(name, kind, required: required, default: defaultText, secret: secret, help, rule: rule))
     }
 
-    func with(defaultText: String) -> OptionSpec {
-        OptionSpec(name, kind, required: required, default: defaultText, secret: secret, help, rule: rule)
+    func with(defaultText: String, isValue: Bool = false) -> OptionSpec {
+        var s = keeping(OptionSpec(name, kind, required: required, default: defaultText, secret: secret, help, rule: rule))
+        s.defaultIsValue = isValue
+        return s
     }
 
     func with(rule: @escaping @Sendable (JSONValue, OptionReader) -> String?) -> OptionSpec {
-        OptionSpec(name, kind, required: required, default: defaultText, secret: secret, help, rule: rule)
+        keeping(OptionSpec(name, kind, required: required, default: defaultText, secret: secret, help, rule: rule))
+    }
+
+    func with(bound: String) -> OptionSpec {
+        var s = self
+        s.bound = bound
+        return s
+    }
+
+    /// `spec` with this one's bound and default flag.
+    private func keeping(_ spec: OptionSpec) -> OptionSpec {
+        var s = spec
+        s.bound = bound
+        s.defaultIsValue = defaultIsValue
+        return s
     }
 
     public var typeName: String {
@@ -86,6 +108,25 @@ public struct OptionSpec: Sendable {
         case .stringOrList: return "string or list of strings"
         case .pluginList: return "list of objects"
         case .enumOrInteger(let v, let min): return v.map { "\"\($0)\"" }.joined(separator: "|") + "|integer >= \(min)"
+        }
+    }
+
+    /// The type as the docs' option tables show it: `string`, `URL (http/https)`, `duration
+    /// (at least 1s)`, `one of `a`, `b``.
+    public var readableType: String {
+        func bounded(_ base: String) -> String { bound.map { "\(base) (\($0))" } ?? base }
+        switch kind {
+        case .string: return secret ? "string (secret)" : bounded("string")
+        case .url(let fileAllowed): return fileAllowed ? "URL (http/https/file)" : "URL (http/https)"
+        case .integer(let min?, let max?): return "integer (\(min) to \(max))"
+        case .integer(let min?, nil): return "integer (at least \(min))"
+        case .integer(nil, let max?): return "integer (at most \(max))"
+        case .integer: return bounded("integer")
+        case .number: return bounded("number")
+        case .duration: return bounded("duration")
+        case .enumeration(let v): return "one of " + v.map { "`\($0)`" }.joined(separator: ", ")
+        case .enumOrInteger(let v, let min): return "one of " + v.map { "`\($0)`" }.joined(separator: ", ") + ", or an integer (at least \(min))"
+        default: return bounded(typeName)
         }
     }
 }

@@ -18,7 +18,10 @@ public final class Delivery: @unchecked Sendable {
         /// Set when a sink fails (or its reader leaves): nothing more can be delivered, so the
         /// engine stops starting sources (`watch` ends).
         public var stopOnFailure: StopFlag?
-        public init(emitAll: Bool = false, dedupeAcrossSources: Bool = true, stopOnFailure: StopFlag? = nil) {
+        /// How items read as text, for the sinks (`SinkContext.lines`): `Registry.itemLines`.
+        public var lines: ItemLines
+        public init(emitAll: Bool = false, dedupeAcrossSources: Bool = true, stopOnFailure: StopFlag? = nil, lines: ItemLines = .standard) {
+            self.lines = lines
             self.emitAll = emitAll
             self.dedupeAcrossSources = dedupeAcrossSources
             self.stopOnFailure = stopOnFailure
@@ -74,7 +77,7 @@ public final class Delivery: @unchecked Sendable {
                     self.stagedWindows.append((key, items))
                 })
             }
-            let context = SinkContext(window: windows, warn: warn)
+            let context = SinkContext(window: windows, lines: self.options.lines, warn: warn)
             for sink in self.sinks { try sink.open(context) }
         }
     }
@@ -148,9 +151,9 @@ public final class Delivery: @unchecked Sendable {
     }
 
     /// The body stored with a validator, to answer a 304.
-    public func cachedBody(_ key: String) async -> [UInt8]? {
+    public func cachedBody(_ key: String) async throws(StateError) -> [UInt8]? {
         guard state != nil else { return nil }
-        return await thread.run { try? self.state!.cachedBody(key) } ?? nil
+        return try await thread.run { () throws(StateError) in try self.state!.cachedBody(key) }
     }
 
     /// Delivers one batch of a source's items (see the type's description). Throws when the

@@ -24,11 +24,14 @@ public struct SourceDescriptor: Sendable {
     public let summary: String
     public let options: [OptionSpec]
     public let make: @Sendable (SourceSettings, OptionReader) -> (any FeedSource)?
+    /// How the kinds this type makes read as a line of text, where not `ItemLine.standard`.
+    public let lines: [ItemLine]
 
-    public init(type: String, summary: String, options: [any OptionDeclaration], make: @escaping @Sendable (SourceSettings, OptionReader) -> (any FeedSource)?) {
+    public init(type: String, summary: String, options: [any OptionDeclaration], lines: [ItemLine] = [], make: @escaping @Sendable (SourceSettings, OptionReader) -> (any FeedSource)?) {
         self.type = type
         self.summary = summary
         self.options = options.map(\.spec)
+        self.lines = lines
         self.make = make
     }
 }
@@ -141,8 +144,14 @@ public struct FetchContext: Sendable {
 
     /// Parses a response body as JSON; a syntax error names the URL, line and column.
     public func parseJSON(_ response: HTTPResponse, method: String = "GET") throws(SourceError) -> JSONValue {
+        try parseJSONDocument(response, method: method).value
+    }
+
+    /// The response body as a parsed `JSONDocument` (a tape: read it through `JSONNode(doc)`,
+    /// whose accessors and `kind` build no tree), or an error naming the URL and what went wrong.
+    public func parseJSONDocument(_ response: HTTPResponse, method: String = "GET") throws(SourceError) -> JSONDocument {
         do {
-            return try JSONParser.parse(response.body)
+            return try JSONDocument(response.body)
         } catch {
             let url = Redactor.redactURL(response.url)
             if response.body.isEmpty { throw SourceError("\(method) \(url): empty response body, expected JSON") }

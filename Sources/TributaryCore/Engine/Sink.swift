@@ -34,9 +34,13 @@ public struct SinkContext: Sendable {
     /// The state's windows; nil without state.
     let store: SinkWindowStore?
     private let warnHandler: @Sendable (String) -> Void
+    /// How items read as a line of text: the lines the source types registered, for sinks that
+    /// write text for people.
+    public let lines: ItemLines
 
-    public init(window store: SinkWindowStore?, warn: @escaping @Sendable (String) -> Void = { _ in }) {
+    public init(window store: SinkWindowStore?, lines: ItemLines = .standard, warn: @escaping @Sendable (String) -> Void = { _ in }) {
         self.store = store
+        self.lines = lines
         self.warnHandler = warn
     }
 
@@ -132,9 +136,13 @@ public struct Registry: Sendable {
     public let sources: [SourceDescriptor]
     public let sinks: [SinkDescriptor]
 
+    /// The item lines the source types registered (the stdout sink's text format).
+    public let itemLines: ItemLines
+
     public init(sources: [SourceDescriptor], sinks: [SinkDescriptor]) {
         self.sources = sources
         self.sinks = sinks
+        self.itemLines = ItemLines(sources.flatMap(\.lines))
     }
 
     public func source(_ type: String) -> SourceDescriptor? { sources.first { $0.type == type } }

@@ -154,7 +154,8 @@ final class CurlDriver: @unchecked Sendable {
     private let shared = Locked(Shared())
     private var active: [Transfer] = []      // curl thread only
     private var perHost: [String: Int] = [:]  // curl thread only
-    private var thread: Thread?
+    /// The curl thread, set first thing in `loop` and read only there (debug assertions).
+    private var loopThread = pthread_t()
     private let finished = DispatchSemaphore(value: 0)
 
     init(settings: HTTPSettings, curl: CurlLibrary) {
@@ -165,7 +166,6 @@ final class CurlDriver: @unchecked Sendable {
         tributary_multi_setopt_long(api, multi, CURLMOPT_MAXCONNECTS, Int(max(settings.concurrency, 8)))
         let t = Thread { [unowned self] in self.loop() }
         t.name = "tributary-curl"
-        self.thread = t
         t.start()
     }
 
@@ -212,14 +212,20 @@ final class CurlDriver: @unchecked Sendable {
 
     // MARK: curl thread
 
+    /// Everything below `loop` touches `active`, `perHost` and the multi handle: the curl
+    /// thread's alone. Checked in debug builds.
+    @inline(__always) private func assertCurlThread(_ what: StaticString) {
+        assert(pthread_equal(pthread_self(), loopThread) != 0, "\(what) off the curl thread")
+    }
+
     private func loop() {
+        loopThread = pthread_self()
         while true {
-            let (incoming, cancels, stopping) = shared.withLock { s -> ([Transfer], [Transfer], Bool) in
+            let (cancels, stopping) = shared.withLock { s -> ([Transfer], Bool) in
                 let c = s.cancelled
                 s.cancelled.removeAll()
-                return ([], c, s.stopping)
+                return (c, s.stopping)
             }
-            _ = incoming
             for t in cancels { cancel(t) }
             if stopping { break }
             admit()
@@ -249,6 +255,7 @@ final class CurlDriver: @unchecked Sendable {
 
     /// Moves waiting transfers into curl while the global and per-host limits allow.
     private func admit() {
+        assertCurlThread("admit")
         let ready = shared.withLock { s -> [Transfer] in
             var taken: [Transfer] = []
             var keep: [Transfer] = []
@@ -285,6 +292,7 @@ final class CurlDriver: @unchecked Sendable {
 
     @discardableResult
     private func drainMessages() -> Int {
+        assertCurlThread("drainMessages")
         var finished = 0
         var left: Int32 = 0
         while let msg = tributary_curl_multi_info_read(api, multi, &left) {
@@ -308,6 +316,7 @@ final class CurlDriver: @unchecked Sendable {
     }
 
     private func cancel(_ t: Transfer) {
+        assertCurlThread("cancel")
         let wasWaiting = shared.withLock { s -> Bool in
             guard let i = s.waiting.firstIndex(where: { $0 === t }) else { return false }
             s.waiting.remove(at: i)

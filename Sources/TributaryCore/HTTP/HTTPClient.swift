@@ -43,9 +43,16 @@ public struct HTTPClient: Sendable {
             do {
                 ledger?.countRequest()
                 let resp = try await transport.send(req)
-                if resp.status == 304, conditional, let ledger, let lookupKey, let body = await ledger.storedBody(lookupKey) {
-                    ledger.countNotModified()
-                    return HTTPResponse(status: 200, headers: [("X-Tributary-Cache", "not-modified")], body: body, url: resp.url)
+                if resp.status == 304, conditional, let ledger, let lookupKey {
+                    if let body = await ledger.storedBody(lookupKey) {
+                        ledger.countNotModified()
+                        return HTTPResponse(status: 200, headers: [("X-Tributary-Cache", "not-modified")], body: body, url: resp.url)
+                    }
+                    // The body kept with the validators cannot be read (the ledger warned why):
+                    // ask again without them, so the answer is whole instead of an empty 304.
+                    req.headers.removeAll { ["if-none-match", "if-modified-since"].contains($0.name.lowercased()) }
+                    conditional = false
+                    continue
                 }
                 if resp.status >= 400 || resp.status == 0 && !req.url.hasPrefix("file:") {
                     outcome = .failure(HTTPError(

@@ -7,15 +7,20 @@ public final class RequestLedger: Sendable {
     /// credentials (a header, a masked key) never share a stored response.
     public let scope: String
     private let known: [String: Validators]
-    private let body: @Sendable (String) async -> [UInt8]?
+    private let body: @Sendable (String) async throws(StateError) -> [UInt8]?
+    private let warn: @Sendable (String) -> Void
     private let state = Locked<(requests: Int, notModified: Int, fresh: Int, pending: [(key: String, response: CachedResponse)])>((0, 0, 0, []))
 
     /// `known`: the validators state has for this scope; `body`: reads the body stored with one
-    /// (on a 304).
-    public init(scope: String, known: [String: Validators] = [:], body: @escaping @Sendable (String) async -> [UInt8]? = { _ in nil }) {
+    /// (on a 304); `warn`: told when that body cannot be read (the request is then sent again
+    /// without validators).
+    public init(scope: String, known: [String: Validators] = [:],
+                body: @escaping @Sendable (String) async throws(StateError) -> [UInt8]? = { _ in nil },
+                warn: @escaping @Sendable (String) -> Void = { _ in }) {
         self.scope = scope
         self.known = known
         self.body = body
+        self.warn = warn
     }
 
     /// The key a response is stored under: the scope, the method and the redacted URL.
@@ -38,7 +43,16 @@ public final class RequestLedger: Sendable {
     /// True when state had validators for this scope: only then is a request's key worth making.
     var hasValidators: Bool { !known.isEmpty }
     func validators(_ key: String) -> Validators? { known[key] }
-    func storedBody(_ key: String) async -> [UInt8]? { await body(key) }
+    /// The body stored for a 304, or nil (with a warning) when state cannot give it.
+    func storedBody(_ key: String) async -> [UInt8]? {
+        do throws(StateError) {
+            if let b = try await body(key) { return b }
+            warn("state has validators but no stored response for \(key.dropFirst(scope.count + 1)); fetching it again without them")
+        } catch {
+            warn("state: cannot read the stored response for \(key.dropFirst(scope.count + 1)) (\(error.message)); fetching it again without validators")
+        }
+        return nil
+    }
     func countRequest() { state.withLock { $0.requests += 1 } }
     func countNotModified() { state.withLock { $0.notModified += 1 } }
 

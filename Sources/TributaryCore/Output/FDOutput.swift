@@ -5,6 +5,10 @@ import Glibc
 /// Writes bytes to a file descriptor with a `write(2)` loop. EPIPE (the reader left) becomes
 /// `SinkError.outputClosed` instead of a crash; SIGPIPE is ignored by the program at start.
 public final class FDOutput: Sendable {
+    /// How much a sink gathers before one `write` (1 MiB of whole lines): big enough that large
+    /// batches cost few system calls, small enough that memory stays bounded.
+    public static let chunkSize = 1 << 20
+
     public let fd: Int32
     private let lock = Locked(false)  // true once the reader has gone
 
@@ -40,8 +44,6 @@ public final class FDOutput: Sendable {
 
     /// For logs: never throws.
     public func log(_ text: String) { try? write(Array(text.utf8)) }
-
-    public func sync() { fsync(fd) }
 }
 
 /// Writes a whole file so readers never see a partial one: temp file in the same folder,

@@ -122,7 +122,6 @@ public final class JSONLSink: Sink {
 
     /// Lines are written in chunks of about this many bytes, so a large batch never needs one
     /// buffer the size of all its output; chunks always end at a line end.
-    static let chunkSize = 1 << 20
 
     /// Writes the whole batch to the file of the time of writing (one file, however long the
     /// batch takes), then fsyncs it.
@@ -131,11 +130,11 @@ public final class JSONLSink: Sink {
         try file.withLock { (f: inout OpenFile) throws(SinkError) in
             if output == nil { try openFile(&f, target) }
             var buf: [UInt8] = []
-            buf.reserveCapacity(Self.chunkSize + 4096)
+            buf.reserveCapacity(FDOutput.chunkSize + 4096)
             for item in items {
                 item.appendJSON(into: &buf)
                 buf.append(0x0A)
-                if buf.count >= Self.chunkSize {
+                if buf.count >= FDOutput.chunkSize {
                     try flush(buf, f)
                     buf.removeAll(keepingCapacity: true)
                 }

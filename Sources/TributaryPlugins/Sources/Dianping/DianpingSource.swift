@@ -92,41 +92,21 @@ public struct DianpingSource: FeedSource {
     /// The businesses of the one signed request.
     func items(_ context: FetchContext) async throws(SourceError) -> [Item] {
         let url = requestURL
-        let shown = "GET " + Redactor.redactURL(url)
-        let response: HTTPResponse
+        let root = try await context.getJSON(HTTPRequest(url: url), apiError: Self.apiError)
         do {
-            response = try await context.http.fetch(HTTPRequest(url: url, timeout: context.settings.timeout))
+            return try mapResponse(root, context: context)
         } catch {
-            if error.kind == .status, let reason = Self.apiError(error.body) {
-                throw SourceError("\(shown): HTTP \(error.status ?? 0): \(reason)")
-            }
-            throw SourceError(error)
-        }
-        let doc = try context.parseJSON(response)
-        do {
-            return try mapResponse(doc, context: context)
-        } catch let e as DianpingAPIError {
-            throw SourceError("\(shown): \(e.reason)")
-        } catch {
-            throw SourceError("\(shown): \(error)")
+            throw SourceError("GET \(Redactor.redactURL(url)): \(error)")
         }
     }
 
-    struct DianpingAPIError: Error {
-        let reason: String
-    }
-
-    /// `status: ERROR` bodies: `{"status":"ERROR","error":{"errorCode":10005,"errorMessage":"Invalid sign. ..."}}`.
-    static func apiError(_ body: [UInt8]) -> String? {
-        guard let doc = try? JSONParser.parse(body) else { return nil }
-        return try? apiError(JSONNode(doc))
-    }
-
-    static func apiError(_ root: JSONNode) throws -> String? {
-        guard try root[key: "status"].optionalString() == "ERROR" else { return nil }
+    /// `status: ERROR` bodies, with an error status or a 200:
+    /// `{"status":"ERROR","error":{"errorCode":10005,"errorMessage":"Invalid sign. ..."}}`.
+    static let apiError = APIErrorShape { root, _ in
+        guard (try? root[key: "status"].optionalString()) == "ERROR" else { return nil }
         let err = root[key: "error"]
-        let code = try err[key: "errorCode"].optionalString(allowNumber: true)
-        let message = try err[key: "errorMessage"].optionalString().map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+        let code = (try? err[key: "errorCode"].optionalString(allowNumber: true)) ?? nil
+        let message = ((try? err[key: "errorMessage"].optionalString()) ?? nil).map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
         switch (code, message) {
         case let (c?, m?) where !m.isEmpty: return "API error \(c): \(m)"
         case let (c?, _): return "API error \(c)"
@@ -135,13 +115,11 @@ public struct DianpingSource: FeedSource {
         }
     }
 
-    func mapResponse(_ doc: JSONValue, context: FetchContext) throws -> [Item] {
-        let root = JSONNode(doc)
-        guard case .object? = root.value else { throw JSONAccessError(path: .root, expected: "object", found: root.value?.typeName) }
-        if let reason = try Self.apiError(root) { throw DianpingAPIError(reason: reason) }
+    func mapResponse(_ root: JSONNode, context: FetchContext) throws -> [Item] {
+        guard root.kind == .object else { throw JSONAccessError(path: .root, expected: "object", found: root.typeName) }
         let status = try root[key: "status"].optionalString()
         guard status == "OK" else {
-            throw JSONAccessError(path: root[key: "status"].path, expected: "\"OK\" or \"ERROR\"", found: status.map { "\"\($0)\"" } ?? root[key: "status"].value?.typeName)
+            throw JSONAccessError(path: root[key: "status"].path, expected: "\"OK\" or \"ERROR\"", found: status.map { "\"\($0)\"" } ?? root[key: "status"].typeName)
         }
         let businesses = try root[key: "businesses"].optionalArray() ?? []
         var items: [Item] = []

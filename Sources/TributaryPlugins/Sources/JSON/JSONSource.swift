@@ -141,7 +141,7 @@ public struct JSONSource: FeedSource {
             let host = URLEncoding.hostKey(url)
             let sent = host == home || trustedHosts.contains(host) ? headers : []
             let response = try await context.get(url, headers: sent, method: method, body: body, allowFile: url == first && first.hasPrefix("file:"))
-            let doc = try context.parseJSON(response, method: method)
+            let doc = try context.parseJSONDocument(response, method: method)
             // A page is delivered whole or not at all: an item that cannot be mapped fails the
             // page (the pages before it stay delivered).
             let mapped = mapItems(doc, base: response.url, context: context)
@@ -167,18 +167,23 @@ public struct JSONSource: FeedSource {
     }
 
     /// The page's items in order, or the error of the first item that cannot be mapped.
-    func mapItems(_ doc: JSONValue, base: String, context: FetchContext) -> (items: [Item], failure: JSONAccessError?) {
-        let node = JSONNode(doc)[itemsPath]
+    /// `doc` is read on its tape (`kind` and the typed accessors): no `JSONValue` tree is built
+    /// for a page, only for `published` and `data` values.
+    func mapItems(_ doc: JSONDocument, base: String, context: FetchContext) -> (items: [Item], failure: JSONAccessError?) {
+        mapItems(JSONNode(doc)[itemsPath], base: base, context: context)
+    }
+
+    private func mapItems(_ node: JSONNode, base: String, context: FetchContext) -> (items: [Item], failure: JSONAccessError?) {
         let elements: [JSONNode]
         do throws(JSONAccessError) {
-            switch node.value {
+            switch node.kind {
             case .array?: elements = try node.array()
             case .object?: elements = [node]
             case .null?: elements = []  // an explicit null is an empty result set
             case nil:
                 // An absent path is far more often a typo in `items` than an empty result.
                 throw JSONAccessError(path: node.path, expected: "array of items (check the \"items\" key path)", found: nil)
-            default: throw JSONAccessError(path: node.path, expected: "array of items", found: node.value?.typeName)
+            default: throw JSONAccessError(path: node.path, expected: "array of items", found: node.typeName)
             }
         } catch {
             return ([], error)
@@ -216,19 +221,20 @@ public struct JSONSource: FeedSource {
         item.url = url
         item.image = Links.absolute(try text(el, fields.image), base: base)
         item.author = try text(el, fields.author)
-        if let p = fields.published, let d = el[p].value, d != .null {
+        if let p = fields.published, let k = el[p].kind, k != .null, let d = el[p].value {
             item.published = try parseDate(d, node: el[p], context: context)
         }
         if let p = fields.tags {
             let t = el[p]
-            if case .string(let s)? = t.value { item.tags = [s] } else { item.tags = try t.stringArray(allowNumber: true) }
+            if t.kind == .string { item.tags = [try t.string()] } else { item.tags = try t.stringArray(allowNumber: true) }
         }
         if let la = fields.lat, let lo = fields.lon, let lat = try el[la].optionalDouble(allowString: true), let lon = try el[lo].optionalDouble(allowString: true) {
             let g = Geo(lat: lat, lon: lon)
             if g.isValid { item.geo = g }
         }
         for (name, p) in fields.data {
-            if let v = el[p].value, v != .null { item.data[name] = v }
+            let n = el[p]
+            if let k = n.kind, k != .null, let v = n.value { item.data[name] = v }
         }
         return item
     }

@@ -8,7 +8,8 @@ public struct OpenMeteoSource: FeedSource {
     public static let descriptor = SourceDescriptor(
         type: "open-meteo",
         summary: "Open-Meteo current weather (no API key) for several coordinates",
-        options: options
+        options: options,
+        lines: [WeatherLine.registration]
     ) { settings, reader in
         OpenMeteoSource(settings: settings, reader: reader)
     }
@@ -61,29 +62,21 @@ public struct OpenMeteoSource: FeedSource {
 
     func fetchPlace(_ place: PlaceCoordinate, _ context: FetchContext) async throws(SourceError) -> Item {
         let url = url(for: place)
-        let shown = "GET " + Redactor.redactURL(url)
-        let response: HTTPResponse
-        do {
-            response = try await context.http.fetch(HTTPRequest(url: url, timeout: context.settings.timeout))
-        } catch {
-            throw Self.apiError(error)
-        }
-        let root = JSONNode(try context.parseJSON(response))
-        if (try? root["error"].optionalBool()) == true {
-            let reason = (try? root["reason"].optionalString(allowNumber: true)).flatMap { $0 } ?? "error without a reason"
-            throw SourceError("\(shown): \(WeatherText.clean(reason))")
-        }
+        let root = try await context.getJSON(HTTPRequest(url: url), apiError: Self.apiError)
         do {
             return try item(root, place: place, context: context)
         } catch {
-            throw SourceError("\(shown): \(error)")
+            throw SourceError("GET \(Redactor.redactURL(url)): \(error)")
         }
     }
 
-    /// The API's own reason for a failed request: `{"error":true,"reason":"..."}`.
-    static func apiError(_ error: HTTPError) -> SourceError {
-        guard error.kind == .status, let status = error.status, let reason = error.bodyText(at: "reason") else { return SourceError(error) }
-        return SourceError("\(error.method) \(error.url): HTTP \(status): \(WeatherText.clean(reason))")
+    /// The API's own reason, `{"error":true,"reason":"..."}`, with an error status or a 200.
+    static let apiError = APIErrorShape { body, status in
+        if status != nil {
+            return (try? body["reason"].optionalString(allowNumber: true)).flatMap { $0 }.flatMap { $0.isEmpty ? nil : WeatherText.clean($0) }
+        }
+        guard (try? body["error"].optionalBool()) == true else { return nil }
+        return WeatherText.clean((try? body["reason"].optionalString(allowNumber: true)).flatMap { $0 } ?? "error without a reason")
     }
 
     /// `current.time` is the place's wall-clock time without an offset (`2026-11-29T07:00`);

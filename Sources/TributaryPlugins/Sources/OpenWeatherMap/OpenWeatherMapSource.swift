@@ -8,7 +8,8 @@ public struct OpenWeatherMapSource: FeedSource {
     public static let descriptor = SourceDescriptor(
         type: "openweathermap",
         summary: "OpenWeatherMap current weather (/data/2.5/weather) for cities by name, id or coordinates",
-        options: options
+        options: options,
+        lines: [WeatherLine.registration]
     ) { settings, reader in
         OpenWeatherMapSource(settings: settings, reader: reader)
     }
@@ -109,31 +110,24 @@ public struct OpenWeatherMapSource: FeedSource {
 
     func fetchPlace(_ place: Place, _ context: FetchContext) async throws(SourceError) -> Item {
         let url = url(for: place)
-        let shown = "GET " + Redactor.redactURL(url)
-        let response: HTTPResponse
-        do {
-            response = try await context.http.fetch(HTTPRequest(url: url, timeout: context.settings.timeout))
-        } catch {
-            throw Self.apiError(error)
-        }
-        let doc = try context.parseJSON(response)
-        let root = JSONNode(doc)
-        // Some gateways answer 200 with the error in the body; `cod` is a number or a string.
-        if let cod = try? root["cod"].optionalString(allowNumber: true), cod != "200" {
-            let message = (try? root["message"].optionalString(allowNumber: true)).flatMap { $0 } ?? "error code \(cod)"
-            throw SourceError("\(shown): \(cod): \(message)")
-        }
+        let root = try await context.getJSON(HTTPRequest(url: url), apiError: Self.apiError)
         do {
             return try item(root, place: place, context: context)
         } catch {
-            throw SourceError("\(shown): \(error)")
+            throw SourceError("GET \(Redactor.redactURL(url)): \(error)")
         }
     }
 
-    /// The API's own reason for a failed request: `{"cod":401,"message":"Invalid API key..."}`.
-    static func apiError(_ error: HTTPError) -> SourceError {
-        guard error.kind == .status, let status = error.status, let message = error.bodyText(at: "message") else { return SourceError(error) }
-        return SourceError("\(error.method) \(error.url): HTTP \(status): \(WeatherText.clean(message))")
+    /// The API's own reason: `{"cod":401,"message":"Invalid API key..."}` with an error status;
+    /// some gateways answer 200 with the error in the body, `cod` then a number or a string
+    /// other than 200 (`<cod>: <message>`).
+    static let apiError = APIErrorShape { body, status in
+        if status != nil {
+            return (try? body["message"].optionalString(allowNumber: true)).flatMap { $0 }.flatMap { $0.isEmpty ? nil : WeatherText.clean($0) }
+        }
+        guard let cod = try? body["cod"].optionalString(allowNumber: true), cod != "200" else { return nil }
+        let message = (try? body["message"].optionalString(allowNumber: true)).flatMap { $0 } ?? "error code \(cod)"
+        return "\(cod): \(message)"
     }
 
     /// A number at `node` (a numeric string is accepted): its value, and the JSON to keep in `data`.

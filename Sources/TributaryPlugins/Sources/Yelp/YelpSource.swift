@@ -85,20 +85,9 @@ public struct YelpSource: FeedSource {
 
     /// The businesses of the one search request.
     func items(_ context: FetchContext) async throws(SourceError) -> [Item] {
-        let shown = "GET " + Redactor.redactURL(url)
-        let response: HTTPResponse
+        let request = HTTPRequest(url: url, headers: [(name: "Authorization", value: "Bearer \(apiKey)"), (name: "Accept", value: "application/json")])
+        let root = try await context.getJSON(request, apiError: Self.apiError)
         do {
-            response = try await context.http.fetch(HTTPRequest(url: url, headers: [(name: "Authorization", value: "Bearer \(apiKey)"), (name: "Accept", value: "application/json")], timeout: context.settings.timeout))
-        } catch {
-            if error.kind == .status, let reason = Self.apiError(error.body) {
-                throw SourceError("\(shown): HTTP \(error.status ?? 0): \(reason)")
-            }
-            throw SourceError(error.description)
-        }
-        let doc = try context.parseJSON(response)
-        do {
-            let root = JSONNode(doc)
-            if let reason = try Self.apiError(root) { throw SourceError("\(shown): \(reason)") }
             let businesses = try root[key: "businesses"].optionalArray() ?? []
             var items: [Item] = []
             items.reserveCapacity(businesses.count)
@@ -107,22 +96,17 @@ public struct YelpSource: FeedSource {
         } catch let e as SourceError {
             throw e
         } catch {
-            throw SourceError("\(shown): \(error)")
+            throw SourceError("GET \(Redactor.redactURL(url)): \(error)")
         }
     }
 
-
-    /// `{"error":{"code":"TOKEN_INVALID","description":"Invalid access token or authorization header."}}`
-    static func apiError(_ body: [UInt8]) -> String? {
-        guard let doc = try? JSONParser.parse(body) else { return nil }
-        return try? apiError(JSONNode(doc))
-    }
-
-    static func apiError(_ root: JSONNode) throws -> String? {
+    /// `{"error":{"code":"TOKEN_INVALID","description":"Invalid access token or authorization header."}}`,
+    /// with an error status or a 200.
+    static let apiError = APIErrorShape { root, _ in
         let err = root[key: "error"]
-        guard case .object? = err.value else { return nil }
-        let code = try err[key: "code"].optionalString(allowNumber: true)
-        let description = try err[key: "description"].optionalString()?.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard err.kind == .object else { return nil }
+        let code = (try? err[key: "code"].optionalString(allowNumber: true)) ?? nil
+        let description = ((try? err[key: "description"].optionalString()) ?? nil)?.trimmingCharacters(in: .whitespacesAndNewlines)
         var reason = [code, description].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ": ")
         if reason.isEmpty { reason = "API error without a code" }
         if let field = try? err[key: "field"].optionalString(), !field.isEmpty { reason += " (field \(field))" }
