@@ -9,22 +9,25 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 RELEASE_BIN ?= .build/release/tributary
 VERSION := $(shell sed -n 's/^ *public static let version = "\(.*\)"$$/\1/p' Sources/TributaryCore/Config/Values.swift 2>/dev/null)
 # C libraries the build needs: SQLite (linked, found through pkg-config) and the headers of
-# libcurl (OpenSSL flavour), libcrypto, PCRE2, libxml2 and libpq, which the binary opens with dlopen
-# on first use (libxml2-dev brings libxml2, which the feed source loads at run time for RSS and Atom).
-APT_PACKAGES := libcurl4-openssl-dev libssl-dev libsqlite3-dev libpcre2-dev libxml2-dev libpq-dev pkg-config
+# libcurl (OpenSSL flavour), libcrypto, PCRE2, libxml2, libpq and the NATS C client, which the binary
+# opens with dlopen on first use (libxml2-dev brings libxml2, which the feed source loads at run
+# time for RSS and Atom).
+APT_PACKAGES := libcurl4-openssl-dev libssl-dev libsqlite3-dev libpcre2-dev libxml2-dev libpq-dev libnats-dev pkg-config
 # Tools the tests run: readelf (binutils), systemd-analyze (systemd), dpkg-shlibdeps (dpkg-dev),
 # the shells and man that check the generated completion scripts and man page, a Python venv
 # (python3-venv) for the Python tools below, a PostgreSQL server and psql (postgresql) for the
-# shared-state tests, runuser (util-linux).
-TOOL_PACKAGES := binutils systemd dpkg-dev zsh fish man-db groff-base python3-venv postgresql util-linux
+# shared-state tests, runuser (util-linux), the NATS server with JetStream (nats-server).
+TOOL_PACKAGES := binutils systemd dpkg-dev zsh fish man-db groff-base python3-venv postgresql util-linux nats-server
 # The tests' Python tools, from PyPI into a venv of their own: the feed readers
 # (TributaryTestSupport/FeedReader): feedparser for RSS and Atom, fastfeedparser for JSON Feed
 # (released feedparser reads none); prometheus_client, whose text-format parser reads the
-# metrics (TributaryTestSupport/PrometheusReader).
+# metrics (TributaryTestSupport/PrometheusReader); nats-py, which reads streams back
+# (TributaryTestSupport/NATSReader).
 TEST_VENV := .build/test-tools/venv
 FEEDPARSER_VERSION := 6.0.14
 FASTFEEDPARSER_VERSION := 0.6.5
 PROMETHEUS_CLIENT_VERSION := 0.26.0
+NATS_PY_VERSION := 2.16.0
 
 # Written by commit-header, git-ignored, read by Sources/CBuildInfo/build_info.c.
 COMMIT_HEADER := Sources/CBuildInfo/generated/commit.h
@@ -70,10 +73,10 @@ deps:
 ## test-tools: install the tools the tests and `make deb` run if missing
 test-tools:
 	$(call apt_ensure,$(TOOL_PACKAGES))
-	@if ! $(TEST_VENV)/bin/python3 -c 'import feedparser, fastfeedparser, prometheus_client' 2>/dev/null; then \
-		echo "installing feedparser $(FEEDPARSER_VERSION), fastfeedparser $(FASTFEEDPARSER_VERSION) and prometheus_client $(PROMETHEUS_CLIENT_VERSION) into $(TEST_VENV) (pip)"; \
+	@if ! $(TEST_VENV)/bin/python3 -c 'import feedparser, fastfeedparser, prometheus_client, nats' 2>/dev/null; then \
+		echo "installing feedparser $(FEEDPARSER_VERSION), fastfeedparser $(FASTFEEDPARSER_VERSION), prometheus_client $(PROMETHEUS_CLIENT_VERSION) and nats-py $(NATS_PY_VERSION) into $(TEST_VENV) (pip)"; \
 		python3 -m venv $(TEST_VENV) && $(TEST_VENV)/bin/pip install -q --disable-pip-version-check \
-			feedparser==$(FEEDPARSER_VERSION) fastfeedparser==$(FASTFEEDPARSER_VERSION) prometheus_client==$(PROMETHEUS_CLIENT_VERSION); \
+			feedparser==$(FEEDPARSER_VERSION) fastfeedparser==$(FASTFEEDPARSER_VERSION) prometheus_client==$(PROMETHEUS_CLIENT_VERSION) nats-py==$(NATS_PY_VERSION); \
 	fi
 
 ## commit-header: write the commit (`git rev-parse --short HEAD`, `-dirty` with uncommitted

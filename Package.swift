@@ -28,6 +28,10 @@ let package = Package(
         // function table filled at run time (dlopen on first digest, see Digest.swift); headers
         // only, from libssl-dev, for the same reason as CCurl.
         .systemLibrary(name: "CCrypto"),
+        // C shim over the NATS C client (libnats): the nats sink's connection, through a function
+        // table filled at run time (dlopen when a nats sink connects, see NATSLibrary.swift);
+        // headers only, from libnats-dev, for the same reason as CCurl.
+        .systemLibrary(name: "CNATS"),
         // C shim over PCRE2 (8-bit): filter rules' regular expressions, through a function table
         // filled at run time (dlopen on the first pattern, see RegexPattern.swift); headers only,
         // from libpcre2-dev.
@@ -53,7 +57,7 @@ let package = Package(
         // processes that plugins run (TributaryCore/Process).
         .systemLibrary(name: "CProcess"),
         // Engine: JSON layer, model, HTTP, config, engine, plugin protocols.
-        .target(name: "TributaryCore", dependencies: ["CCurl", "CCrypto", "CPCRE2", "CSQLite", "CPostgres", "CDynamicLoader", "CProcess"], swiftSettings: strict),
+        .target(name: "TributaryCore", dependencies: ["CCurl", "CCrypto", "CNATS", "CPCRE2", "CSQLite", "CPostgres", "CDynamicLoader", "CProcess"], swiftSettings: strict),
         // Built-in sources and sinks, one folder each, plus the registry.
         .target(name: "TributaryPlugins", dependencies: ["TributaryCore", "CProcess", "CXML"], swiftSettings: strict + libxml2Headers),
         // Command-line front end (argument parsing, signals, summary); no business logic.

@@ -24,6 +24,7 @@ public enum BuiltinRegistry {
             PostgresSink.descriptor,
             WebhookSink.descriptor,
             ExecSink.descriptor,
+            NATSSink.descriptor,
         ]
     )
 }

@@ -87,7 +87,7 @@ final class CLITests: XCTestCase {
     func testSourcesListsEveryTypeWithOptions() throws {
         let r = try BinaryRunner.run(["sources"])
         XCTAssertEqual(r.status, 0)
-        for needle in ["json:", "stdout:", "jsonl:", "rss:", "items (key path) [default: the document itself]", "max_items (integer) [default: 100]", "next_token (key path)"] {
+        for needle in ["json:", "stdout:", "jsonl:", "rss:", "nats:", "items (key path) [default: the document itself]", "max_items (integer) [default: 100]", "next_token (key path)"] {
             XCTAssertTrue(r.stdout.contains(needle), needle)
         }
     }

@@ -1,0 +1,75 @@
+import CNATS
+
+/// What libnats's threads report to a `JetStreamConnection`: each acknowledgement (positive or
+/// negative) of the batch being published, and the connection being lost and re-established.
+/// Every callback runs on a libnats thread and only touches `state`, under its lock; the
+/// publishing thread reads a snapshot (`outcome`) between its waits.
+final class JetStreamEvents: Sendable {
+    struct Outcome: Sendable {
+        var acked = 0
+        var duplicates = 0
+        /// The first negative acknowledgement of the batch; later ones add nothing a person needs.
+        var failure: NATSError?
+        var reconnects = 0
+        /// Monotonic time of the last reconnect.
+        var lastReconnect: Double = 0
+        var disconnected = false
+    }
+
+    let library: NATSLibrary
+    private let state = Locked(Outcome())
+
+    init(library: NATSLibrary) { self.library = library }
+
+    /// Starts a batch: counts and failure cleared; returns the reconnects so far.
+    func begin() -> Int {
+        state.withLock { s in
+            s.acked = 0
+            s.duplicates = 0
+            s.failure = nil
+            return s.reconnects
+        }
+    }
+
+    var outcome: Outcome { state.withLock { $0 } }
+    var firstFailure: NATSError? { state.withLock { $0.failure } }
+
+    func disconnected() { state.withLock { $0.disconnected = true } }
+
+    func reconnected() {
+        let now = JetStreamConnection.now()
+        state.withLock { s in
+            s.disconnected = false
+            s.reconnects += 1
+            s.lastReconnect = now
+        }
+    }
+
+    /// The acknowledgement handler (`jsOptions.PublishAsync.AckHandler`): owns `msg` and frees it.
+    func acknowledged(_ msg: OpaquePointer?, _ ack: UnsafeMutablePointer<jsPubAck>?, _ failure: UnsafeMutablePointer<jsPubAckErr>?) {
+        defer { tributary_nats_msg_destroy(library.api, msg) }
+        if let ack {
+            let duplicate = ack.pointee.Duplicate
+            state.withLock { s in
+                s.acked += 1
+                if duplicate { s.duplicates += 1 }
+            }
+            return
+        }
+        guard let failure else { return }
+        let subject = tributary_nats_msg_subject(library.api, msg).map { String(cString: $0) } ?? "?"
+        let id = tributary_nats_header_get(library.api, msg, "Nats-Msg-Id").map { String(cString: $0) } ?? "?"
+        let status = failure.pointee.Err
+        let error: NATSError
+        if status == NATS_NO_RESPONDERS {
+            error = NATSError(.noStream, "no stream captures subject \(subject)")
+        } else {
+            let text = failure.pointee.ErrText.map { String(cString: $0) } ?? library.text(status)
+            let code = failure.pointee.ErrCode.rawValue
+            error = NATSError(.refused, "JetStream refused \(id) on \(subject): \(text)" + (code != 0 ? " (JetStream error \(code))" : ""))
+        }
+        state.withLock { s in
+            if s.failure == nil { s.failure = error }
+        }
+    }
+}
