@@ -1,5 +1,6 @@
 import XCTest
 @testable import TributaryCore
+@testable import TributaryPlugins
 
 /// The OPML reader and writer on their own: what the end-to-end tests do not reach.
 final class OPMLTests: XCTestCase {

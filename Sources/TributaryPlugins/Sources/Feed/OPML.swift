@@ -1,13 +1,12 @@
 import Foundation
+import TributaryCore
 #if canImport(Glibc)
 import Glibc
 #endif
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 
 /// OPML subscription lists (`tributary import opml`, `tributary export opml`;
-/// Docs/configuration.md#opml): a small reader over FoundationXML's `XMLParser` and a writer of
+/// Docs/configuration.md#opml): a small reader over the feed source's libxml2 stream parser (`XMLStreamParser`: nothing
+/// loaded, no entity expanded beyond its limits) and a writer of
 /// OPML 2.0. The reader takes the shapes real exports have: newsboat's flat list (`title`,
 /// no `text`; OPML 2.0's `category="a,b"` for its tags), Miniflux's one level of category
 /// outlines (`text` only), and folders nested to any depth, whose titles become tags, outer first.
@@ -81,19 +80,16 @@ public enum OPML {
         for marker in ["<!DOCTYPE", "<!ENTITY"] where contains(body, Array(marker.utf8)) {
             throw ReadError(message: "the file has a \(marker) declaration; OPML has none, and it is not read")
         }
-        let parser = XMLParser(data: Data(body))
-        parser.shouldProcessNamespaces = false
-        parser.shouldResolveExternalEntities = false
+        let library: XMLLibrary
+        switch XMLLibrary.shared() {
+        case .success(let l): library = l
+        case .failure(let e): throw ReadError(message: e.message)
+        }
         let reader = Reader()
-        parser.delegate = reader
-        let ok = parser.parse()
-        if let e = reader.failure {
-            throw ReadError(message: "malformed XML at line \(e.line), column \(e.column): \(reason(e.code))")
-        }
-        if !ok {
-            let code = (parser.parserError as NSError?)?.code ?? 1
-            throw ReadError(message: "malformed XML at line \(parser.lineNumber), column \(parser.columnNumber): \(reason(code))")
-        }
+        let parser = XMLStreamParser(library: library, handler: reader, documentSize: body.count)
+        Array(body).withUnsafeBytes { parser.parse($0) }
+        parser.finish()
+        if let e = parser.error { throw ReadError(message: e.description) }
         if reader.tooDeep { throw ReadError(message: "outlines are nested deeper than \(maximumDepth) levels") }
         guard let root = reader.rootName else { throw ReadError(message: "no root element") }
         guard root == "opml" else { throw ReadError(message: "the root element is <\(root)>, not <opml>: not an OPML file") }
@@ -112,48 +108,30 @@ public enum OPML {
         return false
     }
 
-    /// libxml2's `xmlParserErrors` codes (what XMLParser reports on Linux) as words.
-    static func reason(_ code: Int) -> String {
-        switch code {
-        case 4: return "the document is empty"
-        case 5: return "the document does not end properly (an element is not closed, or something follows the root element)"
-        case 9: return "a character that XML does not allow"
-        case 22, 23, 68: return "a bare '&' or '<' (attribute values must escape them as &amp; and &lt;)"
-        case 26, 27: return "undeclared entity (HTML entities such as &nbsp; are not XML; write &#160;)"
-        case 38: return "'<' inside an attribute value"
-        case 39, 40, 41, 43, 44: return "malformed attribute"
-        case 42: return "an attribute is repeated"
-        case 65, 73, 77: return "a tag is not closed properly"
-        case 76: return "mismatched closing tag"
-        case 81: return "the bytes are not valid in the declared encoding"
-        default: return "XML error \(code)"
-        }
-    }
-
-    /// The XMLParser delegate: a stack of the open outlines' titles; nothing deeper than
+    /// The parser's handler: a stack of the open outlines' titles; nothing deeper than
     /// `maximumDepth` is recorded (parsing goes on, and the read fails after it).
-    private final class Reader: NSObject, XMLParserDelegate {
-        struct Failure { let code: Int; let line: Int; let column: Int }
-
+    private final class Reader: XMLEventHandler {
         var rootName: String?
         var sawBody = false
         var headTitle: String?
         var subscriptions: [Subscription] = []
-        var failure: Failure?
         var tooDeep = false
+        var wantsToStop: Bool { false }
         /// Element names from the root down.
         private var path: [String] = []
         /// One entry per open outline: its title when it is a folder (no `xmlUrl`), else nil.
         private var folders: [String?] = []
-        private var text = ""
+        private var text: [UInt8] = []
 
-        func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName qName: String?, attributes: [String: String] = [:]) {
+        func startElement(namespace: String, prefix: String?, name elementName: String, attributes list: [(name: String, value: String)]) {
             if rootName == nil { rootName = elementName }
             path.append(elementName)
-            text = ""
+            text = []
             if path.count == 2 && elementName == "body" && rootName == "opml" { sawBody = true }
             guard elementName == "outline", path.count >= 3, path[1] == "body" else { return }
             if folders.count >= OPML.maximumDepth { tooDeep = true; folders.append(nil); return }
+            var attributes: [String: String] = [:]
+            for (k, v) in list where attributes[k] == nil { attributes[k] = v }
             let title = HTMLText.singleLine(attributes["title"]) ?? HTMLText.singleLine(attributes["text"])
             // Old lists write `url` on `type="rss"` outlines; on other types it is a link, not a feed.
             let raw = attributes["xmlUrl"] ?? attributes["xmlurl"] ?? (attributes["type"]?.lowercased() == "rss" ? attributes["url"] : nil)
@@ -173,22 +151,15 @@ public enum OPML {
             subscriptions.append(Subscription(title: title, xmlURL: url, htmlURL: html?.isEmpty == false ? html : nil, tags: tags))
         }
 
-        func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?) {
-            if path.count == 3 && path[1] == "head" && elementName == "title" { headTitle = text }
+        func endElement() {
+            guard let elementName = path.last else { return }
+            if path.count == 3 && path[1] == "head" && elementName == "title" { headTitle = String(decoding: text, as: UTF8.self) }
             if elementName == "outline", path.count >= 3, path[1] == "body", !folders.isEmpty { folders.removeLast() }
-            if !path.isEmpty { path.removeLast() }
+            path.removeLast()
         }
 
-        func parser(_ parser: XMLParser, foundCharacters string: String) {
-            if path.count == 3 && path[1] == "head" { text += string }
-        }
-
-        func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
-            let code = (parseError as NSError).code
-            // Namespace errors (an undeclared prefix such as miniflux:) leave the document readable.
-            if (200..<300).contains(code) { return }
-            if failure == nil { failure = Failure(code: code, line: parser.lineNumber, column: parser.columnNumber) }
-            parser.abortParsing()
+        func text(_ utf8: UnsafeBufferPointer<UInt8>) {
+            if path.count == 3 && path[1] == "head" { text.append(contentsOf: utf8) }
         }
     }
 
