@@ -29,7 +29,7 @@ struct Runner {
     /// `--log-level`, else `--quiet` (warn) or `--verbose` (debug), else info.
     static func logLevel(_ args: Arguments) -> LogLevel {
         guard args.is(.run) || args.is(.watch) else { return .info }
-        if let l = args.value(Flags.logLevel).flatMap(LogLevel.init(rawValue:)) { return l }
+        if let l = args.value(ifDeclared: Flags.logLevel).flatMap(LogLevel.init(rawValue:)) { return l }
         if args.given(ifDeclared: Flags.quiet) { return .warn }
         if args.given(ifDeclared: Flags.verbose) { return .debug }
         return .info
@@ -38,7 +38,7 @@ struct Runner {
     /// `--metrics-file`, else `metrics.file`.
     var metricsFile: String? {
         guard args.is(.run) || args.is(.watch) else { return nil }
-        return args.value(Flags.metricsFile) ?? config.metricsFile
+        return args.value(ifDeclared: Flags.metricsFile) ?? config.metricsFile
     }
 
     /// Seconds in-flight transfers get to finish after SIGINT/SIGTERM before they are cancelled.
@@ -191,7 +191,7 @@ struct Runner {
     }
 
     /// This process's name in leases: `--worker`, else `<hostname>:<pid>`.
-    var worker: String { args.value(Flags.worker) ?? Leases.defaultWorker }
+    var worker: String { args.value(ifDeclared: Flags.worker) ?? Leases.defaultWorker }
 
     static func name(_ sig: Int32) -> String { sig == SIGINT ? "SIGINT" : "SIGTERM" }
 

@@ -52,8 +52,15 @@ public enum FileAccess {
         if stat(above, &st) == 0, st.st_mode & S_IFMT != S_IFDIR {
             return "cannot create folder \(dir): \(above) is a file"
         }
-        guard mkdir(missing, 0o700) == 0 else { return "cannot create folder \(dir) (\(errorText()))" }
-        rmdir(missing)
+        // Tried with a name of our own beside it, never with `missing` itself: another process
+        // (a second worker starting at the same moment) may be creating that folder and filling
+        // it, and must not see it vanish under it.
+        let probe = (above == "/" ? "" : above) + "/.tributary-check-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        guard mkdir(probe, 0o700) == 0 else {
+            if errno == EEXIST { return nil }
+            return "cannot create folder \(dir) (\(errorText()))"
+        }
+        rmdir(probe)
         return nil
     }
 
