@@ -79,11 +79,15 @@ final class PostgresTests: XCTestCase {
         XCTAssertEqual(try ta.claim(ids, now: 1).compactMap { $0 }.count, 0, "all new to a")
         // b's claim waits for a's transaction: commit a from another thread after a moment.
         let box = TransactionBox(ta)
-        let committer = Thread { usleep(300_000); try? box.tx.commit() }
+        let committed = DispatchSemaphore(value: 0)
+        let committer = Thread { usleep(300_000); try? box.tx.commit(); committed.signal() }
         committer.start()
         let tb = try b.begin()
         let known = try tb.claim(ids.reversed(), now: 2)
         tb.rollback()
+        // a's connection is the committer's until its commit has returned (b can go on as soon
+        // as the server committed, before libpq has handed the result back over there).
+        committed.wait()
         XCTAssertEqual(known.compactMap { $0 }.count, 50, "every id a committed is known to b: none emitted twice")
         // Leases: one worker at a time.
         let keys = [SourceKey(name: "x", type: "json"), SourceKey(name: "y", type: "json")]
