@@ -7,8 +7,9 @@ import TributaryTestSupport
 /// each due source is run by one worker per interval, every item is emitted once between them,
 /// a worker killed with SIGKILL has its sources taken over once its leases run out, and a
 /// PostgreSQL restart is waited out. The feeds are served by a loopback server; the items are
-/// read back from each worker's jsonl file and, with the real `psql`, from the postgres sink's
-/// table. Short intervals and leases keep the wall time small.
+/// read back from each worker's jsonl file, with the real `psql` from the postgres sink's table,
+/// and with nats-py from the JetStream stream the workers' nats sinks share (a real
+/// `nats-server -js`). Short intervals and leases keep the wall time small.
 final class ScaleOutTests: XCTestCase {
     /// Source `s<n>` serves the items `s<n>-1` ... `s<n>-<epoch>` and `shared-1` ...
     /// `shared-<epoch>` (the same ids in every source: claimed by one worker only). Every
@@ -43,6 +44,7 @@ final class ScaleOutTests: XCTestCase {
         let feeds = Feeds()
         let http: LoopbackServer
         let pg: PostgresServer
+        let nats: NATSServer
         let dir = TempDir()
         let schema = "t_" + UUID().uuidString.prefix(8).lowercased()
         let sources: Int
@@ -52,18 +54,20 @@ final class ScaleOutTests: XCTestCase {
             let feeds = self.feeds
             http = try LoopbackServer { feeds.respond($0) }
             pg = try PostgresServer.shared()
+            nats = try NATSServer()
             self.sources = sources
         }
 
-        /// The config of worker `name`: every source, the shared state, its own jsonl file and the
-        /// shared postgres sink table.
+        /// The config of worker `name`: every source, the shared state, its own jsonl file, the
+        /// shared postgres sink table and the shared JetStream stream `ITEMS`.
         func config(_ name: String, interval: String, lease: String) -> String {
             let list = (0..<sources).map { #"{"name":"s\#($0)","type":"json","url":"\#(http.baseURL)/s\#($0)","items":"items","id_prefix":"x","retries":0,"fields":{"id":"id","title":"title"}}"# }
             return dir.write(name + ".json", #"""
             {"defaults":{"interval":"\#(interval)","jitter":"0s","timeout":"10s"},"http":{"user_agent":"\#(name)","per_host":32},
              "state":{"url":"\#(pg.url())","schema":"\#(schema)","lease":"\#(lease)"},
              "sources":[\#(list.joined(separator: ","))],
-             "sinks":[{"type":"jsonl","path":"out/\#(name).jsonl"},{"type":"postgres","url":"\#(pg.url())","table":"\#(schema).items"}]}
+             "sinks":[{"type":"jsonl","path":"out/\#(name).jsonl"},{"type":"postgres","url":"\#(pg.url())","table":"\#(schema).items"},
+                         {"type":"nats","url":"\#(nats.url)","stream":"ITEMS"}]}
             """#)
         }
 
@@ -104,6 +108,11 @@ final class ScaleOutTests: XCTestCase {
             try pg.psql("SELECT id FROM \(schema).items ORDER BY id").split(separator: "\n").map(String.init)
         }
 
+        /// The `Nats-Msg-Id` of every message in the stream, read with nats-py.
+        func streamIDs() throws -> [String] {
+            try XCTUnwrap(NATSReader.read(nats.url, stream: "ITEMS"), "the nats sinks created the stream").messages.map { $0.id ?? "?" }
+        }
+
         /// Waits (bounded) until every source was fetched in epoch `e` or later.
         func waitForAllFetched(inEpoch e: Int, timeout: Double = 40) -> Bool {
             let deadline = Date().addingTimeInterval(timeout)
@@ -122,6 +131,7 @@ final class ScaleOutTests: XCTestCase {
         func remove() {
             for (_, p) in workers where p.isRunning { kill(p.processIdentifier, SIGKILL); p.waitUntilExit() }
             http.stop()
+            nats.remove()
             _ = try? pg.psql("DROP SCHEMA IF EXISTS \(schema) CASCADE")
             dir.remove()
         }
@@ -167,6 +177,9 @@ final class ScaleOutTests: XCTestCase {
         let table = try c.tableIDs()
         XCTAssertEqual(table.count, expected.count)
         XCTAssertEqual(Set(table), expected, "the postgres sink holds every id once")
+        let stream = try c.streamIDs()
+        XCTAssertEqual(stream.count, expected.count, "no id twice in the JetStream stream")
+        XCTAssertEqual(Set(stream), expected, "the stream holds every id")
     }
 
     /// A worker killed with SIGKILL while its sources run: the others take them over once the
@@ -212,6 +225,11 @@ final class ScaleOutTests: XCTestCase {
         let table = try c.tableIDs()
         XCTAssertEqual(table.count, expected.count, "the dedup sink shows each id once")
         XCTAssertEqual(Set(table), expected)
+        // A batch the victim published but never recorded is published again by the worker
+        // that took the source over, with the same Nats-Msg-Id: JetStream stores it once.
+        let stream = try c.streamIDs()
+        XCTAssertEqual(stream.count, expected.count, "the stream stores each id once")
+        XCTAssertEqual(Set(stream), expected)
     }
 
     /// PostgreSQL stopped and started again while two workers watch: they say so, keep running,
@@ -247,7 +265,11 @@ final class ScaleOutTests: XCTestCase {
         let table = try c.tableIDs()
         XCTAssertEqual(table.count, expected.count, "each id once in the table")
         XCTAssertEqual(Set(table), expected)
+        let stream = try c.streamIDs()
+        XCTAssertEqual(stream.count, expected.count, "each id once in the stream")
+        XCTAssertEqual(Set(stream), expected)
     }
+
     /// The recipe of Docs/scale-out.md as written: Sources-config/scale-out/run.sh starts its own
     /// PostgreSQL (postgres.sh), a feed server and three workers, and checks its own results
     /// (every item once in the table, no id in two jsonl files). Small, to keep the suite's time.
@@ -255,7 +277,7 @@ final class ScaleOutTests: XCTestCase {
         let r = try Shell.run(["bash", BinaryRunner.packageRoot + "/Sources-config/scale-out/run.sh"],
                               env: ["TRIBUTARY_BIN": BinaryRunner.binary, "SOURCES": "45", "WORKERS": "3"], timeout: 240)
         XCTAssertEqual(r.status, 0, r.stderr)
-        XCTAssertTrue(r.stderr.contains("items: 92 served, 92 in the postgres table, 92 lines (92 ids) in the jsonl files"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("items: 92 served, 92 in the postgres table, 92 in the JetStream stream, 92 lines (92 ids) in the jsonl files"), r.stderr)
         XCTAssertTrue(r.stderr.contains("ok: every item once between 3 workers"), r.stderr)
         XCTAssertFalse(r.stderr.contains("pw-"), "the password is not shown")
     }
