@@ -1,22 +1,17 @@
 import TributaryCore
 
 /// Reads a Google API error body, `{"error":{"code":403,"message":"...","errors":[{"reason":"quotaExceeded",...}]}}`,
-/// so a failed request reports the API's own reason and message instead of the raw body.
+/// so a failed request reports the API's own reason and message instead of the raw body:
+/// `GET <url>: HTTP 403: quotaExceeded: The request cannot be completed because you have exceeded your quota.`
+/// (through `FetchContext.getJSON`); errors that are not an API error body keep the HTTP layer's own description.
 enum YouTubeAPIError {
-    /// `GET <url>: HTTP 403: quotaExceeded: The request cannot be completed because you have exceeded your quota.`;
-    /// errors that are not an API error body keep the HTTP layer's own description.
-    static func describe(_ error: HTTPError) -> String {
-        guard error.kind == .status, let status = error.status,
-              let doc = try? JSONParser.parse(error.body), let reason = reason(in: doc) else {
-            return error.description
-        }
-        return "\(error.method) \(error.url): HTTP \(status): \(reason)"
-    }
+    /// The shape `getJSON` reads: only an error status carries an error body.
+    static let shape = APIErrorShape { root, status in status == nil ? nil : reason(in: root) }
 
     /// `reason: message` from `error.errors[0]` (falling back to `error.status` and `error.message`),
     /// the message as plain text (quota messages carry an `<a href>` link); nil when the document has no `error` object.
-    static func reason(in doc: JSONValue) -> String? {
-        let error = JSONNode(doc)[key: "error"]
+    static func reason(in root: JSONNode) -> String? {
+        let error = root[key: "error"]
         guard case .object? = error.value else { return nil }
         let first = error[key: "errors"][KeyPath(components: [.index(0)])]
         let reason = text(first[key: "reason"]) ?? text(error[key: "status"])

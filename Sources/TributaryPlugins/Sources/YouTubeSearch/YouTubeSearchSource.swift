@@ -116,14 +116,8 @@ public struct YouTubeSearchSource: FeedSource {
         for page in 1...pages {
             let url = pageURL(token: token, publishedAfter: after)
             let shown = "GET \(Redactor.redactURL(url))"
-            let response: HTTPResponse
-            do {
-                response = try await context.http.fetch(HTTPRequest(url: url, headers: [("Accept", "application/json")], timeout: context.settings.timeout))
-            } catch {
-                throw SourceError(YouTubeAPIError.describe(error))
-            }
-            let doc = try context.parseJSON(response)
-            let root = JSONNode(doc)
+            let root = try await context.getJSON(HTTPRequest(url: url, headers: [("Accept", "application/json")], timeout: context.settings.timeout),
+                                                 apiError: YouTubeAPIError.shape)
             let pageItems: [Item]
             do {
                 pageItems = try mapPage(root, shown: shown, context: context)
