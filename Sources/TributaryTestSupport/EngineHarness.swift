@@ -11,9 +11,9 @@ public enum EngineHarness {
     }
 
     public static func run(config: String, registry: Registry, transport: any HTTPTransport, directory: String = NSTemporaryDirectory(),
-                           state: (any StateBackend)? = nil, options: Delivery.Options = Delivery.Options()) async throws -> Outcome {
+                           state: (any StateBackend)? = nil, options: Delivery.Options = Delivery.Options(),
+                           sink: InMemorySink = InMemorySink()) async throws -> Outcome {
         let cfg = try ConfigLoader.load(bytes: Array(config.utf8), file: "t.json", directory: directory, registry: registry, environment: { _ in nil })
-        let sink = InMemorySink()
         let engine = Engine(sources: cfg.sources, delivery: Delivery(sinks: [sink], state: state, options: options), transport: transport,
                             options: Engine.Options(concurrency: cfg.http.concurrency))
         let warnings = Locked<[String]>([])

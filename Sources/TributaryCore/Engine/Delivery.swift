@@ -167,7 +167,7 @@ public final class Delivery: @unchecked Sendable {
     }
 
     /// Delivers one batch of a source's items (see the type's description). Throws when the
-    /// source should stop: delivery stopped (a sink failed, stdout closed) or `max_items` was
+    /// source should stop: delivery stopped (a sink failed, a sink's reader went away) or `max_items` was
     /// reached (after delivering up to it). `statuses`: the HTTP answers (by status) since the
     /// last batch, counted with this one.
     public func deliver(_ items: [Item], to run: SourceRun, validators: [(key: String, response: CachedResponse)], statuses: [String: Int] = [:]) async throws(SourceError) {

@@ -7,8 +7,9 @@
 /// - `write` returns only when its items are durably written (a jsonl file: written and
 ///   fsynced; whole lines only). A sink that renders a whole document (RSS) rewrites it
 ///   atomically in every `write`, so returning means the items are in it.
-/// - Failures throw `SinkError`; a reader that went away (a closed pipe) throws
-///   `SinkError.outputClosed`, which stops the run quietly.
+/// - Failures throw `SinkError`. A sink whose reader went away (a closed pipe, `| head -1`)
+///   throws `SinkError.readerGone(...)`: any sink may, and the run then stops quietly (what was
+///   delivered is recorded, the rest waits for the next run) instead of failing.
 /// - A sink that keeps items across runs (a feed's window) gets its window in `open` through
 ///   `context.window(type:path:)`, loads it there and saves it in `write`; the engine commits
 ///   the saved window in the same state transaction as the batch's ids. Without state the
@@ -126,7 +127,7 @@ public struct SinkDescriptor: Sendable {
 /// Output that could not be written.
 public struct SinkError: Error, CustomStringConvertible, Sendable {
     public let message: String
-    /// The reader of stdout went away (`| head -1`): stop quietly.
+    /// The sink's reader went away (`readerGone`): the run stops quietly.
     public let isOutputClosed: Bool
 
     public init(_ message: String, outputClosed: Bool = false) {
@@ -134,7 +135,11 @@ public struct SinkError: Error, CustomStringConvertible, Sendable {
         self.isOutputClosed = outputClosed
     }
 
-    public static let outputClosed = SinkError("stdout was closed by its reader", outputClosed: true)
+    /// What a sink throws when the reader of its output went away (`output` names it: `stdout`,
+    /// `fd 5`, a socket): not a failure, the run stops quietly.
+    public static func readerGone(_ output: String) -> SinkError {
+        SinkError("\(output) was closed by its reader", outputClosed: true)
+    }
     public var description: String { message }
 }
 

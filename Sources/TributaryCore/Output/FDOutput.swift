@@ -3,7 +3,7 @@ import Glibc
 #endif
 
 /// Writes bytes to a file descriptor with a `write(2)` loop. EPIPE (the reader left) becomes
-/// `SinkError.outputClosed` instead of a crash; SIGPIPE is ignored by the program at start.
+/// `SinkError.readerGone` instead of a crash; SIGPIPE is ignored by the program at start.
 public final class FDOutput: Sendable {
     /// How much a sink gathers before one `write` (1 MiB of whole lines): big enough that large
     /// batches cost few system calls, small enough that memory stays bounded.
@@ -12,7 +12,13 @@ public final class FDOutput: Sendable {
     public let fd: Int32
     private let lock = Locked(false)  // true once the reader has gone
 
-    public init(fd: Int32) { self.fd = fd }
+    /// How messages name it: `stdout`, `stderr`, `fd 5`.
+    public let name: String
+
+    public init(fd: Int32) {
+        self.fd = fd
+        name = fd == 1 ? "stdout" : fd == 2 ? "stderr" : "fd \(fd)"
+    }
 
     public static let standardOutput = FDOutput(fd: 1)
     public static let standardError = FDOutput(fd: 2)
@@ -21,7 +27,7 @@ public final class FDOutput: Sendable {
 
     public func write(_ bytes: [UInt8]) throws(SinkError) {
         let failure: SinkError? = lock.withLock { closed -> SinkError? in
-            if closed { return .outputClosed }
+            if closed { return .readerGone(name) }
             return bytes.withUnsafeBytes { raw -> SinkError? in
                 var off = 0
                 while off < raw.count {
@@ -29,8 +35,8 @@ public final class FDOutput: Sendable {
                     if n < 0 {
                         let e = errno
                         if e == EINTR || e == EAGAIN { continue }
-                        if e == EPIPE { closed = true; return .outputClosed }
-                        return SinkError("write to fd \(fd) failed: \(String(cString: strerror(e)))")
+                        if e == EPIPE { closed = true; return .readerGone(name) }
+                        return SinkError("write to \(name) failed: \(String(cString: strerror(e)))")
                     }
                     off += n
                 }
