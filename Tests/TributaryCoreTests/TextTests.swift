@@ -60,5 +60,44 @@ final class TrimmingTests: XCTestCase {
             let sub = Substring("x" + s + "y").dropFirst().dropLast()
             XCTAssertEqual(sub.trimmingBlanks, sub.trimmingCharacters(in: .whitespaces), s.debugDescription)
         }
+        // The fast path (printable ASCII at both ends: the string itself) and the scalar path
+        // meet at every ASCII character, at either end and inside.
+        for v in UInt8(0)...0x7F {
+            let c = String(UnicodeScalar(v))
+            for s in [c, c + "a", "a" + c, "a" + c + "b", c + "\u{301}", "\u{3000}" + c] {
+                XCTAssertEqual(s.trimmingBlanks, s.trimmingCharacters(in: .whitespaces), s.debugDescription)
+                XCTAssertEqual(s.trimmingWhitespaceAndNewlines, s.trimmingCharacters(in: .whitespacesAndNewlines), s.debugDescription)
+            }
+        }
+    }
+}
+
+/// The byte-level link checks give what the Foundation-era code gave.
+final class LinksTests: XCTestCase {
+    func testURLBytesAreTheURLCharacterSet() {
+        let set = "-._~:/?#[]@!$&'()*+,;=%".unicodeScalars
+        for v in UInt8(0)...0xFF {
+            let s = Unicode.Scalar(v)
+            let old = v < 0x80 && (CharacterSet.alphanumerics.contains(s) || set.contains(s))
+            XCTAssertEqual(Links.isURLByte(v), old, "0x\(String(v, radix: 16))")
+        }
+    }
+
+    func testHTTPPrefixInAnyCase() {
+        for s in ["http://a", "HTTP://a", "HtTpS://a", "https://"] { XCTAssertTrue(Links.isHTTP(s), s) }
+        for s in ["", "http:/", "http", "ftp://a", " http://a", "httpx://a", "ħttp://a", "https:/a"] { XCTAssertFalse(Links.isHTTP(s), s) }
+        XCTAssertTrue(Links.hasPrefixIgnoringASCIICase("HTTP://x", "http://"))
+        XCTAssertFalse(Links.hasPrefixIgnoringASCIICase("http:", "http://"))
+    }
+
+    func testAbsoluteLinks() {
+        XCTAssertEqual(Links.absolute("  https://e.org/a b \n", base: "https://x/"), "https://e.org/a%20b")
+        XCTAssertEqual(Links.absolute("/p?q=1", base: "https://e.org/dir/page"), "https://e.org/p?q=1")
+        XCTAssertEqual(Links.absolute("//cdn.e.org/i.png", base: "HTTP://e.org/"), "http://cdn.e.org/i.png")
+        XCTAssertEqual(Links.absolute("HTTPS://E.org/новости/1", base: "https://x/"), "HTTPS://E.org/%D0%BD%D0%BE%D0%B2%D0%BE%D1%81%D1%82%D0%B8/1")
+        XCTAssertNil(Links.absolute(" \t ", base: "https://x/"))
+        XCTAssertNil(Links.absolute("javascript:alert(1)", base: "https://x/"))
+        XCTAssertNil(Links.absolute("file:///etc/passwd", base: "https://x/"))
+        XCTAssertNil(Links.absolute("https://", base: "https://x/"))
     }
 }

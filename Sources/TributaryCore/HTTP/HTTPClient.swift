@@ -98,7 +98,7 @@ public struct HTTPClient: Sendable {
 
     /// `Retry-After: 7` or `Retry-After: Sun, 29 Nov 2026 10:00:00 GMT` -> seconds from now.
     public static func parseRetryAfter(_ value: String) -> Double? {
-        let v = value.trimmingCharacters(in: .whitespaces)
+        let v = value.trimmingBlanks
         if let secs = Double(v), secs >= 0 { return min(secs, 60) }
         if let t = Timestamp.parseRFC822(v) { return min(max(0, t.seconds - Timestamp.now().seconds), 60) }
         return nil

@@ -118,7 +118,7 @@ public final class SQLiteState: StateBackend, @unchecked Sendable {
             if Date() >= deadline {
                 var buf = [UInt8](repeating: 0, count: 32)
                 let n = pread(fd, &buf, 31, 0)
-                let holder = n > 0 ? String(decoding: buf[0..<n], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) : "unknown"
+                let holder = n > 0 ? String(decoding: buf[0..<n], as: UTF8.self).trimmingWhitespaceAndNewlines : "unknown"
                 Glibc.close(fd)
                 throw StateError("the state file \(lockPath.dropLast(5)) is in use by another tributary run (pid \(holder)); gave up after \(Durations.format(timeout)) (state.lock_timeout)")
             }

@@ -6,21 +6,37 @@
 /// TextTests compares both sets with CharacterSet over every scalar.
 extension Unicode.Scalar {
     /// In `CharacterSet.whitespaces`: Unicode category Zs, U+0009 and U+200B (zero width space).
+    /// ASCII is answered without a Unicode property lookup.
     public var isFoundationBlank: Bool {
-        value == 0x09 || value == 0x200B || properties.generalCategory == .spaceSeparator
+        if value < 0x80 { return value == 0x20 || value == 0x09 }
+        return value == 0x200B || properties.generalCategory == .spaceSeparator
     }
 
     /// In `CharacterSet.whitespacesAndNewlines`: Unicode White_Space and U+200B.
+    /// ASCII is answered without a Unicode property lookup.
     public var isFoundationWhitespaceOrNewline: Bool {
-        value == 0x200B || properties.isWhitespace
+        if value < 0x80 { return value == 0x20 || (value >= 0x09 && value <= 0x0D) }
+        return value == 0x200B || properties.isWhitespace
     }
 }
 
 extension String {
-    /// `trimmingCharacters(in: .whitespaces)` without Foundation.
-    public var trimmingBlanks: String { Substring(self).trimmingBlanks }
-    /// `trimmingCharacters(in: .whitespacesAndNewlines)` without Foundation.
-    public var trimmingWhitespaceAndNewlines: String { Substring(self).trimmingWhitespaceAndNewlines }
+    /// `trimmingCharacters(in: .whitespaces)` without Foundation. Nothing to trim (printable
+    /// ASCII at both ends) returns the string itself: no copy.
+    public var trimmingBlanks: String {
+        if let f = utf8.first, let l = utf8.last, Self.isPrintableASCII(f), Self.isPrintableASCII(l) { return self }
+        return Substring(self).trimmingBlanks
+    }
+
+    /// `trimmingCharacters(in: .whitespacesAndNewlines)` without Foundation. Nothing to trim
+    /// (printable ASCII at both ends) returns the string itself: no copy.
+    public var trimmingWhitespaceAndNewlines: String {
+        if let f = utf8.first, let l = utf8.last, Self.isPrintableASCII(f), Self.isPrintableASCII(l) { return self }
+        return Substring(self).trimmingWhitespaceAndNewlines
+    }
+
+    /// A byte that is a whole scalar and neither white space nor a control character.
+    @inline(__always) static func isPrintableASCII(_ b: UInt8) -> Bool { b > 0x20 && b < 0x7F }
 }
 
 extension Substring {

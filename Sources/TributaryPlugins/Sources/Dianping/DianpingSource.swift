@@ -106,7 +106,7 @@ public struct DianpingSource: FeedSource {
         guard (try? root[key: "status"].optionalString()) == "ERROR" else { return nil }
         let err = root[key: "error"]
         let code = (try? err[key: "errorCode"].optionalString(allowNumber: true)) ?? nil
-        let message = ((try? err[key: "errorMessage"].optionalString()) ?? nil).map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+        let message = ((try? err[key: "errorMessage"].optionalString()) ?? nil).map { $0.trimmingWhitespaceAndNewlines }
         switch (code, message) {
         case let (c?, m?) where !m.isEmpty: return "API error \(c): \(m)"
         case let (c?, _): return "API error \(c)"
@@ -129,7 +129,7 @@ public struct DianpingSource: FeedSource {
     }
 
     static func httpURL(_ s: String?) -> String? {
-        guard let t = s?.trimmingCharacters(in: .whitespacesAndNewlines), t.hasPrefix("http://") || t.hasPrefix("https://") else { return nil }
+        guard let t = s?.trimmingWhitespaceAndNewlines, t.hasPrefix("http://") || t.hasPrefix("https://") else { return nil }
         return t
     }
 
@@ -139,7 +139,7 @@ public struct DianpingSource: FeedSource {
 
     func mapBusiness(_ b: JSONNode, context: FetchContext) throws -> Item {
         let idNode = b[key: "business_id"]
-        guard let native = try idNode.optionalString(allowNumber: true)?.trimmingCharacters(in: .whitespaces), !native.isEmpty else {
+        guard let native = try idNode.optionalString(allowNumber: true)?.trimmingBlanks, !native.isEmpty else {
             throw JSONAccessError(path: idNode.path, expected: "business id (string or number)", found: idNode.value?.typeName)
         }
         let name = HTMLText.singleLine(try b[key: "name"].optionalString(allowNumber: true))

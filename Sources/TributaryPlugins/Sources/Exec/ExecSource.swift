@@ -121,7 +121,7 @@ public struct ExecSource: FeedSource {
         if let url, !(url.hasPrefix("http://") || url.hasPrefix("https://")) {
             throw JSONAccessError(path: "url", expected: "an absolute http(s) URL", found: "\"\(url)\"")
         }
-        let title = try n["title"].optionalString()?.trimmingCharacters(in: .whitespacesAndNewlines)
+        let title = try n["title"].optionalString()?.trimmingWhitespaceAndNewlines
         let summary = try n["summary"].optionalString()
         let name = context.settings.name
         var id: String

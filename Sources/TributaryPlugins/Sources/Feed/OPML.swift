@@ -135,7 +135,7 @@ public enum OPML {
             let title = HTMLText.singleLine(attributes["title"]) ?? HTMLText.singleLine(attributes["text"])
             // Old lists write `url` on `type="rss"` outlines; on other types it is a link, not a feed.
             let raw = attributes["xmlUrl"] ?? attributes["xmlurl"] ?? (attributes["type"]?.lowercased() == "rss" ? attributes["url"] : nil)
-            let url = raw.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) } ?? ""
+            let url = raw.map { $0.trimmingWhitespaceAndNewlines } ?? ""
             guard !url.isEmpty else {
                 folders.append(title)
                 return
@@ -147,7 +147,7 @@ public enum OPML {
                 let t = part.trimmingCharacters(in: CharacterSet(charactersIn: "/ \t\n"))
                 if !t.isEmpty && !tags.contains(t) { tags.append(t) }
             }
-            let html = attributes["htmlUrl"].map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+            let html = attributes["htmlUrl"].map { $0.trimmingWhitespaceAndNewlines }
             subscriptions.append(Subscription(title: title, xmlURL: url, htmlURL: html?.isEmpty == false ? html : nil, tags: tags))
         }
 

@@ -276,19 +276,8 @@ public struct JSONSource: FeedSource {
         return result
     }
 
-    /// Trims white space; the common case (nothing to trim) costs two scalar checks, not a
-    /// trip through Foundation.
-    static func trimmed(_ s: String) -> String {
-        let u = s.unicodeScalars
-        guard let f = u.first, let l = u.last else { return s }
-        if !isSpace(f) && !isSpace(l) { return s }
-        return s.trimmingCharacters(in: .whitespacesAndNewlines)
-    }
-
-    /// Printable ASCII is answered without a Unicode property lookup.
-    @inline(__always) static func isSpace(_ u: Unicode.Scalar) -> Bool {
-        if u.value > 0x20 && u.value < 0x7F { return false }
-        return u.properties.isWhitespace
-    }
+    /// Trims white space (`trimmingWhitespaceAndNewlines`: the common case, nothing to trim,
+    /// costs two byte checks and no copy).
+    static func trimmed(_ s: String) -> String { s.trimmingWhitespaceAndNewlines }
 
 }

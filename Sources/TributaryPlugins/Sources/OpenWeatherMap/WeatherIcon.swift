@@ -16,7 +16,7 @@ enum WeatherIcon: String, CaseIterable, Sendable {
 
     /// The icon for a code as the API sent it; nil when the code is not one of the 18.
     init?(code: String) {
-        self.init(rawValue: code.trimmingCharacters(in: .whitespaces).lowercased())
+        self.init(rawValue: code.trimmingBlanks.lowercased())
     }
 
     /// The icon for a code, or the fallback for an unknown one (night when the code ends in `n`).

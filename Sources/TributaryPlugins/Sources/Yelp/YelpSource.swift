@@ -106,7 +106,7 @@ public struct YelpSource: FeedSource {
         let err = root[key: "error"]
         guard err.kind == .object else { return nil }
         let code = (try? err[key: "code"].optionalString(allowNumber: true)) ?? nil
-        let description = ((try? err[key: "description"].optionalString()) ?? nil)?.trimmingCharacters(in: .whitespacesAndNewlines)
+        let description = ((try? err[key: "description"].optionalString()) ?? nil)?.trimmingWhitespaceAndNewlines
         var reason = [code, description].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ": ")
         if reason.isEmpty { reason = "API error without a code" }
         if let field = try? err[key: "field"].optionalString(), !field.isEmpty { reason += " (field \(field))" }
@@ -115,7 +115,7 @@ public struct YelpSource: FeedSource {
 
     /// The business page without Yelp's tracking parameters (utm_*, adjust_creative).
     static func pageURL(_ s: String?) -> String? {
-        guard let t = s?.trimmingCharacters(in: .whitespacesAndNewlines), t.hasPrefix("http://") || t.hasPrefix("https://") else { return nil }
+        guard let t = s?.trimmingWhitespaceAndNewlines, t.hasPrefix("http://") || t.hasPrefix("https://") else { return nil }
         guard let q = t.firstIndex(of: "?") else { return t }
         var head = String(t[..<q])
         var rest = String(t[t.index(after: q)...])
@@ -134,7 +134,7 @@ public struct YelpSource: FeedSource {
 
     func mapBusiness(_ b: JSONNode, context: FetchContext) throws -> Item {
         let idNode = b[key: "id"]
-        guard let native = try idNode.optionalString(allowNumber: true)?.trimmingCharacters(in: .whitespaces), !native.isEmpty else {
+        guard let native = try idNode.optionalString(allowNumber: true)?.trimmingBlanks, !native.isEmpty else {
             throw JSONAccessError(path: idNode.path, expected: "business id string", found: idNode.value?.typeName)
         }
         let name = HTMLText.singleLine(try b[key: "name"].optionalString(allowNumber: true))
@@ -166,7 +166,7 @@ public struct YelpSource: FeedSource {
         }
         item.summary = parts.isEmpty ? nil : parts.joined(separator: " · ")
         item.url = Self.pageURL(try b[key: "url"].optionalString())
-        if let img = try b[key: "image_url"].optionalString()?.trimmingCharacters(in: .whitespaces), img.hasPrefix("http://") || img.hasPrefix("https://") {
+        if let img = try b[key: "image_url"].optionalString()?.trimmingBlanks, img.hasPrefix("http://") || img.hasPrefix("https://") {
             item.image = img
         }
         let coords = b[key: "coordinates"]

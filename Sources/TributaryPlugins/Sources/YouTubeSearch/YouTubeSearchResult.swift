@@ -39,7 +39,7 @@ enum YouTubeSearchResult {
         let kindName = try kindNode.string()
         guard let kind = kinds[kindName] else { return .unknownKind(kindName, kindNode.path) }
         let nativeNode = idNode[key: kind.idKey]
-        let native = try nativeNode.string(allowNumber: true).trimmingCharacters(in: .whitespacesAndNewlines)
+        let native = try nativeNode.string(allowNumber: true).trimmingWhitespaceAndNewlines
         if native.isEmpty { throw JSONAccessError(path: nativeNode.path, expected: "a non-empty \(kind.idKey)", found: "\"\"") }
 
         let snippet = node[key: "snippet"]
@@ -74,12 +74,12 @@ enum YouTubeSearchResult {
     /// Entity-decoded, trimmed text; nil when absent or blank. The API HTML-escapes titles and descriptions.
     static func text(_ node: JSONNode) throws(JSONAccessError) -> String? {
         guard let raw = try node.optionalString(allowNumber: true) else { return nil }
-        let t = HTMLText.decodeEntities(raw).trimmingCharacters(in: .whitespacesAndNewlines)
+        let t = HTMLText.decodeEntities(raw).trimmingWhitespaceAndNewlines
         return t.isEmpty ? nil : t
     }
 
     static func oneLine(_ s: String) -> String {
-        s.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(separator: " ")
+        s.split(whereSeparator: \.isNewline).map { $0.trimmingBlanks }.filter { !$0.isEmpty }.joined(separator: " ")
     }
 
     /// The start of the description, else `YouTube video <id>`.
@@ -95,7 +95,7 @@ enum YouTubeSearchResult {
         _ = try thumbnails.object()
         for size in thumbnailSizes {
             let u = thumbnails[key: size][key: "url"]
-            if let s = try u.optionalString()?.trimmingCharacters(in: .whitespaces), s.hasPrefix("https://") || s.hasPrefix("http://") {
+            if let s = try u.optionalString()?.trimmingBlanks, s.hasPrefix("https://") || s.hasPrefix("http://") {
                 return s
             }
         }
