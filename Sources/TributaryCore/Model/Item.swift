@@ -73,8 +73,8 @@ extension Item {
         if let url { field("url", url, &out) }
         if let image { field("image", image, &out) }
         if let author { field("author", author, &out) }
-        if let published { field("published", published.rfc3339, &out) }
-        field("fetched", fetched.rfc3339, &out)
+        if let published { timeField("published", published, &out) }
+        timeField("fetched", fetched, &out)
         if !tags.isEmpty {
             out.append(contentsOf: #","tags":["#.utf8)
             for (i, t) in tags.enumerated() {
@@ -104,6 +104,17 @@ extension Item {
         out.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
         out.append(contentsOf: "\":".utf8)
         JSONWriter.writeString(value, into: &out)
+    }
+
+    /// An RFC 3339 time needs no escaping: its bytes are written between the quotes as they are.
+    @inline(__always)
+    private func timeField(_ name: StaticString, _ value: Timestamp, _ out: inout [UInt8]) {
+        out.append(UInt8(ascii: ","))
+        out.append(UInt8(ascii: "\""))
+        out.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+        out.append(contentsOf: "\":\"".utf8)
+        value.appendRFC3339(into: &out)
+        out.append(UInt8(ascii: "\""))
     }
 
     /// The item as a JSON value (used by tests and the `exec` protocol).

@@ -54,9 +54,41 @@ public struct Timestamp: Sendable, Equatable, Hashable, Comparable, CustomString
 
     /// `2026-11-29T10:00:00Z` (whole seconds; fractions are dropped).
     public var rfc3339: String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(20)
+        appendRFC3339(into: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// `rfc3339`'s 20 bytes appended to `out`, digit by digit (no intermediate strings: every
+    /// item line holds one or two of these).
+    public func appendRFC3339(into out: inout [UInt8]) {
         let t = civil
-        return pad(t.year, 4) + "-" + pad(t.month, 2) + "-" + pad(t.day, 2)
-            + "T" + pad(t.hour, 2) + ":" + pad(t.minute, 2) + ":" + pad(t.second, 2) + "Z"
+        Self.digits(t.year, 4, &out)
+        out.append(UInt8(ascii: "-"))
+        Self.digits(t.month, 2, &out)
+        out.append(UInt8(ascii: "-"))
+        Self.digits(t.day, 2, &out)
+        out.append(UInt8(ascii: "T"))
+        Self.digits(t.hour, 2, &out)
+        out.append(UInt8(ascii: ":"))
+        Self.digits(t.minute, 2, &out)
+        out.append(UInt8(ascii: ":"))
+        Self.digits(t.second, 2, &out)
+        out.append(UInt8(ascii: "Z"))
+    }
+
+    /// `v` (0 ... 10^width - 1, which the clamped range guarantees) in exactly `width` digits.
+    @inline(__always)
+    private static func digits(_ v: Int, _ width: Int, _ out: inout [UInt8]) {
+        var divisor = 1
+        for _ in 1..<width { divisor *= 10 }
+        var rest = v
+        while divisor > 0 {
+            out.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest / divisor % 10))
+            rest %= divisor
+            divisor /= 10
+        }
     }
 
     /// `Sun, 29 Nov 2026 10:00:00 GMT` (RFC 822 with a four-digit year, as RSS readers expect).
@@ -234,9 +266,9 @@ extension Timestamp {
     /// Any of the forms above, or unix seconds (`"1456536694"`, also milliseconds when 13 digits).
     public static func parseAny(_ text: String) -> Timestamp? {
         let t = text.trimmingSpaces
-        if !t.isEmpty, t.allSatisfy({ $0.isASCII && $0.isNumber }) {
+        if !t.isEmpty, t.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
             guard let v = Double(t) else { return nil }
-            return Timestamp(checked: t.count >= 13 ? v / 1000 : v)
+            return Timestamp(checked: t.utf8.count >= 13 ? v / 1000 : v)
         }
         return parseRFC3339(t) ?? parseRFC822(t)
     }

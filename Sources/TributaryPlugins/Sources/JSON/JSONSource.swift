@@ -243,15 +243,15 @@ public struct JSONSource: FeedSource {
     /// outside years 0000-9999 (`1e20`, a 23-digit string) is data noise: the item is emitted
     /// without `published` and a warning names the key path and the value.
     func parseDate(_ v: JSONValue, node: JSONNode, context: FetchContext) throws -> Timestamp? {
-        let expected = "a date (\(fields.publishedFormat.rawValue))"
-        let shown: String = {
+        // Only an error or a warning shows the value: not serialized for every item.
+        func shown() -> String {
             let text = String(decoding: JSONWriter.serialize(v), as: UTF8.self)
             return text.count > 40 ? String(text.prefix(40)) + "..." : text
-        }()
+        }
         var seconds: Double?
         var result: Timestamp?
         let numeric: String? = {
-            guard case .string(let s) = v, !s.isEmpty, s.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }) else { return nil }
+            guard case .string(let s) = v, !s.isEmpty, s.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2E }) else { return nil }
             return s
         }()
         switch (fields.publishedFormat, v) {
@@ -259,7 +259,7 @@ public struct JSONSource: FeedSource {
         case (.unix_ms, .number(let n)): seconds = n.double / 1000
         case (.unix, .string(let s)): seconds = Double(s)
         case (.unix_ms, .string(let s)): seconds = Double(s).map { $0 / 1000 }
-        case (.auto, .string) where numeric != nil: seconds = Double(numeric!).map { numeric!.count >= 13 ? $0 / 1000 : $0 }
+        case (.auto, .string) where numeric != nil: seconds = Double(numeric!).map { numeric!.utf8.count >= 13 ? $0 / 1000 : $0 }
         case (.rfc3339, .string(let s)): result = Timestamp.parseRFC3339(s)
         case (.rfc822, .string(let s)): result = Timestamp.parseRFC822(s)
         case (.auto, .string(let s)): result = Timestamp.parseAny(s)
@@ -267,12 +267,12 @@ public struct JSONSource: FeedSource {
         }
         if let seconds {
             guard let t = Timestamp(checked: seconds) else {
-                context.warn("\(node.path): \(shown) is not a time within years 0000-9999; the item is emitted without a published time")
+                context.warn("\(node.path): \(shown()) is not a time within years 0000-9999; the item is emitted without a published time")
                 return nil
             }
             return t
         }
-        guard let result else { throw JSONAccessError(path: node.path, expected: expected, found: shown) }
+        guard let result else { throw JSONAccessError(path: node.path, expected: "a date (\(fields.publishedFormat.rawValue))", found: shown()) }
         return result
     }
 
