@@ -17,6 +17,14 @@ final class URLEncodingTests: XCTestCase {
         XCTAssertEqual(URLEncoding.appendQuery("https://h/p?x=1", [("q", "&")]), "https://h/p?x=1&q=%26")
         XCTAssertEqual(URLEncoding.appendQuery("https://h/p", []), "https://h/p")
         XCTAssertEqual(URLEncoding.hostKey("https://User:pw@API.Example.org:8443/x?y"), "api.example.org:8443")
+        XCTAssertEqual(URLEncoding.hostKey("http://a"), "a")
+        XCTAssertEqual(URLEncoding.hostKey("http://h?q=1/x"), "h")
+        XCTAssertEqual(URLEncoding.hostKey("http://h#f"), "h")
+        XCTAssertEqual(URLEncoding.hostKey("https://a@b@C/p"), "c")
+        XCTAssertEqual(URLEncoding.hostKey("https://ÄB.de/x"), "äb.de")
+        XCTAssertEqual(URLEncoding.hostKey("https://"), "")
+        XCTAssertEqual(URLEncoding.hostKey("no scheme"), "")
+        XCTAssertEqual(URLEncoding.hostKey("a:/"), "")
     }
 }
 

@@ -14,10 +14,12 @@ final class KeyPathTests: XCTestCase {
         XCTAssertEqual(try KeyPath(parsing: "[0]").components, [.index(0)])
         XCTAssertEqual(try KeyPath(parsing: "").components, [])
         XCTAssertEqual(try KeyPath(parsing: "名前.値").components, [.key("名前"), .key("値")])
+        XCTAssertEqual(try KeyPath(parsing: "a b.\u{301}c.$").components, [.key("a b"), .key("\u{301}c"), .key("$")])
+        XCTAssertEqual(try KeyPath(parsing: "x").components, [.key("x")])
     }
 
     func testRejectsMalformedPaths() {
-        for bad in ["a..b", ".a", "a.", "a[", "a[x]", "a[-1]", #"["a"#, "a]b", "a[0]b", #"a"b"#] {
+        for bad in ["a..b", ".a", "a.", ".", "..", "a[", "a[x]", "a[-1]", #"["a"#, "a]b", "a[0]b", #"a"b"#] {
             XCTAssertThrowsError(try KeyPath(parsing: bad), bad)
         }
     }

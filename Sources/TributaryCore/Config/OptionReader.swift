@@ -60,8 +60,9 @@ public final class OptionReader {
 
     private func validate() {
         for (key, value) in object.entries {
-            if let spec = spec(key), spec.secret, let s = value.stringValue { Secrets.register(s) }
-            guard let spec = spec(key) else {
+            let found = spec(key)
+            if let spec = found, spec.secret, let s = value.stringValue { Secrets.register(s) }
+            guard let spec = found else {
                 var msg = "unknown key \"\(key)\""
                 if let s = Suggest.closest(to: key, in: specs.map(\.name)) { msg += " (did you mean \"\(s)\"?)" }
                 diagnostics.add("\(context): \(msg)")
@@ -89,8 +90,8 @@ public final class OptionReader {
     }
 
     private func check(_ spec: OptionSpec, _ value: JSONValue) {
-        let found = Self.show(value)
-        func bad(_ expected: String) { error(spec.name, "expected \(expected), found \(found)") }
+        // The value is shown only in an error: not serialized for every option of every source.
+        func bad(_ expected: String) { error(spec.name, "expected \(expected), found \(Self.show(value))") }
         switch spec.kind {
         case .string:
             if value.stringValue == nil { bad("a string") }
@@ -132,7 +133,7 @@ public final class OptionReader {
             }
         case .enumeration(let allowed):
             guard let s = value.stringValue, allowed.contains(s) else {
-                var msg = "expected one of \(allowed.map { "\"\($0)\"" }.joined(separator: ", ")), found \(found)"
+                var msg = "expected one of \(allowed.map { "\"\($0)\"" }.joined(separator: ", ")), found \(Self.show(value))"
                 if let s = value.stringValue, let sug = Suggest.closest(to: s, in: allowed) { msg += " (did you mean \"\(sug)\"?)" }
                 error(spec.name, msg)
                 return

@@ -241,7 +241,7 @@ public struct Engine: Sendable {
         let (run, warning) = await delivery.begin(settings, previous: previous)
         if let warning { observer(.warning(source: name, message: warning)) }
         let ledger = RequestLedger(scope: name, known: run.validators, body: { key throws(StateError) in try await delivery.cachedBody(key) },
-                                   warn: { observer(.warning(source: name, message: $0)) })
+                                   warn: { observer(.warning(source: name, message: $0)) }, keepsValidators: delivery.state != nil)
         let client = HTTPClient(transport: transport, retries: settings.retries, timeout: settings.timeout, ledger: ledger)
         let context = FetchContext(
             settings: settings, http: client, fetched: fetched,

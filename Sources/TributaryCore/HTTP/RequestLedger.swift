@@ -9,6 +9,9 @@ public final class RequestLedger: Sendable {
     private let known: [String: Validators]
     private let body: @Sendable (String) async throws(StateError) -> [UInt8]?
     private let warn: @Sendable (String) -> Void
+    /// False without state (`--no-state`): fresh responses' validators and bodies would be
+    /// stored nowhere, so they are not kept either.
+    private let keepsValidators: Bool
     private let state = Locked<(requests: Int, notModified: Int, fresh: Int, pending: [(key: String, response: CachedResponse)])>((0, 0, 0, []))
     /// Answers by status (`"200"`, `"error"`) not yet handed to the delivery.
     private let statuses = Locked<[String: Int]>([:])
@@ -18,8 +21,9 @@ public final class RequestLedger: Sendable {
     /// without validators).
     public init(scope: String, known: [String: Validators] = [:],
                 body: @escaping @Sendable (String) async throws(StateError) -> [UInt8]? = { _ in nil },
-                warn: @escaping @Sendable (String) -> Void = { _ in }) {
+                warn: @escaping @Sendable (String) -> Void = { _ in }, keepsValidators: Bool = true) {
         self.scope = scope
+        self.keepsValidators = keepsValidators
         self.known = known
         self.body = body
         self.warn = warn
@@ -76,6 +80,7 @@ public final class RequestLedger: Sendable {
     /// Counts a fresh answer to `method url`; keeps its validators (under the request's key,
     /// built only here) when it has any.
     func recordFresh(method: String, url: String, response: HTTPResponse) {
+        guard keepsValidators else { state.withLock { $0.fresh += 1 }; return }
         let etag = response.header("ETag")
         let lastModified = response.header("Last-Modified")
         let key = etag != nil || lastModified != nil ? self.key(method: method, url: url) : ""

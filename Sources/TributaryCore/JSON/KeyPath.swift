@@ -15,6 +15,16 @@ public struct KeyPath: Equatable, Hashable, Sendable, CustomStringConvertible, E
 
     /// Parses a key path; throws a message saying what is wrong and where.
     public init(parsing text: String) throws(KeyPathSyntaxError) {
+        // The common case, dotted keys (`snippet.thumbnails.high.url`), split on the bytes: the
+        // same components the scalar loop below makes, without it (a config of 10,000 sources
+        // parses 70,000 paths). Brackets, quotes and empty keys take the loop and its errors.
+        if !text.utf8.contains(where: { $0 == 0x5B || $0 == 0x5D || $0 == 0x22 }) {
+            let parts = text.utf8.split(separator: 0x2E, omittingEmptySubsequences: false)
+            if !parts.contains(where: \.isEmpty) {
+                self.components = parts.map { .key(String(Substring($0))) }
+                return
+            }
+        }
         var comps: [Component] = []
         let chars = Array(text.unicodeScalars)
         var i = 0
