@@ -15,6 +15,22 @@ public struct KeyPath: Equatable, Hashable, Sendable, CustomStringConvertible, E
 
     /// Parses a key path; throws a message saying what is wrong and where.
     public init(parsing text: String) throws(KeyPathSyntaxError) {
+        // A config of many sources names the same few paths in each: parsed once each.
+        if let known = Self.parsed.withLock({ $0[text] }) {
+            self = known
+            return
+        }
+        try self.init(parsingUncached: text)
+        Self.parsed.withLock { cache in
+            if cache.count < Self.parsedLimit { cache[text] = self }
+        }
+    }
+
+    /// Paths parsed so far (valid ones only), at most `parsedLimit` of them.
+    private static let parsed = Locked<[String: KeyPath]>([:])
+    private static let parsedLimit = 4096
+
+    private init(parsingUncached text: String) throws(KeyPathSyntaxError) {
         // The common case, dotted keys (`snippet.thumbnails.high.url`), split on the bytes: the
         // same components the scalar loop below makes, without it (a config of 10,000 sources
         // parses 70,000 paths). Brackets, quotes and empty keys take the loop and its errors.
