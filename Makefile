@@ -134,7 +134,7 @@ define sanitizer_pass
 	$(SWIFT) build --build-tests --sanitize=$(1) --scratch-path $(2)
 	@rm -rf $(2)/reports && mkdir -p $(2)/reports
 	@set +e; SWIFT_BACKTRACE=enable=no TSAN_OPTIONS="log_path=$(CURDIR)/$(2)/reports/tsan halt_on_error=0" \
-		ASAN_OPTIONS="log_path=$(CURDIR)/$(2)/reports/asan detect_leaks=0" \
+		ASAN_OPTIONS="log_path=$(CURDIR)/$(2)/reports/asan detect_leaks=0 suppressions=$(CURDIR)/Tests/Sanitizers/asan.supp" \
 		TRIBUTARY_BIN=$(2)/debug/tributary STRESS_RUNS=$(SANITIZE_STRESS_RUNS) \
 		timeout --kill-after=30 $(SANITIZE_TIMEOUT) $(SWIFT) test --skip-build --disable-swift-testing --scratch-path $(2) $(3) \
 		--skip SelfContainedBinaryTests --skip DebPackageTests --skip InstallTests; status=$$?; \
@@ -159,7 +159,7 @@ sanitize-address: deps test-tools
 ## sanitize-ci: the ThreadSanitizer pass over the core and end-to-end tests (what CI runs)
 sanitize-ci: SANITIZE_TIMEOUT = 1500
 sanitize-ci: deps test-tools
-	$(call sanitizer_pass,thread,.build/tsan,--filter 'TributaryCoreTests|EndToEndTests')
+	$(call sanitizer_pass,thread,.build/tsan,--filter 'TributaryCoreTests|EndToEndTests' --skip CommandLineDeclarationTests)
 
 ## fuzz: every libFuzzer target for FUZZ_SECONDS each (default 600), two at a time; fails on any
 ## crash, hang, leak or out-of-memory, naming the target and the input (Fuzz/README.md)

@@ -80,9 +80,6 @@ fuzz_one() {
     local d
     d=$(dict "$t")
     [ -n "$d" ] && args+=(-dict="$ROOT/Fuzz/dict/$d.dict")
-    # XMLParser's allocations (libxml2, Foundation caches) make libFuzzer suspect a leak on
-    # nearly every input and run LeakSanitizer each time: 20x slower (47 vs 1042 runs/s).
-    [ "$t" = feed-xml ] && args+=(-detect_leaks=0)
     log "$t: ${DURATION}s, log $dir/fuzz.log"
     # The parent process exits non-zero when a child found something; the artifacts tell what.
     (cd "$dir" && TRIBUTARY_FUZZ_TARGET=$t timeout -k 30 $((DURATION + 300)) "$BIN" "${args[@]}" corpus >fuzz.log 2>&1) || true
