@@ -176,6 +176,7 @@ public final class JetStreamConnection: @unchecked Sendable {
     public func publish(_ messages: [Message]) throws(NATSError) -> Acknowledged {
         guard !broken, let context else { throw NATSError(.refused, "the connection was abandoned after an earlier failure") }
         var progress = Progress(reconnects: events.begin(), at: Self.now())
+        progress.disconnects = events.outcome.disconnects
         // Where each id is in the batch, so messages published again keep the batch's order
         // (built only then).
         let order = { Dictionary(messages.enumerated().map { ($0.element.id, $0.offset) }, uniquingKeysWith: { first, _ in first }) }
@@ -189,7 +190,7 @@ public final class JetStreamConnection: @unchecked Sendable {
                         tributary_nats_msg_destroy(library.api, msg)
                         throw NATSError(.publish, "cannot publish to \(m.subject): \(library.lastError ?? library.text(s))")
                     }
-                    do throws(NATSError) { try check(&progress, total: messages.count, order: order) } catch {
+                    do throws(NATSError) { try check(&progress, messages, order: order) } catch {
                         tributary_nats_msg_destroy(library.api, msg)
                         throw error
                     }
@@ -197,8 +198,13 @@ public final class JetStreamConnection: @unchecked Sendable {
                 if progress.countPublished(), let f = events.firstFailure { throw f }
             }
             let ms = Int64(Self.slice * 1000)
-            while tributary_nats_publish_async_complete(library.api, context, ms) != NATS_OK {
-                try check(&progress, total: messages.count, order: order)
+            while true {
+                if tributary_nats_publish_async_complete(library.api, context, ms) == NATS_OK {
+                    // Nothing in flight; messages answered "no responders" wait for their verdict.
+                    guard events.outcome.firstUnanswered != nil else { break }
+                    usleep(UInt32(Self.slice * 250_000))
+                }
+                try check(&progress, messages, order: order)
             }
             let outcome = events.outcome
             if let f = outcome.failure { throw f }
@@ -216,6 +222,7 @@ public final class JetStreamConnection: @unchecked Sendable {
     /// Where a batch stands: acknowledgements seen and when the last one came, reconnects handled.
     private struct Progress {
         var reconnects: Int
+        var disconnects = 0
         var at: Double
         var acked = 0
         var published = 0
@@ -234,18 +241,28 @@ public final class JetStreamConnection: @unchecked Sendable {
     /// One check while waiting: a negative acknowledgement ends the batch; after a reconnect
     /// (once it has settled for a moment, so what libnats re-sent by itself had its chance) the
     /// messages still waiting are published again; `timeout` without progress ends the batch.
-    private func check(_ p: inout Progress, total: Int, order: () -> [String: Int]) throws(NATSError) {
+    private func check(_ p: inout Progress, _ messages: [Message], order: () -> [String: Int]) throws(NATSError) {
+        let total = messages.count
         let snapshot = events.outcome
         if let f = snapshot.failure { throw f }
         let now = Self.now()
+        // "No responders" with no lost connection to explain it, for two slices: no stream
+        // captures the subject. With one (the server shut JetStream down, then the connections),
+        // those messages go out again after the reconnect, below.
+        if let first = snapshot.firstUnanswered, let noStream = snapshot.noStream,
+           snapshot.disconnects == p.disconnects, !snapshot.disconnected, now - first >= 2 * Self.slice {
+            throw noStream
+        }
         if snapshot.acked > p.acked {
             p.acked = snapshot.acked
             p.at = now
         }
         if snapshot.reconnects > p.reconnects, !snapshot.disconnected, now - snapshot.lastReconnect >= Self.slice {
             p.reconnects = snapshot.reconnects
+            p.disconnects = snapshot.disconnects
             p.at = now
             try republishPending(order)
+            try republish(events.takeUnanswered(), messages, order: order)
         }
         if now - p.at >= settings.timeout {
             let state = snapshot.disconnected ? "; the connection to the server is lost and being retried" : ""
@@ -266,6 +283,25 @@ public final class JetStreamConnection: @unchecked Sendable {
         for i in sorted {
             let s = tributary_nats_publish_async(library.api, context, &list.Msgs[i])
             guard s == NATS_OK else { throw NATSError(.publish, "cannot publish again after reconnecting: \(library.lastError ?? library.text(s))") }
+        }
+    }
+
+    /// Publishes again, in the batch's order, the messages answered "no responders" before the
+    /// connection was lost.
+    private func republish(_ ids: [String], _ messages: [Message], order: () -> [String: Int]) throws(NATSError) {
+        guard !ids.isEmpty else { return }
+        let index = order()
+        for i in ids.compactMap({ index[$0] }).sorted() {
+            var msg = try makeMessage(messages[i])
+            let start = Self.now()
+            var s = tributary_nats_publish_async(library.api, context, &msg)
+            while s == NATS_TIMEOUT && Self.now() - start < settings.timeout {  // stalled at maxPending
+                s = tributary_nats_publish_async(library.api, context, &msg)
+            }
+            guard s == NATS_OK else {
+                tributary_nats_msg_destroy(library.api, msg)
+                throw NATSError(.publish, "cannot publish again after reconnecting: \(library.lastError ?? library.text(s))")
+            }
         }
     }
 

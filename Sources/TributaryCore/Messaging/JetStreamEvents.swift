@@ -11,9 +11,18 @@ final class JetStreamEvents: Sendable {
         /// The first negative acknowledgement of the batch; later ones add nothing a person needs.
         var failure: NATSError?
         var reconnects = 0
+        /// Connections lost so far (a server going away answers "no responders" first).
+        var disconnects = 0
         /// Monotonic time of the last reconnect.
         var lastReconnect: Double = 0
         var disconnected = false
+        /// Ids of the batch answered "no responders" (no stream took them), in arrival order,
+        /// and when the first came: either no stream captures their subject (a failure, once
+        /// no disconnect explains it) or the server is shutting down (JetStream stops before
+        /// the connections close), and they are published again after the reconnect.
+        var unanswered: [String] = []
+        var firstUnanswered: Double?
+        var noStream: NATSError?
     }
 
     let library: NATSLibrary
@@ -27,6 +36,9 @@ final class JetStreamEvents: Sendable {
             s.acked = 0
             s.duplicates = 0
             s.failure = nil
+            s.unanswered = []
+            s.firstUnanswered = nil
+            s.noStream = nil
             return s.reconnects
         }
     }
@@ -34,7 +46,22 @@ final class JetStreamEvents: Sendable {
     var outcome: Outcome { state.withLock { $0 } }
     var firstFailure: NATSError? { state.withLock { $0.failure } }
 
-    func disconnected() { state.withLock { $0.disconnected = true } }
+    func disconnected() {
+        state.withLock { s in
+            s.disconnected = true
+            s.disconnects += 1
+        }
+    }
+
+    /// The ids answered "no responders" so far; empties the list.
+    func takeUnanswered() -> [String] {
+        state.withLock { s in
+            let ids = s.unanswered
+            s.unanswered = []
+            s.firstUnanswered = nil
+            return ids
+        }
+    }
 
     func reconnected() {
         let now = JetStreamConnection.now()
@@ -62,7 +89,13 @@ final class JetStreamEvents: Sendable {
         let status = failure.pointee.Err
         let error: NATSError
         if status == NATS_NO_RESPONDERS {
-            error = NATSError(.noStream, "no stream captures subject \(subject)")
+            let now = JetStreamConnection.now()
+            state.withLock { s in
+                s.unanswered.append(id)
+                if s.firstUnanswered == nil { s.firstUnanswered = now }
+                if s.noStream == nil { s.noStream = NATSError(.noStream, "no stream captures subject \(subject)") }
+            }
+            return
         } else {
             let text = failure.pointee.ErrText.map { String(cString: $0) } ?? library.text(status)
             let code = failure.pointee.ErrCode.rawValue
