@@ -72,17 +72,8 @@ final class TrimmingTests: XCTestCase {
     }
 }
 
-/// The byte-level link checks give what the Foundation-era code gave.
+/// The byte-level link checks (`isURLCharacter` against Foundation's set: WebFeedSourceTests).
 final class LinksTests: XCTestCase {
-    func testURLBytesAreTheURLCharacterSet() {
-        let set = "-._~:/?#[]@!$&'()*+,;=%".unicodeScalars
-        for v in UInt8(0)...0xFF {
-            let s = Unicode.Scalar(v)
-            let old = v < 0x80 && (CharacterSet.alphanumerics.contains(s) || set.contains(s))
-            XCTAssertEqual(Links.isURLByte(v), old, "0x\(String(v, radix: 16))")
-        }
-    }
-
     func testHTTPPrefixInAnyCase() {
         for s in ["http://a", "HTTP://a", "HtTpS://a", "https://"] { XCTAssertTrue(Links.isHTTP(s), s) }
         for s in ["", "http:/", "http", "ftp://a", " http://a", "httpx://a", "ħttp://a", "https:/a"] { XCTAssertFalse(Links.isHTTP(s), s) }

@@ -97,22 +97,26 @@ extension Item {
         out.append(UInt8(ascii: "}"))
     }
 
+    /// `,"name":` before a member's value.
     @inline(__always)
-    private func field(_ name: StaticString, _ value: String, _ out: inout [UInt8]) {
+    private func key(_ name: StaticString, _ out: inout [UInt8]) {
         out.append(UInt8(ascii: ","))
         out.append(UInt8(ascii: "\""))
         out.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
         out.append(contentsOf: "\":".utf8)
+    }
+
+    @inline(__always)
+    private func field(_ name: StaticString, _ value: String, _ out: inout [UInt8]) {
+        key(name, &out)
         JSONWriter.writeString(value, into: &out)
     }
 
     /// An RFC 3339 time needs no escaping: its bytes are written between the quotes as they are.
     @inline(__always)
     private func timeField(_ name: StaticString, _ value: Timestamp, _ out: inout [UInt8]) {
-        out.append(UInt8(ascii: ","))
+        key(name, &out)
         out.append(UInt8(ascii: "\""))
-        out.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
-        out.append(contentsOf: "\":\"".utf8)
         value.appendRFC3339(into: &out)
         out.append(UInt8(ascii: "\""))
     }

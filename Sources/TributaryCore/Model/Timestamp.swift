@@ -94,17 +94,27 @@ public struct Timestamp: Sendable, Equatable, Hashable, Comparable, CustomString
     /// `Sun, 29 Nov 2026 10:00:00 GMT` (RFC 822 with a four-digit year, as RSS readers expect).
     public var rfc822: String {
         let t = civil
-        return Self.days[t.weekday] + ", " + pad(t.day, 2) + " " + Self.months[t.month - 1] + " "
-            + pad(t.year, 4) + " " + pad(t.hour, 2) + ":" + pad(t.minute, 2) + ":" + pad(t.second, 2) + " GMT"
+        var out: [UInt8] = []
+        out.reserveCapacity(29)
+        out.append(contentsOf: Self.days[t.weekday].utf8)
+        out.append(contentsOf: ", ".utf8)
+        Self.digits(t.day, 2, &out)
+        out.append(UInt8(ascii: " "))
+        out.append(contentsOf: Self.months[t.month - 1].utf8)
+        out.append(UInt8(ascii: " "))
+        Self.digits(t.year, 4, &out)
+        out.append(UInt8(ascii: " "))
+        Self.digits(t.hour, 2, &out)
+        out.append(UInt8(ascii: ":"))
+        Self.digits(t.minute, 2, &out)
+        out.append(UInt8(ascii: ":"))
+        Self.digits(t.second, 2, &out)
+        out.append(contentsOf: " GMT".utf8)
+        return String(decoding: out, as: UTF8.self)
     }
 
     static let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
     static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-
-    private func pad(_ v: Int, _ width: Int) -> String {
-        let s = String(v)
-        return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
-    }
 
     /// Days from 1970-01-01 to the civil date (proleptic Gregorian, H. Hinnant's algorithm).
     /// Callers keep `y0` within 0...9999, so nothing overflows.

@@ -203,7 +203,7 @@ public struct JSONSource: FeedSource {
     func text(_ el: JSONNode, _ path: KeyPath?) throws -> String? {
         guard let path else { return nil }
         guard let s = try el[path].optionalString(allowNumber: true) else { return nil }
-        let t = Self.trimmed(s)
+        let t = s.trimmingWhitespaceAndNewlines
         return t.isEmpty ? nil : t
     }
 
@@ -276,8 +276,5 @@ public struct JSONSource: FeedSource {
         return result
     }
 
-    /// Trims white space (`trimmingWhitespaceAndNewlines`: the common case, nothing to trim,
-    /// costs two byte checks and no copy).
-    static func trimmed(_ s: String) -> String { s.trimmingWhitespaceAndNewlines }
 
 }
