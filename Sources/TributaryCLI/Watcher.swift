@@ -1,5 +1,5 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
 import TributaryCore
 import TributaryPlugins
 #if canImport(Glibc)

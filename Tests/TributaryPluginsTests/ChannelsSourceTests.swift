@@ -318,3 +318,18 @@ final class ChannelsSourceTests: XCTestCase {
         XCTAssertEqual(one(#","sortt":"name""#), #"t.json: sources[0] ("x"): unknown key "sortt" (did you mean "sort"?)"#)
     }
 }
+
+/// `sort: "name"` orders as Foundation's case-insensitive, numeric comparison did.
+final class NameOrderTests: XCTestCase {
+    func testNamesSortAsFoundationsNumericCaseInsensitiveCompare() {
+        let names = ["Channel 10", "channel 2", "Channel 1", "CHANNEL 02", "Channel 1a", "Channel", "channel 100", "Ärzte TV", "arte",
+                     "ARD", "Zdf", "zdf neo", "3sat", "Sat.1", "Sat.1 Gold", "RTL", "rtl2", "RTL 2", "Das Erste HD", "das erste", "007 TV", "7 TV",
+                     "News 24/7", "News 24", "", "Ω TV", "é tv", "e tv", "f tv", "10", "9", "09a", "9b"]
+        for a in names {
+            for b in names {
+                let foundation = a.compare(b, options: [.caseInsensitive, .numeric]) == .orderedAscending
+                XCTAssertEqual(NameOrder.precedes(a, b), foundation, "\(a) < \(b)")
+            }
+        }
+    }
+}

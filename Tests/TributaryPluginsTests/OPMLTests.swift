@@ -1,3 +1,4 @@
+import Foundation
 import XCTest
 @testable import TributaryCore
 @testable import TributaryPlugins
@@ -47,6 +48,51 @@ final class OPMLTests: XCTestCase {
         XCTAssertEqual(OPML.sourceName(title: String(repeating: "ab ", count: 40), fallback: "x").count, 40)
         for title in ["Über Kaffee", "...", "A/B", "ÅÄÖ", "x--y"] {
             XCTAssertTrue(ConfigLoader.isValidName(OPML.sourceName(title: title, fallback: "e.org")), title)
+        }
+    }
+}
+
+/// SlugFolding's table is Foundation's diacritic-, case- and width-insensitive folding, kept to
+/// the slug alphabet, over every scalar it was generated from, and on whole titles.
+final class SlugFoldingTests: XCTestCase {
+    private static func foundationFold(_ s: String) -> String {
+        let f = s.folding(options: [.diacriticInsensitive, .caseInsensitive, .widthInsensitive], locale: nil).lowercased()
+        return String(f.unicodeScalars.filter { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "." || $0 == "_" }.map(Character.init))
+    }
+
+    func testEveryScalarFoldsAsFoundationFoldsIt() {
+        var differ: [String] = []
+        for v in UInt32(0)...0x2FFFF {
+            guard let u = Unicode.Scalar(v) else { continue }
+            let ours = SlugFolding.fold(u) ?? ""
+            if ours != Self.foundationFold(String(Character(u))) { differ.append(String(v, radix: 16)) }
+        }
+        XCTAssertEqual(differ, [])
+    }
+
+    func testTitlesGiveFoundationsSlugs() {
+        func foundationSlug(_ s: String) -> String {
+            let folded = s.folding(options: [.diacriticInsensitive, .caseInsensitive, .widthInsensitive], locale: nil).lowercased()
+            var out = ""
+            var dash = false
+            for u in folded.unicodeScalars {
+                if ("a"..."z").contains(u) || ("0"..."9").contains(u) || u == "." || u == "_" {
+                    if dash && !out.isEmpty { out += "-" }
+                    dash = false
+                    out.unicodeScalars.append(u)
+                } else {
+                    dash = true
+                }
+                if out.count >= 40 { break }
+            }
+            while let first = out.unicodeScalars.first, first == "." || first == "_" { out.removeFirst() }
+            return out
+        }
+        let titles = ["Über Kaffee – Blog", "Cafe\u{301} de Flore", "Straße & Co", "ＦＵＬＬ ｗｉｄｔｈ １２", "ﬁnance ﬂow", "Ærø Ønskeliste",
+                      "İstanbul Günlüğü", "Tiếng Việt có dấu", "Ça va? Déjà vu!", "x" + String(repeating: "ß", count: 30), "Новости", "日本語のブログ", "  ...Hidden_Feed!! "]
+        for t in titles {
+            let expected = foundationSlug(t)
+            XCTAssertEqual(OPML.sourceName(title: t, fallback: "fallback.example"), expected.isEmpty ? "fallback.example" : expected, t)
         }
     }
 }

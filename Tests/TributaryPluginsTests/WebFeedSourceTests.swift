@@ -306,14 +306,29 @@ final class WebFeedSourceTests: XCTestCase {
     }
 }
 
-/// FeedLinks' pure-Swift URL character test is its CharacterSet's membership.
+/// Links' URL characters and percent-encoding are what Foundation's CharacterSet and
+/// `addingPercentEncoding` gave when Links used them.
 final class FeedLinksCharacterTests: XCTestCase {
+    /// The set Links used to build: ASCII alphanumerics and `-._~:/?#[]@!$&'()*+,;=%`.
+    private static let foundationSet: CharacterSet = {
+        var set = CharacterSet.alphanumerics.intersection(CharacterSet(charactersIn: Unicode.Scalar(0x21)...Unicode.Scalar(0x7E)))
+        set.insert(charactersIn: "-._~:/?#[]@!$&'()*+,;=%")
+        return set
+    }()
+
     func testURLCharacterIsTheCharacterSetOverEveryScalar() {
         var differ: [UInt32] = []
         for v in UInt32(0)...0x10FFFF {
             guard let s = Unicode.Scalar(v) else { continue }
-            if Links.isURLCharacter(s) != Links.urlCharacters.contains(s) { differ.append(v) }
+            if Links.isURLCharacter(s) != Self.foundationSet.contains(s) { differ.append(v) }
         }
         XCTAssertEqual(differ, [])
+    }
+
+    func testEncodedIsFoundationsPercentEncoding() {
+        let samples = ["https://e.org/новости/1", "a b", "100%", "%zz", "é\u{301}", "tab\tnl\n", "emoji 🙂/x?q=ü#f", "\u{7F}\u{0}", "https://e.org/ok"]
+        for s in samples {
+            XCTAssertEqual(Links.encoded(s), s.addingPercentEncoding(withAllowedCharacters: Self.foundationSet), s)
+        }
     }
 }

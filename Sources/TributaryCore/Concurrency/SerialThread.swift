@@ -32,22 +32,10 @@ public final class SerialThread: @unchecked Sendable {
         wake = .allocate(capacity: 1)
         wake.initialize(to: pthread_cond_t())
         pthread_cond_init(wake, nil)
-        var attr = pthread_attr_t()
-        pthread_attr_init(&attr)
-        pthread_attr_setstacksize(&attr, 4 << 20)
         // Detached: `stop` waits for the loop to finish through `jobs.finished`, so the thread
-        // can also be stopped from itself (the owner released on it) without a join.
-        pthread_attr_setdetachstate(&attr, Int32(PTHREAD_CREATE_DETACHED))
-        // The thread holds a reference until its loop ends (after `stop()`).
-        let me = Unmanaged.passRetained(self).toOpaque()
-        var t = pthread_t()
-        let rc = pthread_create(&t, &attr, { arg in
-            Unmanaged<SerialThread>.fromOpaque(arg!).takeRetainedValue().loop()
-            return nil
-        }, me)
-        precondition(rc == 0, "cannot start the \(name) thread: \(String(cString: strerror(rc)))")
-        thread = t
-        pthread_attr_destroy(&attr)
+        // can also be stopped from itself (the owner released on it) without a join. The
+        // thread holds a reference until its loop ends (after `stop()`).
+        thread = DetachedThread.start(name: name, stackSize: 4 << 20) { [self] in loop() }
     }
 
     deinit {
@@ -58,7 +46,6 @@ public final class SerialThread: @unchecked Sendable {
     }
 
     private func loop() {
-        Self.setName(name)
         while true {
             pthread_mutex_lock(mutex)
             while jobs.head == jobs.queue.count && !jobs.stopping { pthread_cond_wait(wake, mutex) }
@@ -81,13 +68,6 @@ public final class SerialThread: @unchecked Sendable {
 
     /// glibc's `pthread_setname_np` (hidden behind _GNU_SOURCE from Swift), looked up once; the
     /// name shows in `top -H`, `perf` and gdb.
-    private static func setName(_ name: String) {
-        typealias Fn = @convention(c) (pthread_t, UnsafePointer<CChar>) -> Int32
-        guard let sym = dlsym(nil, "pthread_setname_np") else { return }  // nil is RTLD_DEFAULT
-        let cname = Array(name.utf8.prefix(15)).map { CChar(bitPattern: $0) } + [0]
-        _ = unsafeBitCast(sym, to: Fn.self)(pthread_self(), cname)
-    }
-
     private func submit(_ job: @escaping () -> Void) {
         pthread_mutex_lock(mutex)
         let stopping = jobs.stopping

@@ -118,18 +118,6 @@ struct ConfigPart {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
-        // A buffer the size of the file (a config is a few KB), not a fixed 64 KiB one: zeroing
-        // and faulting in 16 fresh pages was a measurable part of `check`.
-        var st = stat()
-        let size = fstat(fd, &st) == 0 && st.st_size > 0 ? Int(st.st_size) : 0
-        var out: [UInt8] = []
-        var buf = [UInt8](repeating: 0, count: min(max(size + 1, 4096), 65536))
-        while true {
-            let n = buf.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if n < 0 { if errno == EINTR { continue }; return nil }
-            if n == 0 { break }
-            out.append(contentsOf: buf[0..<n])
-        }
-        return out
+        return FileAccess.readAll(fd)
     }
 }

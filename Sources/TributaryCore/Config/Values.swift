@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Dispatch
 
 /// The program's version, shown by `--version` and sent in the User-Agent.
 public enum Tributary {
@@ -59,7 +61,10 @@ public enum Durations {
         guard seconds.isFinite, seconds >= 0, seconds <= max else { return "\(seconds)s" }
         if seconds == 0 { return "0s" }
         if seconds < 1 { return "\(Int((seconds * 1000).rounded()))ms" }
-        if seconds != seconds.rounded() { return String(format: "%.1fs", seconds) }
+        if seconds != seconds.rounded() {  // one decimal, as printf's %.1f rounds (to even)
+            let tenths = Int((seconds * 10).rounded(.toNearestOrEven))
+            return "\(tenths / 10).\(tenths % 10)s"
+        }
         var rest = Int(seconds)
         var out = ""
         for (unit, size) in [("d", 86400), ("h", 3600), ("m", 60), ("s", 1)] where rest >= size {

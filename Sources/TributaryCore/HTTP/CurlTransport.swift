@@ -1,5 +1,7 @@
 import CCurl
-import Foundation
+import FoundationEssentials
+import Glibc
+import Dispatch
 import Synchronization
 
 /// Settings shared by every request of one run (config `http` section).
@@ -164,9 +166,7 @@ final class CurlDriver: @unchecked Sendable {
         self.api = curl.api
         self.multi = tributary_curl_multi_init(curl.api)!
         tributary_multi_setopt_long(api, multi, CURLMOPT_MAXCONNECTS, Int(max(settings.concurrency, 8)))
-        let t = Thread { [unowned self] in self.loop() }
-        t.name = "tributary-curl"
-        t.start()
+        DetachedThread.start(name: "tributary-curl") { [unowned self] in self.loop() }
     }
 
     func refuseNewRequests() {

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Dispatch
 
 /// What sources use to fetch: one transport plus the retry policy. Retries connection errors,
 /// timeouts and 429/500/502/503/504 with exponential backoff and jitter, honouring

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Dispatch
 
 /// Why a request failed, with the URL already redacted so it can be shown anywhere.
 public struct HTTPError: Error, Sendable, CustomStringConvertible, Equatable {

@@ -1,17 +1,11 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Dispatch
 
 /// Links found in documents (a feed's entries, an API's fields, a playlist's streams): relative
 /// references resolved (RFC 3986) against the document's URL or xml:base, and only absolute
 /// http(s) URLs kept for items.
 public enum Links {
-    /// Characters a URL may hold as written; anything else (spaces, Cyrillic) is percent-encoded
-    /// before parsing, so `https://e.org/новости/1` still resolves.
-    static let urlCharacters: CharacterSet = {
-        var set = CharacterSet.alphanumerics.intersection(CharacterSet(charactersIn: Unicode.Scalar(0x21)...Unicode.Scalar(0x7E)))
-        set.insert(charactersIn: "-._~:/?#[]@!$&'()*+,;=%")
-        return set
-    }()
-
     public static func resolve(_ link: String, against base: String) -> String {
         let link = link.trimmingWhitespaceAndNewlines
         if isHTTP(link) { return encoded(link) }
@@ -22,11 +16,11 @@ public enum Links {
 
     public static func encoded(_ s: String) -> String {
         if s.utf8.allSatisfy(isURLByte) { return s }
-        return s.addingPercentEncoding(withAllowedCharacters: urlCharacters) ?? s
+        return s.percentEncoded(keeping: isURLByte)
     }
 
-    /// `urlCharacters.contains(c)` without building the CharacterSet (CoreFoundation), which
-    /// config validation would otherwise pay for at every start: the set is ASCII only.
+    /// Characters a URL may hold as written; anything else (spaces, Cyrillic) is percent-encoded
+    /// before parsing, so `https://e.org/новости/1` still resolves. ASCII only.
     static func isURLCharacter(_ c: Unicode.Scalar) -> Bool {
         c.isASCII && isURLByte(UInt8(c.value))
     }

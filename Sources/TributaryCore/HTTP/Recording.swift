@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Dispatch
 
 /// One saved HTTP exchange, the file format shared by `--record` and `--replay`:
 /// `{"method","url","status","headers":[[name,value]],"body"|"body_base64"|"json"}`.
@@ -104,8 +106,9 @@ public final class ReplayTransport: HTTPTransport, Sendable {
             }
             let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
             guard fd >= 0 else { throw RecordingError(message: "replay folder \(directory): cannot read \(name): \(String(cString: strerror(errno)))") }
-            let data = FileHandle(fileDescriptor: fd, closeOnDealloc: true).readDataToEndOfFile()
-            let rec = try Recording.decode(Array(data), file: path)
+            defer { close(fd) }
+            guard let bytes = FileAccess.readAll(fd) else { throw RecordingError(message: "replay folder \(directory): cannot read \(name): \(String(cString: strerror(errno)))") }
+            let rec = try Recording.decode(bytes, file: path)
             table[Recording.key(method: rec.method, url: rec.url)] = rec
         }
         self.table = table
@@ -133,7 +136,7 @@ public final class RecordingTransport: HTTPTransport, Sendable {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
-            throw RecordingError(message: "cannot create record folder \(directory): \(error.localizedDescription)")
+            throw RecordingError(message: "cannot create record folder \(directory): \(error)")
         }
     }
 

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Dispatch
 
 /// Removes secrets from anything that may be shown or stored: values of secret-looking query
 /// parameters become `***`, and Authorization-like headers are dropped.
@@ -47,7 +49,7 @@ public enum Redactor {
         let pairs = query.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
             guard let eq = pair.firstIndex(of: "=") else { return String(pair) }
             let name = String(pair[..<eq])
-            let decoded = name.removingPercentEncoding ?? name
+            let decoded = name.percentDecoded ?? name
             return isSecretParameter(decoded) ? name + "=***" : String(pair)
         }
         return shownHead + "?" + pairs.joined(separator: "&") + fragment

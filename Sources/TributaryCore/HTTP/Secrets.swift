@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Dispatch
 
 /// The secret values this process was given (API keys, app secrets, tokens in headers), so that
 /// every text it prints or keeps can be scrubbed of them by value, wherever they appear: in an
@@ -49,7 +51,7 @@ public enum Secrets {
         guard !list.isEmpty else { return text }
         var out = text
         for secret in list where out.contains(secret) {
-            out = out.replacingOccurrences(of: secret, with: "***")
+            out = out.replacing(secret, with: "***")
         }
         return out
     }

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Dispatch
 
 /// A path into a JSON document as written in configs and adapters: dot-separated keys with
 /// `[n]` indexes (`feed.entry`, `weather[0].description`, `rain.3h`) and quoted bracket keys

@@ -101,7 +101,7 @@ struct NATSLibrary: @unchecked Sendable {
     var lastError: String? {
         guard let e = tributary_nats_last_error(api) else { return nil }
         var s = Substring(String(cString: e))
-        if s.hasPrefix("("), let end = s.range(of: "): "), !s[..<end.lowerBound].contains(" ") { s = s[end.upperBound...] }
+        if s.hasPrefix("("), let end = s.firstRange(of: "): "), !s[..<end.lowerBound].contains(" ") { s = s[end.upperBound...] }
         return s.isEmpty ? nil : String(s)
     }
 }

@@ -80,19 +80,10 @@ public final class MetricsServer: Sendable {
     /// Starts the serving thread (once).
     public func start() {
         guard running.withLock({ r -> Bool in defer { r = true }; return !r }) else { return }
-        var attr = pthread_attr_t()
-        pthread_attr_init(&attr)
-        pthread_attr_setdetachstate(&attr, Int32(PTHREAD_CREATE_DETACHED))
-        let me = Unmanaged.passRetained(self).toOpaque()
-        var t = pthread_t()
-        let rc = pthread_create(&t, &attr, { arg in
-            let server = Unmanaged<MetricsServer>.fromOpaque(arg!).takeRetainedValue()
-            server.serve()
-            server.finished.signal()
-            return nil
-        }, me)
-        pthread_attr_destroy(&attr)
-        precondition(rc == 0, "cannot start the metrics thread: \(String(cString: strerror(rc)))")
+        DetachedThread.start(name: "tributary-metric") { [self] in
+            serve()
+            finished.signal()
+        }
     }
 
     /// Stops serving, closes every connection and the socket, and returns once the thread has.

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Dispatch
 
 extension Item {
     /// Reads an item back from its JSON Lines form (the rss window kept in state).

@@ -190,7 +190,7 @@ public final class PostgresConnection {
 
     /// `"name"`, with embedded quotes doubled.
     public static func quote(identifier: String) -> String {
-        "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        "\"" + identifier.replacing("\"", with: "\"\"") + "\""
     }
 
     /// An identifier Tributary accepts in config (a schema or table name): letters, digits and
@@ -220,7 +220,7 @@ public final class PostgresConnection {
         guard let p else { return "unknown error" }
         var s = String(cString: p)
         while s.last == "\n" || s.last == " " { s.removeLast() }
-        return s.replacingOccurrences(of: "\n", with: " ")
+        return s.replacing("\n", with: " ")
     }
 }
 

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Dispatch
 
 /// A PostgreSQL connection URL (`postgres://user:pass@host:port/db?param=value`, or
 /// `postgresql://`), as libpq accepts it, with the form that may be shown: the password (in the
@@ -16,7 +18,7 @@ public struct PostgresURL: Sendable, Equatable {
 
     /// nil when `text` is not a `postgres://` or `postgresql://` URL; the reason is `expectation`.
     public init?(_ text: String) {
-        guard let schemeEnd = text.range(of: "://"), ["postgres", "postgresql"].contains(String(text[..<schemeEnd.lowerBound])) else { return nil }
+        guard let schemeEnd = text.firstRange(of: "://"), ["postgres", "postgresql"].contains(String(text[..<schemeEnd.lowerBound])) else { return nil }
         raw = text
         var shown = text
         let rest = text[schemeEnd.upperBound...]
@@ -61,7 +63,7 @@ public struct PostgresURL: Sendable, Equatable {
     private static func registerSecret(_ value: String) {
         guard !value.isEmpty else { return }
         Secrets.register(value)
-        let decoded = value.removingPercentEncoding ?? value
+        let decoded = value.percentDecoded ?? value
         if decoded != value { Secrets.register(decoded) }
     }
 }

@@ -1,5 +1,6 @@
 import CProcess
-import Foundation
+import FoundationEssentials
+import Dispatch
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -88,15 +89,13 @@ public struct ChildProcess: Sendable {
             try await withCheckedThrowingContinuation { (cont: CheckedContinuation<Outcome, any Error>) in
                 // Its own thread: the run blocks in poll() for up to `timeout`, which must not
                 // hold one of the few threads of the concurrency pool or of Dispatch.
-                let thread = Thread {
+                DetachedThread.start(name: "tributary exec") {
                     do {
                         cont.resume(returning: try runBlocking(control: control, stderrLine: stderrLine))
                     } catch {
                         cont.resume(throwing: error)
                     }
                 }
-                thread.name = "tributary exec"
-                thread.start()
             }
         } onCancel: {
             control.cancel()

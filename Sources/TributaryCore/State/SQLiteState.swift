@@ -1,5 +1,7 @@
 import CSQLite
-import Foundation
+import FoundationEssentials
+import Glibc
+import Dispatch
 
 /// The state in one SQLite file (WAL). One process at a time holds it: an flock on
 /// `<path>.lock`, released by the kernel even on kill -9, with the holder's pid in the file.

@@ -107,7 +107,7 @@ enum NATSOptions {
     static func checkURL(_ url: String) -> ConfigMessage? {
         for part in url.split(separator: ",", omittingEmptySubsequences: false) {
             let u = part.trimmingBlanks
-            guard let scheme = u.range(of: "://"), u[..<scheme.lowerBound] == "nats" else {
+            guard let scheme = u.firstRange(of: "://"), u[..<scheme.lowerBound] == "nats" else {
                 return ConfigMessage("expected a nats:// URL, found \"\(Redactor.redactURL(String(u)))\"")
             }
             let authority = u[scheme.upperBound...].prefix { $0 != "/" }
@@ -121,7 +121,7 @@ enum NATSOptions {
     /// message shows it: the password (or token), and the whole `user:pass`.
     static func registerSecrets(_ url: String) {
         for part in url.split(separator: ",") {
-            guard let scheme = part.range(of: "://") else { continue }
+            guard let scheme = part.firstRange(of: "://") else { continue }
             let authority = part[scheme.upperBound...].prefix { $0 != "/" }
             guard let at = authority.lastIndex(of: "@") else { continue }
             let info = authority[..<at]

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Dispatch
 import TributaryCore
 
 /// `webhook`: POSTs each batch to a URL, `batch` items per request, through the project's curl
@@ -77,7 +79,7 @@ public final class WebhookSink: Sink {
             Secrets.register(h.value)
             if let space = h.value.firstIndex(of: " ") { Secrets.register(String(h.value[h.value.index(after: space)...])) }
         }
-        if let scheme = url.range(of: "://") {
+        if let scheme = url.firstRange(of: "://") {
             let rest = url[scheme.upperBound...]
             let authority = rest[..<(rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? rest.endIndex)]
             if let at = authority.lastIndex(of: "@") {
@@ -91,7 +93,7 @@ public final class WebhookSink: Sink {
                 let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
                 guard parts.count == 2 else { return nil }
                 let name = String(parts[0]), value = String(parts[1])
-                return (name.removingPercentEncoding ?? name, value.removingPercentEncoding ?? value)
+                return (name.percentDecoded ?? name, value.percentDecoded ?? value)
             }
             Secrets.registerCredentials(pairs.filter { Redactor.isSecretParameter($0.0) })
         }

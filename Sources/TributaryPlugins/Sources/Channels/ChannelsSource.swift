@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Dispatch
 import TributaryCore
 
 /// The `channels` source: a TV / IPTV channel list as `channel` items (Docs/sources/channels.md).
@@ -196,7 +198,7 @@ public struct ChannelsSource: FeedSource {
             // Highest first, as the app listed them; channels without a priority go last.
             return Self.stableSorted(list) { ($0.priority ?? .min) > ($1.priority ?? .min) }
         case .name:
-            return Self.stableSorted(list) { $0.title.compare($1.title, options: [.caseInsensitive, .numeric]) == .orderedAscending }
+            return Self.stableSorted(list) { NameOrder.precedes($0.title, $1.title) }
         }
     }
 

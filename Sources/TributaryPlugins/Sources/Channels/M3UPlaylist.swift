@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Dispatch
 import TributaryCore
 
 /// An M3U / M3U8 channel playlist: `#EXTM3U`, then per channel an
@@ -175,7 +177,7 @@ struct M3UPlaylist {
         for pair in line[line.index(after: bar)...].split(separator: "&") {
             guard let eq = pair.firstIndex(of: "=") else { continue }
             let raw = String(pair[pair.index(after: eq)...]).trimmed
-            let value = raw.removingPercentEncoding ?? raw
+            let value = raw.percentDecoded ?? raw
             guard !value.isEmpty else { continue }
             switch pair[..<eq].trimmed.lowercased() {
             case "referer", "referrer": referrer = value

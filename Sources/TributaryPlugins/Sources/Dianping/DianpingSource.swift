@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Dispatch
 import TributaryCore
 
 /// The `dianping` source: Dianping open API `v1/business/find_businesses`, each request signed

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Dispatch
 import TributaryCore
 
 /// The `exec` source: the out-of-process plugin protocol (Docs/sources/exec.md). A program,

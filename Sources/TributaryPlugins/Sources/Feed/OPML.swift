@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Dispatch
 import TributaryCore
 #if canImport(Glibc)
 import Glibc
@@ -144,7 +145,7 @@ public enum OPML {
             var tags: [String] = []
             for t in folders.compactMap({ $0 }) where !tags.contains(t) { tags.append(t) }
             for part in (attributes["category"] ?? "").split(separator: ",") {
-                let t = part.trimmingCharacters(in: CharacterSet(charactersIn: "/ \t\n"))
+                let t = String(part.drop { "/ \t\n".contains($0) }.reversed().drop { "/ \t\n".contains($0) }.reversed())
                 if !t.isEmpty && !tags.contains(t) { tags.append(t) }
             }
             let html = attributes["htmlUrl"].map { $0.trimmingWhitespaceAndNewlines }
@@ -247,18 +248,19 @@ extension OPML {
     /// is left, as with a title in a non-Latin script.
     public static func sourceName(title: String?, fallback: String) -> String {
         func slug(_ s: String) -> String {
-            let folded = s.folding(options: [.diacriticInsensitive, .caseInsensitive, .widthInsensitive], locale: nil).lowercased()
             var out = ""
             var dash = false
-            for u in folded.unicodeScalars {
-                if ("a"..."z").contains(u) || ("0"..."9").contains(u) || u == "." || u == "_" {
+            scalars: for u in s.unicodeScalars {
+                guard let folded = SlugFolding.fold(u) else {
+                    dash = true
+                    continue
+                }
+                for f in folded.unicodeScalars {
                     if dash && !out.isEmpty { out += "-" }
                     dash = false
-                    out.unicodeScalars.append(u)
-                } else {
-                    dash = true
+                    out.unicodeScalars.append(f)
+                    if out.count >= 40 { break scalars }
                 }
-                if out.count >= 40 { break }
             }
             while let first = out.unicodeScalars.first, first == "." || first == "_" { out.removeFirst() }
             return out

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Dispatch
 import TributaryCore
 
 /// The `feed` source: RSS 2.0, RSS 1.0 (RDF), Atom 1.0 or JSON Feed 1.1 documents (`url`, or

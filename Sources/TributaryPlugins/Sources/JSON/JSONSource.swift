@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Dispatch
 import TributaryCore
 
 /// The generic `json` source: any JSON API mapped to items by key paths (Docs/sources/json.md).

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Dispatch
 import TributaryCore
 
 /// The `open-meteo` source: current conditions from the keyless Open-Meteo forecast API

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Dispatch
 import TributaryCore
 
 /// The `openweathermap` source: OpenWeatherMap current weather (`/data/2.5/weather`), one

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Dispatch
 
 /// OpenWeatherMap's weather icon codes: a closed set of 18 (nine conditions, day and night).
 /// An unknown code never fails an item: it falls back to `scattered clouds` of the same part

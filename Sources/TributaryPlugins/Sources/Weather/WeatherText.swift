@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Dispatch
 import TributaryCore
 
 /// How weather reads for people: rounded numbers with the decimal separator of the item's
@@ -11,7 +13,7 @@ enum WeatherText {
         guard value.isFinite else { return "?" }
         // Beyond what any measurement holds (`"temp": 1e+300`): written as the number it is,
         // never squeezed through Int64 (which traps).
-        guard abs(value) < 1e15 else { return JSONNumber(value).text.replacingOccurrences(of: ".", with: separator) }
+        guard abs(value) < 1e15 else { return JSONNumber(value).text.replacing(".", with: separator) }
         var scale = 1.0
         for _ in 0..<max(0, decimals) { scale *= 10 }
         let scaled = (abs(value) * scale).rounded()

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Dispatch
 import TributaryCore
 
 /// The `yelp` source: Yelp Fusion `GET /v3/businesses/search` with a Bearer API key, one

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Dispatch
 import TributaryCore
 
 /// Maps one `search.list` result (`youtube#searchResult`) to an item. The result's kind comes from

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Dispatch
 import TributaryCore
 
 /// The `youtube.search` source: YouTube Data API v3 `search.list` (Docs/sources/youtube.search.md).

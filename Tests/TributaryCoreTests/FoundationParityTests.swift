@@ -1,0 +1,41 @@
+import Foundation
+import XCTest
+@testable import TributaryCore
+
+/// The standard-library replacements for what the binary took from Foundation proper (which it
+/// no longer links: Docs/PERFORMANCE.md, "Start-up") give Foundation's results.
+final class FoundationParityTests: XCTestCase {
+    /// Strings with every kind of byte a URL, a query or a config value can hold.
+    private static let samples: [String] = [
+        "", "plain", "a b", "100%", "%", "%2", "%zz", "%41%42", "%e2%82%ac", "%E2%82", "%C3%A9t%C3%A9",
+        "https://e.org/новости/1?q=ü#f", "e\u{301}", "tab\t\nnl", "🙂", "\u{7F}", "a+b=c&d", "%00x", "%ff",
+        "key=%3D%26", "-._~:/?#[]@!$&'()*+,;=",
+    ]
+
+    func testPercentDecodedIsRemovingPercentEncoding() {
+        for s in Self.samples {
+            XCTAssertEqual(s.percentDecoded, s.removingPercentEncoding, s)
+            XCTAssertEqual(Substring(s).percentDecoded, s.removingPercentEncoding, s)
+        }
+    }
+
+    func testPercentEncodedIsAddingPercentEncoding() {
+        let unreserved = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
+        for s in Self.samples {
+            let ours = s.percentEncoded { b in
+                (b >= 0x30 && b <= 0x39) || (b | 0x20 >= 0x61 && b | 0x20 <= 0x7A) || b == 0x2D || b == 0x2E || b == 0x5F || b == 0x7E
+            }
+            XCTAssertEqual(ours, s.addingPercentEncoding(withAllowedCharacters: unreserved), s)
+        }
+    }
+
+    func testFractionalDurationsAreFormattedAsPrintfDid() {
+        for tenths in 11...20000 where tenths % 10 != 0 {
+            let seconds = Double(tenths) / 10
+            XCTAssertEqual(Durations.format(seconds), String(format: "%.1fs", seconds))
+        }
+        for seconds in [1.25, 1.35, 2.05, 0.999 + 1, 86400.04, 3599.96] {
+            XCTAssertEqual(Durations.format(seconds), String(format: "%.1fs", seconds), "\(seconds)")
+        }
+    }
+}
