@@ -7,9 +7,9 @@ import Glibc
 /// (CoreFoundation and ICU behind it) the binary used for threads, and linking it costs every
 /// start its relocations (Docs/PERFORMANCE.md, "Start-up").
 public enum DetachedThread {
-    /// Starts `body` on a new thread and returns it, with `stackSize` bytes of stack (the pthread default,
-    /// `ulimit -s`, when nil). A thread that cannot start is a precondition failure: it means
-    /// the process is out of threads or memory.
+    /// Starts `body` on a new thread and returns it, with `stackSize` bytes of stack (the
+    /// pthread default, `ulimit -s`, when nil). A thread that cannot start is a precondition
+    /// failure: it means the process is out of threads or memory.
     @discardableResult
     public static func start(name: String, stackSize: Int? = nil, _ body: @escaping @Sendable () -> Void) -> pthread_t {
         var attr = pthread_attr_t()

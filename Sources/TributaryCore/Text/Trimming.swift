@@ -45,7 +45,9 @@ extension Substring {
     /// `trimmingCharacters(in: .whitespacesAndNewlines)` without Foundation.
     public var trimmingWhitespaceAndNewlines: String { trimScalars(\.isFoundationWhitespaceOrNewline) }
 
-    private func trimScalars(_ drop: (Unicode.Scalar) -> Bool) -> String {
+    /// The text without the leading and trailing scalars `drop` accepts, as Foundation's
+    /// `trimmingCharacters(in:)` trims (by Unicode scalar).
+    public func trimScalars(_ drop: (Unicode.Scalar) -> Bool) -> String {
         var s = unicodeScalars[...]
         while let f = s.first, drop(f) { s.removeFirst() }
         while let l = s.last, drop(l) { s.removeLast() }

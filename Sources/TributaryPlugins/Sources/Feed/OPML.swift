@@ -145,7 +145,7 @@ public enum OPML {
             var tags: [String] = []
             for t in folders.compactMap({ $0 }) where !tags.contains(t) { tags.append(t) }
             for part in (attributes["category"] ?? "").split(separator: ",") {
-                let t = String(part.drop { "/ \t\n".contains($0) }.reversed().drop { "/ \t\n".contains($0) }.reversed())
+                let t = part.trimScalars { $0 == "/" || $0 == " " || $0 == "\t" || $0 == "\n" }
                 if !t.isEmpty && !tags.contains(t) { tags.append(t) }
             }
             let html = attributes["htmlUrl"].map { $0.trimmingWhitespaceAndNewlines }
