@@ -3,6 +3,21 @@ import TributaryCore
 /// The parsed command line, read through the flag declarations (`args[Flags.jsonl]`,
 /// `args.value(Flags.config)`). Parsing follows `Commands`: `--key value` and `--key=value`,
 /// short flags, `--` ends options; anything a command does not declare is a usage error (exit 2).
+/// Flag values by long name; `given[name]` is nil for a flag not given.
+struct GivenFlags: Sendable {
+    private var pairs: [(name: String, values: [String])] = []
+
+    subscript(_ name: String) -> [String]? {
+        for p in pairs where p.name == name { return p.values }
+        return nil
+    }
+
+    /// Adds values to `name`'s (the flag counts as given even when `values` is empty).
+    mutating func append(_ name: String, _ values: [String]) {
+        if let i = pairs.firstIndex(where: { $0.name == name }) { pairs[i].values += values } else { pairs.append((name, values)) }
+    }
+}
+
 struct Arguments: Sendable {
     enum Action: Sendable {
         case command(Command)
@@ -13,7 +28,10 @@ struct Arguments: Sendable {
     /// `--help` or `-h` after the command.
     private(set) var help = false
     private(set) var positional: [String] = []
-    private var given: [Flag: [String]] = [:]
+    /// The values of each flag given, by its long name (unique in the table), in the order
+    /// first given. A list of a few pairs, not a dictionary: a dictionary's storage type is
+    /// built by the runtime (and `Hashable` looked up) on first use, at every start.
+    private var given = GivenFlags()
 
     struct UsageError: Error, CustomStringConvertible {
         let message: String
@@ -31,24 +49,24 @@ struct Arguments: Sendable {
     func `is`(_ name: CommandName) -> Bool { command?.name == name }
 
     /// True when the flag was given.
-    subscript(_ flag: Flag) -> Bool { given[declared(flag)] != nil }
+    subscript(_ flag: Flag) -> Bool { given[declared(flag).long] != nil }
 
     /// True when the flag was given; false also when the command has no such flag (for code
     /// that several commands share, such as `run` and `test`).
     func given(ifDeclared flag: Flag) -> Bool {
-        (command?.flags.contains(flag) ?? false) && given[flag] != nil
+        (command?.flags.contains(flag) ?? false) && given[flag.long] != nil
     }
 
     /// The value of a flag that takes one (the last one given), or nil.
-    func value(_ flag: Flag) -> String? { given[declared(flag)]?.last }
+    func value(_ flag: Flag) -> String? { given[declared(flag).long]?.last }
 
     /// The value of a flag, or nil also when the command has no such flag (shared code).
     func value(ifDeclared flag: Flag) -> String? {
-        (command?.flags.contains(flag) ?? false) ? given[flag]?.last : nil
+        (command?.flags.contains(flag) ?? false) ? given[flag.long]?.last : nil
     }
 
     /// Every value of a list flag, comma-separated parts split, in order.
-    func values(_ flag: Flag) -> [String] { given[declared(flag)] ?? [] }
+    func values(_ flag: Flag) -> [String] { given[declared(flag).long] ?? [] }
 
     /// Reading a flag the command does not declare is a bug the tests catch.
     private func declared(_ flag: Flag) -> Flag {
@@ -91,7 +109,7 @@ struct Arguments: Sendable {
             }
             guard flag.takesValue else {
                 if inline != nil { throw UsageError(message: "option \(name) takes no value") }
-                a.given[flag, default: []].append("")
+                a.given.append(flag.long, [""])
                 continue
             }
             let value: String
@@ -102,16 +120,16 @@ struct Arguments: Sendable {
             }
             if value.isEmpty { throw UsageError(message: "option \(name) needs a non-empty value") }
             switch flag.kind {
-            case .list: a.given[flag, default: []] += value.split(separator: ",").map(String.init).filter { !$0.isEmpty }
+            case .list: a.given.append(flag.long, value.split(separator: ",").map(String.init).filter { !$0.isEmpty })
             case .choice(let words):
                 guard words.contains(value) else {
                     throw UsageError(message: "option \(flag.long) takes \(words.map { "\"\($0)\"" }.joined(separator: " or ")), found \"\(value)\"")
                 }
-                a.given[flag, default: []].append(value)
-            case .value, .toggle: a.given[flag, default: []].append(value)
+                a.given.append(flag.long, [value])
+            case .value, .toggle: a.given.append(flag.long, [value])
             }
         }
-        for (x, y) in command.exclusive where a.given[x] != nil && a.given[y] != nil {
+        for (x, y) in command.exclusive where a.given[x.long] != nil && a.given[y.long] != nil {
             throw UsageError(message: "\(x.long) and \(y.long) cannot be used together")
         }
         if a.help { return a }

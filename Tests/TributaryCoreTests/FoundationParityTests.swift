@@ -39,3 +39,36 @@ final class FoundationParityTests: XCTestCase {
         }
     }
 }
+
+/// The concrete helpers that replace generic standard-library calls on the start-up path
+/// (Docs/PERFORMANCE.md, "Start-up") answer as the standard library does (its `firstRange(of:)`,
+/// which the binary's `contains` is; this file's `contains` is Foundation's, false for "").
+final class StartupHelperTests: XCTestCase {
+    private static let texts = ["", "a", "PASSWORD", "MY_PASSWORD_FILE", "passwor", "SECRETS", "x-secret-token", "%Y/%m", "no percent",
+                                "ab", "aab", "abab", "🙂SECRET🙂", "é", "aaaaab", "тайна SECRET", "SECRE", "ECRET"]
+    private static let needles = ["", "a", "b", "ab", "PASSWORD", "SECRET", "token", "%", "aab", "🙂", "é", "тайна", "aaaab"]
+
+    func testContainsBytesIsContainsForTheseTexts() {
+        for t in Self.texts {
+            for n in Self.needles {
+                XCTAssertEqual(t.containsBytes(n), t.firstRange(of: n) != nil, "\"\(t)\" contains \"\(n)\"")
+                XCTAssertEqual(Substring(t).containsBytes(n), t.firstRange(of: n) != nil, "Substring \"\(t)\" contains \"\(n)\"")
+            }
+        }
+    }
+
+    func testContainsBytesMatchesBytesNotCharacters() {
+        // A needle followed by a combining mark: a byte match, not a Character one.
+        XCTAssertTrue("SECRET\u{301}".containsBytes("SECRET"))
+        XCTAssertFalse("SECRE\u{301}T".containsBytes("SECRET"))
+    }
+
+    func testJoinedWithIsJoinedSeparator() {
+        let lists: [[String]] = [[], [""], ["a"], ["a", "b"], ["", ""], ["id", "kind", "data.<name>"], ["é", "🙂", "тайна"], Array(repeating: "x", count: 100)]
+        for list in lists {
+            for sep in ["", ",", ", ", " · "] {
+                XCTAssertEqual(list.joined(with: sep), list.joined(separator: sep), "\(list) with \"\(sep)\"")
+            }
+        }
+    }
+}

@@ -217,9 +217,14 @@ extension Option where Value == String {
 }
 
 extension Option where Value: RawRepresentable & CaseIterable & Sendable, Value.RawValue == String {
-    /// One of an enum's raw values.
+    /// One of an enum's raw values. Inlinable, so each plugin's call is specialized for its
+    /// enum: unspecialized, the runtime would look up `allCases`'s associated types at start.
+    @inlinable
     public static func choice(_ name: String, _ type: Value.Type, _ help: String) -> Option {
-        let words = Value.allCases.map(\.rawValue)
+        // A loop rather than `allCases.map(\.rawValue)`: a key path over a generic type is
+        // built at run time, and every plugin's choices are declared at each start.
+        var words: [String] = []
+        for c in Value.allCases { words.append(c.rawValue) }
         return Option(spec: OptionSpec(name, .enumeration(words), help), read: { v, _ in v.stringValue.flatMap(Value.init(rawValue:)) },
                       show: { $0.rawValue }, placeholder: { Value.allCases.first! })
     }

@@ -58,16 +58,21 @@ public struct ItemLine: Sendable {
 
 /// The lines the source types registered, by kind; `line` falls back to `ItemLine.standard`.
 public struct ItemLines: Sendable {
-    private let byKind: [String: @Sendable (Item) -> String]
+    /// One line per kind, in registration order (a handful; an array, not a dictionary of
+    /// closures, whose generic metadata the runtime would build at every start).
+    private let lines: [ItemLine]
 
     /// The first registration of a kind wins.
     public init(_ lines: [ItemLine]) {
-        var byKind: [String: @Sendable (Item) -> String] = [:]
-        for l in lines where byKind[l.kind] == nil { byKind[l.kind] = l.render }
-        self.byKind = byKind
+        var kept: [ItemLine] = []
+        for l in lines where !kept.contains(where: { $0.kind == l.kind }) { kept.append(l) }
+        self.lines = kept
     }
 
     public static let standard = ItemLines([])
 
-    public func line(_ item: Item) -> String { byKind[item.kind]?(item) ?? ItemLine.standard(item) }
+    public func line(_ item: Item) -> String {
+        for l in lines where l.kind == item.kind { return l.render(item) }
+        return ItemLine.standard(item)
+    }
 }

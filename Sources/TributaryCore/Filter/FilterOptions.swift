@@ -4,11 +4,11 @@
 /// that holds no number.
 public enum FilterOptions {
     public enum Rule {
-        public static let field = Option.string("field", "what the rule tests: \(FilterRule.Field.names.joined(separator: ", ")) (tags: any tag)").required
+        public static let field = Option.string("field", "what the rule tests: \(FilterRule.Field.names.joined(with: ", ")) (tags: any tag)").required
             .checked { name in
                 guard FilterRule.Field(name) == nil else { return nil }
                 let hint = Suggest.closest(to: name, in: FilterRule.Field.names).map { " (did you mean \"\($0)\"?)" } ?? ""
-                return "expected one of \(FilterRule.Field.names.joined(separator: ", ")), found \"\(name)\"\(hint)"
+                return "expected one of \(FilterRule.Field.names.joined(with: ", ")), found \"\(name)\"\(hint)"
             }
         public static let regex = Option<RegexPattern>(
             spec: OptionSpec("regex", .string, "a PCRE2 regular expression, matched anywhere in the text; (?i) for case-insensitive", rule: { v, _ in

@@ -17,7 +17,7 @@ public enum Redactor {
 
     public static func isSecretHeader(_ name: String) -> Bool {
         let n = name.lowercased()
-        return n == "authorization" || n == "proxy-authorization" || n == "cookie" || n == "x-api-key" || n.contains("token") || n.contains("secret")
+        return n == "authorization" || n == "proxy-authorization" || n == "cookie" || n == "x-api-key" || n.containsBytes("token") || n.containsBytes("secret")
     }
 
     /// `https://h/p?q=a&key=XYZ` -> `https://h/p?q=a&key=***`; also hides `user:pass@`.

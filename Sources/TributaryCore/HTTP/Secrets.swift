@@ -42,7 +42,7 @@ public enum Secrets {
     static func isCredentialName(_ name: String) -> Bool {
         let upper = name.uppercased()
         return Redactor.isSecretHeader(name) || Redactor.isSecretParameter(name)
-            || upper.hasSuffix("_KEY") || upper.hasSuffix("_TOKEN") || upper.contains("PASSWORD") || upper.contains("SECRET")
+            || upper.hasSuffix("_KEY") || upper.hasSuffix("_TOKEN") || upper.containsBytes("PASSWORD") || upper.containsBytes("SECRET")
     }
 
     /// `text` with every registered secret replaced by `***`.

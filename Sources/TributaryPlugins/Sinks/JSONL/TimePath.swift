@@ -26,7 +26,7 @@ struct TimePath: Sendable, Equatable {
 
     /// The path for a batch written at `time` (UTC).
     func path(at time: Timestamp) -> String {
-        guard template.contains("%") else { return template }
+        guard template.utf8.contains(UInt8(ascii: "%")) else { return template }
         let date = time.rfc3339  // 2026-11-29T10:00:00Z: the fields at fixed offsets
         let utf8 = Array(date.utf8)
         func field(_ range: Range<Int>) -> String { String(decoding: utf8[range], as: UTF8.self) }

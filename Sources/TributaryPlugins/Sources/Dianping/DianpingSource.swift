@@ -20,12 +20,27 @@ public struct DianpingSource: FeedSource {
     public static let options: [any OptionDeclaration] = [appKey, appSecret, params, baseURL]
 
     /// Parameters with integer values and their allowed ranges (Dianping API documentation).
-    static let integerParams: [String: ClosedRange<Int64>] = [
-        "limit": 1...40, "page": 1...Int64(Int32.max), "radius": 1...5000, "sort": 1...9,
-        "offset_type": 0...2, "out_offset_type": 1...2, "platform": 1...2,
-        "has_coupon": 0...1, "has_deal": 0...1, "has_online_reservation": 0...1,
-    ]
-    static let coordinateParams: [String: ClosedRange<Double>] = ["latitude": -90...90, "longitude": -180...180]
+    /// Parameters with integer values and their allowed ranges (Dianping API documentation).
+    /// Switches rather than dictionaries of ranges: nothing to build at start.
+    static func integerRange(_ name: String) -> ClosedRange<Int64>? {
+        switch name {
+        case "limit": 1...40
+        case "page": 1...Int64(Int32.max)
+        case "radius": 1...5000
+        case "sort": 1...9
+        case "offset_type": 0...2
+        case "out_offset_type", "platform": 1...2
+        case "has_coupon", "has_deal", "has_online_reservation": 0...1
+        default: nil
+        }
+    }
+    static func coordinateRange(_ name: String) -> ClosedRange<Double>? {
+        switch name {
+        case "latitude": -90...90
+        case "longitude": -180...180
+        default: nil
+        }
+    }
 
     let appKey: String
     let appSecret: String
@@ -54,14 +69,14 @@ public struct DianpingSource: FeedSource {
         for (k, v) in pairs {
             if k.isEmpty { reader.error("params", "a parameter name must not be empty") }
             if k == "appkey" || k == "sign" { reader.error("params.\(k)", "is added by the source; set \"app_key\" / \"app_secret\" instead") }
-            if let range = Self.integerParams[k] {
+            if let range = Self.integerRange(k) {
                 if let n = Int64(v.trimmingBlanks) {
                     if !range.contains(n) { reader.error("params.\(k)", "expected an integer from \(range.lowerBound) to \(range.upperBound == Int64(Int32.max) ? "up" : String(range.upperBound)), found \(v)") }
                 } else {
                     reader.error("params.\(k)", "expected an integer, found \"\(v)\"")
                 }
             }
-            if let range = Self.coordinateParams[k] {
+            if let range = Self.coordinateRange(k) {
                 if let d = Double(v.trimmingBlanks), d.isFinite {
                     if !range.contains(d) { reader.error("params.\(k)", "expected a number from \(Int(range.lowerBound)) to \(Int(range.upperBound)), found \(v)") }
                 } else {

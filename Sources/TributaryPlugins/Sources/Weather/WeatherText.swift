@@ -72,6 +72,6 @@ enum WeatherText {
     /// descriptions sometimes carry entities and newlines).
     static func clean(_ s: String) -> String {
         HTMLText.decodeEntities(s).split(whereSeparator: { $0.isNewline || $0 == "\t" }).map { $0.trimmingBlanks }
-            .filter { !$0.isEmpty }.joined(separator: " ")
+            .filter { !$0.isEmpty }.joined(with: " ")
     }
 }

@@ -57,7 +57,7 @@ public struct YelpSource: FeedSource {
         if let r = reader[Self.radius] { query.append(("radius", String(r))) }
         if let cats = reader[Self.categories] {
             let list = cats.flatMap { $0.split(separator: ",") }.map { $0.trimmingBlanks }.filter { !$0.isEmpty }
-            if list.isEmpty { reader.error(Self.categories, "must name at least one category alias") } else { query.append(("categories", list.joined(separator: ","))) }
+            if list.isEmpty { reader.error(Self.categories, "must name at least one category alias") } else { query.append(("categories", list.joined(with: ","))) }
         }
         if let s = reader[Self.sortBy] { query.append(("sort_by", s)) }
         if let prices = reader[Self.price] {
@@ -65,7 +65,7 @@ public struct YelpSource: FeedSource {
             if levels.isEmpty || !levels.allSatisfy({ ["1", "2", "3", "4"].contains($0) }) {
                 reader.error(Self.price, "expected price levels 1 to 4 such as \"1,2\", found \(prices.map { "\"\($0)\"" }.joined(separator: ", "))")
             } else {
-                query.append(("price", levels.joined(separator: ",")))
+                query.append(("price", levels.joined(with: ",")))
             }
         }
         if let open = reader[Self.openNow] { query.append(("open_now", open ? "true" : "false")) }
