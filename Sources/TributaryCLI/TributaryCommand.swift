@@ -204,7 +204,13 @@ public enum TributaryCommand {
             }
         }
         do {
-            return try ConfigLoader.load(path: path!, registry: BuiltinRegistry.standard, selection: selection(args))
+            let config = try ConfigLoader.load(path: path!, registry: BuiltinRegistry.standard, selection: selection(args))
+            // What loading freed (the file's bytes, its tape and JSON tree) sits in the main
+            // thread's malloc arena, which the run's threads, allocating from arenas of their
+            // own, do not reuse: a large config's load and its run added up in peak RSS. Given
+            // back to the kernel before the run starts (Docs/PERFORMANCE.md, "Many sources").
+            if args.is(.run) || args.is(.watch) || args.is(.test) { FreedMemory.giveBack() }
+            return config
         } catch {
             let n = error.messages.count
             err.log(error.messages.joined(separator: "\n") + "\n")
