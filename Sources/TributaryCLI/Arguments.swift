@@ -1,8 +1,5 @@
 import TributaryCore
 
-/// The parsed command line, read through the flag declarations (`args[Flags.jsonl]`,
-/// `args.value(Flags.config)`). Parsing follows `Commands`: `--key value` and `--key=value`,
-/// short flags, `--` ends options; anything a command does not declare is a usage error (exit 2).
 /// Flag values by long name; `given[name]` is nil for a flag not given.
 struct GivenFlags: Sendable {
     private var pairs: [(name: String, values: [String])] = []
@@ -18,6 +15,9 @@ struct GivenFlags: Sendable {
     }
 }
 
+/// The parsed command line, read through the flag declarations (`args[Flags.jsonl]`,
+/// `args.value(Flags.config)`). Parsing follows `Commands`: `--key value` and `--key=value`,
+/// short flags, `--` ends options; anything a command does not declare is a usage error (exit 2).
 struct Arguments: Sendable {
     enum Action: Sendable {
         case command(Command)

@@ -63,6 +63,16 @@ final class StartupHelperTests: XCTestCase {
         XCTAssertFalse("SECRE\u{301}T".containsBytes("SECRET"))
     }
 
+    func testByteSearchOnASliceThatDoesNotStartAtZero() {
+        let bytes = Array("\u{FEFF}<?xml?><!DOCTYPE x>".utf8)
+        let body = bytes.dropFirst(3)
+        XCTAssertTrue(ByteSearch.contains(body, Array("<!DOCTYPE".utf8)))
+        XCTAssertTrue(ByteSearch.contains(body, Array("<?xml".utf8)), "a match at the slice's first byte")
+        XCTAssertFalse(ByteSearch.contains(body, Array("\u{FEFF}".utf8)), "the dropped bytes are not searched")
+        XCTAssertFalse(ByteSearch.contains(body.dropLast(), Array("x>".utf8)), "nor the bytes past its end")
+        XCTAssertTrue(ByteSearch.contains(body, []))
+    }
+
     func testJoinedWithIsJoinedSeparator() {
         let lists: [[String]] = [[], [""], ["a"], ["a", "b"], ["", ""], ["id", "kind", "data.<name>"], ["é", "🙂", "тайна"], Array(repeating: "x", count: 100)]
         for list in lists {

@@ -12,7 +12,7 @@ enum HTMLPage {
 
     /// `<html` somewhere in the first 2 KiB (after comments or a BOM-less preamble).
     static func mentionsHTML(_ body: [UInt8]) -> Bool {
-        contains(lowerASCII(body.prefix(2048)), Array("<html".utf8))
+        ByteSearch.contains(lowerASCII(body.prefix(2048))[...], Array("<html".utf8))
     }
 
     static let feedTypes: Set<String> = ["application/rss+xml", "application/atom+xml", "application/feed+json", "application/json", "application/rdf+xml"]
@@ -77,13 +77,5 @@ enum HTMLPage {
 
     static func lowerASCII(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
         bytes.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }
-    }
-
-    static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
-        guard haystack.count >= needle.count else { return false }
-        for i in 0...(haystack.count - needle.count) where haystack[i] == needle[0] && Array(haystack[i..<(i + needle.count)]) == needle {
-            return true
-        }
-        return false
     }
 }

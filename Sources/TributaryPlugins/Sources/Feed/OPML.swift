@@ -78,7 +78,7 @@ public enum OPML {
         if body.starts(with: [0xEF, 0xBB, 0xBF]) { body = body.dropFirst(3) }
         if let first = body.firstIndex(where: { !($0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D) }) { body = body[first...] }
         if body.isEmpty { throw ReadError(message: "the file is empty") }
-        for marker in ["<!DOCTYPE", "<!ENTITY"] where contains(body, Array(marker.utf8)) {
+        for marker in ["<!DOCTYPE", "<!ENTITY"] where ByteSearch.contains(body, Array(marker.utf8)) {
             throw ReadError(message: "the file has a \(marker) declaration; OPML has none, and it is not read")
         }
         let library: XMLLibrary
@@ -96,17 +96,6 @@ public enum OPML {
         guard root == "opml" else { throw ReadError(message: "the root element is <\(root)>, not <opml>: not an OPML file") }
         guard reader.sawBody else { throw ReadError(message: "no <body> element: not an OPML file") }
         return Document(title: reader.headTitle.flatMap(HTMLText.singleLine), subscriptions: reader.subscriptions)
-    }
-
-    static func contains(_ haystack: ArraySlice<UInt8>, _ needle: [UInt8]) -> Bool {
-        guard haystack.count >= needle.count, let first = needle.first else { return false }
-        var i = haystack.startIndex
-        let last = haystack.endIndex - needle.count
-        while i <= last {
-            if haystack[i] == first && haystack[i..<(i + needle.count)].elementsEqual(needle) { return true }
-            i += 1
-        }
-        return false
     }
 
     /// The parser's handler: a stack of the open outlines' titles; nothing deeper than
