@@ -60,10 +60,10 @@ final class ScaleOutTests: XCTestCase {
 
         /// The config of worker `name`: every source, the shared state, its own jsonl file, the
         /// shared postgres sink table and the shared JetStream stream `ITEMS`.
-        func config(_ name: String, interval: String, lease: String) -> String {
+        func config(_ name: String, interval: String, lease: String, concurrency: Int = 32) -> String {
             let list = (0..<sources).map { #"{"name":"s\#($0)","type":"json","url":"\#(http.baseURL)/s\#($0)","items":"items","id_prefix":"x","retries":0,"fields":{"id":"id","title":"title"}}"# }
             return dir.write(name + ".json", #"""
-            {"defaults":{"interval":"\#(interval)","jitter":"0s","timeout":"10s"},"http":{"user_agent":"\#(name)","per_host":32},
+            {"defaults":{"interval":"\#(interval)","jitter":"0s","timeout":"10s"},"http":{"user_agent":"\#(name)","per_host":\#(min(32, concurrency)),"concurrency":\#(concurrency)},
              "state":{"url":"\#(pg.url())","schema":"\#(schema)","lease":"\#(lease)"},
              "sources":[\#(list.joined(separator: ","))],
              "sinks":[{"type":"jsonl","path":"out/\#(name).jsonl"},{"type":"postgres","url":"\#(pg.url())","table":"\#(schema).items"},
@@ -230,6 +230,39 @@ final class ScaleOutTests: XCTestCase {
         let stream = try c.streamIDs()
         XCTAssertEqual(stream.count, expected.count, "the stream stores each id once")
         XCTAssertEqual(Set(stream), expected)
+    }
+
+    /// A `run` leases every source before it starts and keeps all those leases until each
+    /// source's run ends, also for sources still waiting for a slot: 130 sources, one transfer
+    /// at a time (0.1 s each; 64 sources run at once, the others start as those end), a 1 s
+    /// lease. A second worker's `run`, started when the last sources have waited three lease
+    /// periods, gets none of the sources the first has not fetched yet (`skipped: leased by w1`).
+    func testARunKeepsTheLeasesOfSourcesWaitingForASlot() throws {
+        var c = try Cluster(sources: 130)
+        defer { c.remove() }
+        c.feeds.delay = 0.1
+        let w1 = try BinaryRunner.start(["run", "-c", c.config("w1", interval: "1h", lease: "1s", concurrency: 1), "--worker", "w1"],
+                                        stdoutPath: c.dir.path + "/w1.out", stderrPath: c.dir.path + "/w1.err")
+        c.workers["w1"] = w1
+        let deadline = Date().addingTimeInterval(30)
+        while c.feeds.requests.isEmpty && w1.isRunning && Date() < deadline { usleep(20_000) }
+        let first = try XCTUnwrap(c.feeds.requests.first?.time, "w1 fetched nothing: \(c.stderr("w1").suffix(1500))")
+        // Three lease periods after w1 leased them: unrenewed, every lease would have run out.
+        while Date().timeIntervalSince1970 < first + 3 { usleep(20_000) }
+        let requestedByW1 = Set(c.feeds.requests.filter { $0.worker == "w1" }.map(\.source))
+        XCTAssertLessThan(requestedByW1.count, 60, "some of w1's sources have not started yet")
+        let w2 = try BinaryRunner.run(["run", "-c", c.config("w2", interval: "1h", lease: "1s", concurrency: 1), "--worker", "w2"])
+        XCTAssertEqual(w2.status, 0, w2.stderr)
+        XCTAssertTrue(w2.stderr.contains("skipped: leased by w1"), w2.stderr)
+        let takenByW2 = Set(c.feeds.requests.filter { $0.worker == "w2" }.map(\.source)).subtracting(requestedByW1)
+        XCTAssertEqual(takenByW2, [], "w2 ran sources w1 had leased and not fetched yet: \(takenByW2.sorted())")
+        let end = Date().addingTimeInterval(60)
+        while w1.isRunning && Date() < end { usleep(50_000) }
+        XCTAssertFalse(w1.isRunning, "w1 ended")
+        w1.waitUntilExit()
+        XCTAssertEqual(w1.terminationStatus, 0, c.stderr("w1").suffix(1500).description)
+        XCTAssertFalse(c.stderr("w1").contains("lease lost"), c.stderr("w1").suffix(1500).description)
+        XCTAssertEqual(Set(c.feeds.requests.filter { $0.worker == "w1" }.map(\.source)).count, 130, "w1 ran every source")
     }
 
     /// PostgreSQL stopped and started again while two workers watch: they say so, keep running,

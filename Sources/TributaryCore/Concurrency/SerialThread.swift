@@ -88,16 +88,16 @@ public final class SerialThread: @unchecked Sendable {
     /// `SourceRun` that `Delivery.begin` had just created), and a race report it cannot
     /// check is one that hides real ones.
     public func run<T: Sendable, E: Error>(_ body: @escaping @Sendable () throws(E) -> T) async throws(E) -> T {
-        let box = Locked<Result<T, E>?>(nil)
-        await withCheckedContinuation { (cont: CheckedContinuation<Void, Never>) in
+        // Unsafe (unchecked) continuation: the job resumes it exactly once, and every submitted
+        // job runs (`submit` refuses after `stop`, and the loop drains the queue before ending).
+        let result = await withUnsafeContinuation { (cont: UnsafeContinuation<Result<T, E>, Never>) in
             submit {
                 let result: Result<T, E>
                 do throws(E) { result = .success(try body()) } catch { result = .failure(error) }
-                box.withLock { $0 = result }
-                cont.resume()
+                cont.resume(returning: result)
             }
         }
-        return try box.withLock { $0! }.get()
+        return try result.get()
     }
 
     /// Runs `body` on the thread and blocks until it has run: for callers that are neither

@@ -91,26 +91,72 @@ struct ConfigPart {
     }
 
     /// Drops `$`-keys everywhere and interpolates `${VAR}` in every string; an unset variable
-    /// stays as written and is added to `missing` with its key path.
+    /// stays as written and is added to `missing` with its key path. What needs no change is
+    /// returned as it was (nothing copied), and a key path is spelled out only for a missing
+    /// variable: most of a config has neither.
     static func prepare(_ v: JSONValue, path: String, env: (String) -> String?, missing: inout [(path: String, name: String)]) -> JSONValue {
+        var trail: [PathStep] = []
+        return prepared(v, root: path, trail: &trail, env: env, missing: &missing) ?? v
+    }
+
+    private enum PathStep {
+        case key(String)
+        case index(Int)
+    }
+
+    private static func spell(_ root: String, _ trail: [PathStep]) -> String {
+        var path = root
+        for step in trail {
+            switch step {
+            case .key(let k): path += "." + k
+            case .index(let i): path += "[" + String(i) + "]"
+            }
+        }
+        return path
+    }
+
+    /// `v` prepared, or nil when that leaves it as it is.
+    private static func prepared(_ v: JSONValue, root: String, trail: inout [PathStep], env: (String) -> String?, missing: inout [(path: String, name: String)]) -> JSONValue? {
         switch v {
         case .string(let s):
             let (text, unset) = Environment.interpolate(s, lookup: env)
-            for name in unset { missing.append((path, name)) }
-            return .string(text)
-        case .array(let a):
-            var out: [JSONValue] = []
-            out.reserveCapacity(a.count)
-            for (i, el) in a.enumerated() { out.append(prepare(el, path: "\(path)[\(i)]", env: env, missing: &missing)) }
-            return .array(out)
-        case .object(let o):
-            var out = JSONObject()
-            for e in o.entries where !e.key.hasPrefix("$") {
-                out.entries.append((e.key, prepare(e.value, path: "\(path).\(e.key)", env: env, missing: &missing)))
+            if !unset.isEmpty {
+                let path = spell(root, trail)
+                for name in unset { missing.append((path, name)) }
             }
-            return .object(out)
+            return text == s ? nil : .string(text)
+        case .array(let a):
+            var out: [JSONValue]? = nil
+            for i in a.indices {
+                trail.append(.index(i))
+                let new = prepared(a[i], root: root, trail: &trail, env: env, missing: &missing)
+                trail.removeLast()
+                if let new {
+                    if out == nil { out = a }
+                    out![i] = new
+                }
+            }
+            return out.map { .array($0) }
+        case .object(let o):
+            var out: JSONObject? = nil
+            for (i, e) in o.entries.enumerated() {
+                if e.key.utf8.first == UInt8(ascii: "$") {
+                    if out == nil { out = JSONObject(Array(o.entries[..<i])) }
+                    continue
+                }
+                trail.append(.key(e.key))
+                let new = prepared(e.value, root: root, trail: &trail, env: env, missing: &missing)
+                trail.removeLast()
+                if let new {
+                    if out == nil { out = JSONObject(Array(o.entries[..<i])) }
+                    out!.entries.append((e.key, new))
+                } else if out != nil {
+                    out!.entries.append(e)
+                }
+            }
+            return out.map { .object($0) }
         default:
-            return v
+            return nil
         }
     }
 

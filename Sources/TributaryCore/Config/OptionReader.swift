@@ -59,28 +59,29 @@ public final class OptionReader {
     private func spec(_ name: String) -> OptionSpec? { specs.first { $0.name == name } }
 
     private func validate() {
+        // Specs are read in place (`specs[i]`): a copy of one retains each of its fields, and
+        // this runs for every key of every source.
         for (key, value) in object.entries {
-            let found = spec(key)
-            if let spec = found, spec.secret, let s = value.stringValue { Secrets.register(s) }
-            guard let spec = found else {
+            guard let i = specs.firstIndex(where: { $0.name == key }) else {
                 var msg = "unknown key \"\(key)\""
                 if let s = Suggest.closest(to: key, in: specs.map(\.name)) { msg += " (did you mean \"\(s)\"?)" }
                 diagnostics.add("\(context): \(msg)")
                 continue
             }
+            if specs[i].secret, let s = value.stringValue { Secrets.register(s) }
             if diagnostics.isUnresolved(value) { continue }
             let before = diagnostics.errors.count
-            check(spec, value)
-            if diagnostics.errors.count == before, let rule = spec.rule, let problem = rule(value, self) {
+            check(specs[i], value)
+            if diagnostics.errors.count == before, let rule = specs[i].rule, let problem = rule(value, self) {
                 // `[2]: ...` or `.name: ...` is about an element or a member: `urls[2]: ...`.
-                if problem.hasPrefix("[") || problem.hasPrefix(".") { diagnostics.add("\(context).\(spec.name)\(problem)") } else { error(spec.name, problem) }
+                if problem.hasPrefix("[") || problem.hasPrefix(".") { diagnostics.add("\(context).\(key)\(problem)") } else { error(key, problem) }
             }
-            if diagnostics.errors.count == before, let preflight = spec.preflight, let test = preflight(value, self) {
-                diagnostics.addPreflight(PreflightCheck(location: "\(diagnostics.file): \(context).\(spec.name)", test))
+            if diagnostics.errors.count == before, let preflight = specs[i].preflight, let test = preflight(value, self) {
+                diagnostics.addPreflight(PreflightCheck(location: "\(diagnostics.file): \(context).\(key)", test))
             }
         }
-        for s in specs where s.required && object[s.name] == nil {
-            diagnostics.add("\(context): missing required key \"\(s.name)\" (\(s.typeName): \(s.help))")
+        for i in specs.indices where specs[i].required && object[specs[i].name] == nil {
+            diagnostics.add("\(context): missing required key \"\(specs[i].name)\" (\(specs[i].typeName): \(specs[i].help))")
         }
     }
 

@@ -143,7 +143,10 @@ public final class Delivery: @unchecked Sendable {
 
     /// Starts a source's run: loads the validators state has for its requests.
     public func begin(_ settings: SourceSettings, previous: SourceState?) async -> (SourceRun, warning: String?) {
-        await thread.run {
+        // Without state there is nothing to read: the run is made here and reaches the thread
+        // with the first `deliver` (whose hop orders these writes before the thread's).
+        guard state != nil else { return (SourceRun(settings: settings, previous: previous, validators: [:], buffersFirstRun: false), nil) }
+        return await thread.run {
             var validators: [String: Validators] = [:]
             var warning: String? = nil
             if let state = self.state {
@@ -359,7 +362,10 @@ public final class Delivery: @unchecked Sendable {
     /// `statuses`: the HTTP answers since the last batch.
     public func finish(_ run: SourceRun, failure: String?, stopped: Bool, requests: Int, validators: [(key: String, response: CachedResponse)],
                        seconds: Double? = nil, statuses: [String: Int] = [:]) async -> SourceRunResult {
-        await thread.run {
+        // Without state there is nothing to record: the counts are read here, after the last
+        // `deliver` has come back from the thread (every write to them happened before that).
+        guard state != nil else { return SourceRunResult(fetched: run.fetched, new: run.new, filtered: run.filtered, nextDue: nil, notes: [], stateError: nil) }
+        return await thread.run {
             self.thread.assertCurrent("Delivery.finish")
             let settings = run.settings
             var result = SourceRunResult(fetched: run.fetched, new: run.new, filtered: run.filtered, nextDue: nil, notes: [], stateError: nil)

@@ -88,11 +88,12 @@ public struct Engine: Sendable {
         }
     }
 
-    /// What the engine's task groups wait for: a source that finished, or the end of the grace
-    /// period after a stop was requested.
+    /// What the engine's task groups wait for: a source that finished, the end of the grace
+    /// period after a stop was requested, or the lease keeper's end (cancelled with the rest).
     enum GroupEvent: Sendable {
         case source(SourceReport)
         case graceOver
+        case leasesKept
     }
 
     static let sourcesPerTransfer = 4
@@ -105,6 +106,8 @@ public struct Engine: Sendable {
     /// Set when the program was asked to stop: no further source starts, and sources failing
     /// from then on were interrupted, not broken (no failure count, no backoff).
     public let stopping: StopFlag
+    /// The leases of the sources this worker holds, renewed while a run or `watch` goes on.
+    let leases: LeaseKeeper
 
     public init(sources: [ConfiguredSource], delivery: Delivery, transport: any HTTPTransport, options: Options = Options(), stopping: StopFlag = StopFlag()) {
         self.sources = sources
@@ -112,6 +115,7 @@ public struct Engine: Sendable {
         self.transport = transport
         self.options = options
         self.stopping = stopping
+        self.leases = LeaseKeeper(delivery: delivery)
     }
 
     /// One run: opens the sinks, fetches and delivers every source, closes the sinks.
@@ -158,7 +162,10 @@ public struct Engine: Sendable {
         do {
             let held = try await delivery.lease(runnable.map { SourceKey(name: $0.settings.name, type: $0.settings.type) })
             runnable = runnable.filter { configured in
-                guard let holder = held[configured.settings.name] else { return true }
+                guard let holder = held[configured.settings.name] else {
+                    leases.hold(CollectionOfOne(configured.settings.name))
+                    return true
+                }
                 let r = SourceReport(name: configured.settings.name, type: configured.settings.type, status: .skipped("leased by \(holder)"), nextDue: states[configured.settings.name]?.nextDue)
                 report.sources.append(r)
                 observer(.finished(r, done: report.sources.count, total: sources.count, items: 0, failures: 0))
@@ -186,6 +193,14 @@ public struct Engine: Sendable {
                 try? await Task.sleep(nanoseconds: UInt64(grace * 1e9))
                 return .graceOver
             }
+            // Every source leased above, started or waiting for a slot, keeps its lease.
+            if leases.isNeeded {
+                let leases = self.leases
+                group.addTask {
+                    await leases.keep(observer: observer)
+                    return .leasesKept
+                }
+            }
             var running = 0
             while next < runnable.count && next < limit {
                 let configured = runnable[next]
@@ -195,6 +210,7 @@ public struct Engine: Sendable {
             }
             if running == 0 { group.cancelAll() }
             while let event = await group.next() {
+                if case .leasesKept = event { continue }
                 guard case .source(let r) = event else {
                     group.cancelAll()  // the grace period is over: cancel what is left
                     if stopping.isSet { delivery.interruptSinks() }  // and a sink's write waiting for its server or program
@@ -255,7 +271,9 @@ public struct Engine: Sendable {
             log: { observer(.log(source: name, message: $0)) })
         let start = DispatchTime.now().uptimeNanoseconds
         var ended: SourceError? = nil
-        do throws(SourceError) { try await keepingLease(name, observer: observer) { () throws(SourceError) in try await configured.source.fetch(context) } } catch { ended = error }
+        leases.hold(CollectionOfOne(name))
+        do throws(SourceError) { try await configured.source.fetch(context) } catch { ended = error }
+        leases.drop(name)  // before `finish` releases it: never renewed after that
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         var status = SourceReport.Status.ok
         var failure: String? = nil
@@ -282,35 +300,6 @@ public struct Engine: Sendable {
         for note in result.notes { observer(.warning(source: name, message: note)) }
         if let e = result.stateError { observer(.warning(source: name, message: e)) }
         return SourceReport(name: name, type: settings.type, status: status, fetched: result.fetched, new: result.new, filtered: result.filtered, seconds: seconds, nextDue: result.nextDue)
-    }
-
-    /// Runs `body` (a source's fetch) while a child task renews the source's lease about every
-    /// third of its duration; a lease that was lost is reported once (Docs/scale-out.md).
-    func keepingLease(_ name: String, observer: @escaping @Sendable (EngineEvent) -> Void, _ body: () async throws(SourceError) -> Void) async throws(SourceError) {
-        let delivery = self.delivery
-        let every = Leases.renewInterval(delivery.leaseDuration)
-        var outcome: Result<Void, SourceError> = .success(())
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask {
-                var warned = false
-                while !Task.isCancelled {
-                    try? await Task.sleep(nanoseconds: UInt64(every * 1e9))
-                    if Task.isCancelled { return }
-                    do throws(StateError) {
-                        if let holder = try await delivery.renewLease(source: name), !warned {
-                            warned = true
-                            observer(.warning(source: name, message: "lease lost to \(holder.isEmpty ? "nobody" : holder) (it ran out before it was renewed): another worker may run this source too"))
-                        }
-                    } catch {
-                        if !warned { observer(.warning(source: name, message: "state: cannot renew the lease: \(error.message)")) }
-                        warned = true
-                    }
-                }
-            }
-            do throws(SourceError) { try await body() } catch { outcome = .failure(error) }
-            group.cancelAll()
-        }
-        try outcome.get()
     }
 
     /// Why a source is not run now, and (for a quota) until when.

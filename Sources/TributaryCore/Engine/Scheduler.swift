@@ -26,6 +26,7 @@ public struct Scheduler: Sendable {
         case timer
         case stopRequested
         case graceOver
+        case leasesKept
     }
 
     /// Runs until a stop is requested (the engine's `stopping` flag) and the runs in flight
@@ -52,6 +53,14 @@ public struct Scheduler: Sendable {
             group.addTask {
                 await stopping.wait()
                 return .stopRequested
+            }
+            // The leases of the runs in flight, renewed while they go on.
+            if engine.leases.isNeeded {
+                let leases = engine.leases
+                group.addTask {
+                    await leases.keep(observer: observer)
+                    return .leasesKept
+                }
             }
             var running = Set<String>()
             // When the latest timer fires; another is added whenever the next look moves
@@ -125,6 +134,8 @@ public struct Scheduler: Sendable {
                 case .graceOver:
                     group.cancelAll()  // the runs still in flight are interrupted
                     delivery.interruptSinks()  // and a sink's write waiting for its server or program
+                case .leasesKept:
+                    break
                 }
             }
             group.cancelAll()

@@ -1,9 +1,11 @@
 /// One run of one source as the delivery thread sees it: what the source has delivered so
 /// far, what state knew of it before, and what must wait for the end of the run.
 ///
-/// Threading rule (why `@unchecked Sendable` is sound): created and mutated only on the
-/// delivery thread, by `Delivery`'s jobs; the engine holds the reference between calls and
-/// reads only `validators`, a `let` set before `Delivery.begin` returns the run.
+/// Threading rule (why `@unchecked Sendable` is sound): mutated only on the delivery thread, by
+/// `Delivery`'s jobs; the engine holds the reference between calls and reads only
+/// `validators`, a `let` set before `Delivery.begin` returns the run. Without state, `begin`
+/// makes the run on the caller and `finish` reads its counts there: the source's calls into
+/// the delivery thread are awaited one after another, so each hop orders those accesses.
 public final class SourceRun: @unchecked Sendable {
     let settings: SourceSettings
     let previous: SourceState?

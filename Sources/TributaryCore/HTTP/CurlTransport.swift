@@ -140,13 +140,18 @@ public final class CurlTransport: HTTPTransport, @unchecked Sendable {
 ///
 /// Threading rule: `multi`, `active` and the easy handles are touched only by the curl thread;
 /// `waiting`, `cancelled` and `stopping` live in `shared` (`Locked`) and are how other threads talk
-/// to it, followed by `curl_multi_wakeup`.
+/// to it, followed by `curl_multi_wakeup` (for a new transfer, only while it sleeps: `polling`).
 final class CurlDriver: @unchecked Sendable {
     private struct Shared {
         var waiting: [Transfer] = []
         var cancelled: [Transfer] = []
         var stopping = false
         var refuseNew = false
+        /// The curl thread is in (or about to enter) `curl_multi_poll` and must be woken for a
+        /// new transfer. Cleared by the first sender that wakes it, and by the loop itself.
+        var polling = false
+        /// Transfers were added to `waiting` since the loop last looked.
+        var arrived = false
     }
 
     private let settings: HTTPSettings
@@ -191,13 +196,18 @@ final class CurlDriver: @unchecked Sendable {
         let result: Result<HTTPResponse, HTTPError> = await withTaskCancellationHandler {
             await withCheckedContinuation { (cont: CheckedContinuation<Result<HTTPResponse, HTTPError>, Never>) in
                 transfer.continuation = cont
-                let accepted = shared.withLock { s -> Bool in
-                    if s.stopping || s.refuseNew || transfer.isCancelled { return false }
+                // Woken only when it sleeps: a thread busy in `perform` sees `arrived` before it
+                // polls (a wakeup costs a syscall and a reschedule, per request).
+                let accepted = shared.withLock { s -> (Bool, wake: Bool) in
+                    if s.stopping || s.refuseNew || transfer.isCancelled { return (false, false) }
                     s.waiting.append(transfer)
-                    return true
+                    s.arrived = true
+                    let wake = s.polling
+                    s.polling = false
+                    return (true, wake)
                 }
-                if accepted {
-                    tributary_curl_multi_wakeup(api, multi)
+                if accepted.0 {
+                    if accepted.wake { tributary_curl_multi_wakeup(api, multi) }
                 } else {
                     transfer.finish(.failure(transfer.error(.cancelled, transfer.isCancelled ? "cancelled" : "not started: shutting down")))
                 }
@@ -224,6 +234,7 @@ final class CurlDriver: @unchecked Sendable {
             let (cancels, stopping) = shared.withLock { s -> ([Transfer], Bool) in
                 let c = s.cancelled
                 s.cancelled.removeAll()
+                s.polling = false
                 return (c, s.stopping)
             }
             for t in cancels { cancel(t) }
@@ -234,6 +245,13 @@ final class CurlDriver: @unchecked Sendable {
             // Finished transfers free slots: go round again at once so waiting ones are admitted
             // now, not after the poll's timeout.
             if drainMessages() > 0 { continue }
+            // Sleep only if nothing arrived since `admit` looked; from here on a sender wakes us.
+            let sleep = shared.withLock { s -> Bool in
+                if s.arrived || s.stopping || !s.cancelled.isEmpty { return false }
+                s.polling = true
+                return true
+            }
+            if !sleep { continue }
             var numfds: Int32 = 0
             tributary_curl_multi_poll(api, multi, nil, 0, 1000, &numfds)
         }
@@ -272,6 +290,7 @@ final class CurlDriver: @unchecked Sendable {
                 }
             }
             s.waiting = keep
+            s.arrived = false
             return taken
         }
         for t in ready {

@@ -197,11 +197,20 @@ public final class PostgresState: StateBackend, @unchecked Sendable {
         return out
     }
 
-    public func renewLease(source: String, worker: String, lease: Double) throws(StateError) -> String? {
-        let r = try run("UPDATE \(s)sources SET lease_until = now() + make_interval(secs => $3::float8) WHERE name = $1 AND lease_owner = $2",
-                        [.text(source), .text(worker), Self.num(lease)])
-        guard r.affected == 0 else { return nil }
-        let holder = try run("SELECT coalesce(lease_owner, '') FROM \(s)sources WHERE name = $1", [.text(source)])
-        return holder.count > 0 ? holder.string(0, 0) ?? "" : ""
+    public func renewLeases(_ sources: [String], worker: String, lease: Double) throws(StateError) -> [String: String] {
+        guard !sources.isEmpty else { return [:] }
+        let renewed = try run("""
+            UPDATE \(s)sources SET lease_until = now() + make_interval(secs => $3::float8)
+            WHERE name = ANY($1::text[]) AND lease_owner = $2 RETURNING name
+            """, [Self.array(sources), .text(worker), Self.num(lease)])
+        var ours = Set<String>()
+        for i in 0..<renewed.count { if let n = renewed.string(i, 0) { ours.insert(n) } }
+        let lost = sources.filter { !ours.contains($0) }
+        guard !lost.isEmpty else { return [:] }
+        let holders = try run("SELECT name, coalesce(lease_owner, '') FROM \(s)sources WHERE name = ANY($1::text[])", [Self.array(lost)])
+        var out: [String: String] = [:]
+        for n in lost { out[n] = "" }
+        for i in 0..<holders.count { if let n = holders.string(i, 0), let h = holders.string(i, 1) { out[n] = h } }
+        return out
     }
 }

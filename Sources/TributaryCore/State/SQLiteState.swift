@@ -258,7 +258,7 @@ extension SQLiteState {
 
     public func lease(_ sources: [SourceKey], worker: String, lease: Double) throws(StateError) -> [String: String] { [:] }
 
-    public func renewLease(source: String, worker: String, lease: Double) throws(StateError) -> String? { nil }
+    public func renewLeases(_ sources: [String], worker: String, lease: Double) throws(StateError) -> [String: String] { [:] }
 }
 
 /// One batch in one SQLite transaction (`BEGIN IMMEDIATE` ... `COMMIT`).

@@ -13,7 +13,8 @@
 ///   other writer can claim the same id, so no item is emitted twice.
 /// - Leases say which worker runs a source now (Docs/scale-out.md). A worker leases a source
 ///   before it runs it (`claimDue` in `watch`, `lease` in `run`), renews the lease about every
-///   third of its duration while the source runs (`renewLease`), and ends it with the run's
+///   third of its duration while the source runs or waits to (`renewLeases`, all of them in one
+///   call), and ends it with the run's
 ///   record, in the same transaction (`StateTransaction.releaseLease`). A lease that is not
 ///   renewed expires, and then another worker may take the source over. A backend that only one
 ///   process can hold at a time (`SQLiteState`: its file lock) grants every lease: it has
@@ -59,10 +60,11 @@ public protocol StateBackend: AnyObject, Sendable {
     /// Leases these sources to `worker` for `lease` seconds, due or not (`run`); returns the
     /// ones another worker holds, with that worker's name. The others are leased.
     func lease(_ sources: [SourceKey], worker: String, lease: Double) throws(StateError) -> [String: String]
-    /// Extends `worker`'s lease on `source` by `lease` seconds from now. Returns nil while the
-    /// lease is `worker`'s, else the worker holding the source now (the lease ran out and was
-    /// taken over; `""` when nobody holds it), and then nothing is changed.
-    func renewLease(source: String, worker: String, lease: Double) throws(StateError) -> String?
+    /// Extends `worker`'s leases on `sources` by `lease` seconds from now, in one statement.
+    /// Returns the sources whose lease is no longer `worker`'s, each with the worker holding it
+    /// now (the lease ran out and was taken over; `""` when nobody holds it): those are left
+    /// unchanged.
+    func renewLeases(_ sources: [String], worker: String, lease: Double) throws(StateError) -> [String: String]
 }
 
 /// A source as leases know it: a shared state registers the sources it has not seen yet.
