@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -81,23 +82,24 @@ public final class SerialThread: @unchecked Sendable {
 
     /// Runs `body` on the thread and returns its result; the caller suspends meanwhile.
     ///
-    /// The result travels through a `Locked` box, not through the continuation: the caller
-    /// reads what the job wrote (a class the job created, say) after taking the box's
-    /// pthread mutex, an ordering ThreadSanitizer sees. Resuming a continuation orders them
-    /// as well, but TSan does not always see that edge (it reported the engine reading a
-    /// `SourceRun` that `Delivery.begin` had just created), and a race report it cannot
-    /// check is one that hides real ones.
+    /// The result travels through a `Handoff`, not through the continuation: the caller reads
+    /// what the job wrote (a class the job created, say) after an acquiring load that pairs
+    /// with the job's releasing store, an ordering ThreadSanitizer sees. Resuming a
+    /// continuation orders them as well, but TSan does not always see that edge (it reported
+    /// the engine reading a `SourceRun` that `Delivery.begin` had just created, and a result
+    /// passed through `withUnsafeContinuation`), and a race report it cannot check is one that
+    /// hides real ones.
     public func run<T: Sendable, E: Error>(_ body: @escaping @Sendable () throws(E) -> T) async throws(E) -> T {
-        // Unsafe (unchecked) continuation: the job resumes it exactly once, and every submitted
-        // job runs (`submit` refuses after `stop`, and the loop drains the queue before ending).
-        let result = await withUnsafeContinuation { (cont: UnsafeContinuation<Result<T, E>, Never>) in
+        let handoff = Handoff<Result<T, E>>()
+        await withCheckedContinuation { (cont: CheckedContinuation<Void, Never>) in
             submit {
                 let result: Result<T, E>
                 do throws(E) { result = .success(try body()) } catch { result = .failure(error) }
-                cont.resume(returning: result)
+                handoff.put(result)
+                cont.resume()
             }
         }
-        return try result.get()
+        return try handoff.take().get()
     }
 
     /// Runs `body` on the thread and blocks until it has run: for callers that are neither
@@ -133,5 +135,28 @@ public final class SerialThread: @unchecked Sendable {
         pthread_cond_broadcast(wake)
         while wait && !jobs.finished { pthread_cond_wait(wake, mutex) }
         pthread_mutex_unlock(mutex)
+    }
+}
+
+/// A job's result on its way from the thread to the caller that awaited it: written before a
+/// releasing store, read after an acquiring load. The continuation orders the two as well, but
+/// inside the Swift runtime, where ThreadSanitizer does not see it; this says it where it does
+/// (one allocation, where a `Locked` box took two and a mutex's setup).
+final class Handoff<T>: @unchecked Sendable {
+    // Why `@unchecked Sendable`: `value` is written once, before `ready` is set, and read only
+    // after `ready` was seen set.
+    private var value: T?
+    private let ready = Atomic<Bool>(false)
+
+    init() {}
+
+    func put(_ v: T) {
+        value = v
+        ready.store(true, ordering: .releasing)
+    }
+
+    func take() -> T {
+        precondition(ready.load(ordering: .acquiring), "Handoff.take before put")
+        return value!
     }
 }

@@ -50,6 +50,7 @@ extension ConfigLoader {
 
         var sources: [ConfiguredSource] = []
         var names: [String: (part: Int, index: Int)] = [:]
+        var specs = SourceSpecs()
         for (p, part) in parts.enumerated() {
             for (i, el) in (part.root["sources"]?.arrayValue ?? []).enumerated() {
                 guard let obj = el.objectValue else { continue }  // reported by the top-level check
@@ -68,7 +69,7 @@ extension ConfigLoader {
                 } else {
                     unresolved = missing.map { "\(part.file): \($0)" }
                 }
-                if var source = makeSource(obj, index: i, context: context, part: part, registry: registry, defaults: sourceDefaults) {
+                if var source = makeSource(obj, index: i, context: context, part: part, registry: registry, defaults: sourceDefaults, specs: &specs) {
                     source.unresolved = unresolved
                     sources.append(source)
                 }
@@ -129,7 +130,20 @@ extension ConfigLoader {
         let filter: ItemFilter?
     }
 
-    static func makeSource(_ obj: JSONObject, index i: Int, context: String, part: ConfigPart, registry: Registry, defaults: SourceDefaults) -> ConfiguredSource? {
+    /// The options of each source type (the common ones, then the type's), made once per type
+    /// rather than once per source.
+    struct SourceSpecs {
+        private var byType: [String: [OptionSpec]] = [:]
+
+        mutating func of(_ desc: SourceDescriptor) -> [OptionSpec] {
+            if let known = byType[desc.type] { return known }
+            let specs = CommonOptions.source.map(\.spec) + desc.options
+            byType[desc.type] = specs
+            return specs
+        }
+    }
+
+    static func makeSource(_ obj: JSONObject, index i: Int, context: String, part: ConfigPart, registry: Registry, defaults: SourceDefaults, specs: inout SourceSpecs) -> ConfiguredSource? {
         let diag = part.diag
         let name = obj["name"]?.stringValue
         if let name {
@@ -149,7 +163,7 @@ extension ConfigLoader {
         }
         let before = diag.errors.count
         let checksBefore = diag.preflight.count
-        let reader = OptionReader(object: obj, context: context, specs: CommonOptions.source.map(\.spec) + desc.options, diagnostics: diag, configDirectory: part.directory)
+        let reader = OptionReader(object: obj, context: context, specs: specs.of(desc), diagnostics: diag, configDirectory: part.directory)
         let quota = reader[CommonOptions.quota]
         let interval = reader[CommonOptions.interval] ?? defaults.interval
         let settings = SourceSettings(
