@@ -73,6 +73,10 @@ def die(msg):
 
 BIN = os.environ.get("TRIBUTARY_BIN", "")
 RUNS = env_int("RUNS", 5, 1, 1000)
+# Untimed runs of every tool before the rounds: the first run after the corpus is written or the
+# server starts meets cold caches (nginx's open-file lookups of 10,000 files, the page cache of
+# the binary), whichever tool happens to go first.
+WARMUP = env_int("WARMUP", 1, 0, 10)
 RUN_TIMEOUT = env_float("RUN_TIMEOUT", 600.0)     # seconds; a run that takes longer is killed and fails the mode
 KEEP_OUTPUT = os.environ.get("KEEP_OUTPUT", "0") == "1"
 
@@ -514,7 +518,7 @@ class Report:
             + ("; **busy machine: the numbers are indicative only**" if busy else ""),
             f"- Tributary commit: {tributary_commit()}",
             f"- tools: {tool_versions()}",
-            f"- {RUNS} round(s), order alternating per round (ABCD, DCBA, BCDA, ADCB, ...); medians",
+            f"- {RUNS} round(s), order alternating per round (ABCD, DCBA, BCDA, ADCB, ...), after {WARMUP} untimed run(s) of each tool; medians",
         ] + [f"- {e}" for e in extra] + [""]
         if busy:
             log(f"warning: load average {self.load_before[0]} before the runs: the machine is busy, the numbers are indicative only")
@@ -564,6 +568,12 @@ def run_rounds(tools, commands, outputs, server_pids, check_output, label):
     """Runs RUNS rounds of every tool in alternating order. commands: {tool: stages};
     outputs: {tool: path}; check_output(tool, path) -> error text or None."""
     samples = {t: [] for t in tools}
+    for w in range(WARMUP):
+        for t in round_order(tools, w):
+            s = run_measured(commands[t], outputs[t], server_pids=server_pids)
+            if s["rc"] != 0:
+                die(f"{label}: {t} failed (exit {s['rc']}) in warm-up run {w + 1}:\n{s['stderr'][-3000:]}")
+            log(f"{label} warm-up {w + 1}/{WARMUP} {t:<18} wall {s['wall']:.3f} s (not counted)")
     for r in range(RUNS):
         order = round_order(tools, r)
         load1 = loadavg()[0]
@@ -838,6 +848,9 @@ def mode_startup(scratch):
                 f"`tributary check demo` = `tributary check -c Sources-config/demo.json`; the binary as built (`{BIN}`)"])
     samples = {t: [] for t in tools}
     round_medians = {t: [] for t in tools}
+    for w in range(WARMUP):
+        for t in round_order(tools, w):
+            subprocess.run(argv[t], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT, timeout=RUN_TIMEOUT)
     for r in range(RUNS):
         load1 = loadavg()[0]
         for t in round_order(tools, r):
