@@ -175,7 +175,10 @@ public final class JetStreamConnection: @unchecked Sendable {
     /// once, and acknowledges an id it already holds as a duplicate.
     public func publish(_ messages: [Message]) throws(NATSError) -> Acknowledged {
         guard !broken, let context else { throw NATSError(.refused, "the connection was abandoned after an earlier failure") }
-        var progress = Progress(reconnects: events.begin(), at: Self.now())
+        // Acknowledgements are counted per id of this batch (two items whose ids escape alike
+        // are one message to JetStream).
+        let ids = Set(messages.map(\.id))
+        var progress = Progress(reconnects: events.begin(ids: ids), at: Self.now())
         progress.disconnects = events.outcome.disconnects
         // Where each id is in the batch, so messages published again keep the batch's order
         // (built only then).
@@ -208,7 +211,7 @@ public final class JetStreamConnection: @unchecked Sendable {
             }
             let outcome = events.outcome
             if let f = outcome.failure { throw f }
-            guard outcome.acked == messages.count else {
+            guard outcome.acked == ids.count else {
                 throw NATSError(.refused, "\(outcome.acked) of \(messages.count) messages were acknowledged")
             }
             return Acknowledged(count: outcome.acked, duplicates: outcome.duplicates)

@@ -23,6 +23,12 @@ final class JetStreamEvents: Sendable {
         var unanswered: [String] = []
         var firstUnanswered: Double?
         var noStream: NATSError?
+        /// The ids of the batch being published, and those acknowledged so far: an
+        /// acknowledgement counts once, and only for a message of this batch (libnats may run
+        /// a callback of an earlier batch late, and a message published again after a
+        /// reconnect may be acknowledged twice).
+        var batch: Set<String> = []
+        var ackedIDs: Set<String> = []
     }
 
     let library: NATSLibrary
@@ -30,9 +36,12 @@ final class JetStreamEvents: Sendable {
 
     init(library: NATSLibrary) { self.library = library }
 
-    /// Starts a batch: counts and failure cleared; returns the reconnects so far.
-    func begin() -> Int {
+    /// Starts a batch of messages with these ids: counts and failure cleared; returns the
+    /// reconnects so far.
+    func begin(ids: Set<String>) -> Int {
         state.withLock { s in
+            s.batch = ids
+            s.ackedIDs = []
             s.acked = 0
             s.duplicates = 0
             s.failure = nil
@@ -75,17 +84,19 @@ final class JetStreamEvents: Sendable {
     /// The acknowledgement handler (`jsOptions.PublishAsync.AckHandler`): owns `msg` and frees it.
     func acknowledged(_ msg: OpaquePointer?, _ ack: UnsafeMutablePointer<jsPubAck>?, _ failure: UnsafeMutablePointer<jsPubAckErr>?) {
         defer { tributary_nats_msg_destroy(library.api, msg) }
+        let id = tributary_nats_header_get(library.api, msg, "Nats-Msg-Id").map { String(cString: $0) } ?? "?"
         if let ack {
             let duplicate = ack.pointee.Duplicate
             state.withLock { s in
+                guard s.batch.contains(id), s.ackedIDs.insert(id).inserted else { return }
                 s.acked += 1
                 if duplicate { s.duplicates += 1 }
             }
             return
         }
         guard let failure else { return }
+        guard state.withLock({ $0.batch.contains(id) }) else { return }  // an earlier batch's, already decided
         let subject = tributary_nats_msg_subject(library.api, msg).map { String(cString: $0) } ?? "?"
-        let id = tributary_nats_header_get(library.api, msg, "Nats-Msg-Id").map { String(cString: $0) } ?? "?"
         let status = failure.pointee.Err
         let error: NATSError
         if status == NATS_NO_RESPONDERS {
