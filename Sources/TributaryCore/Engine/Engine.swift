@@ -162,15 +162,13 @@ public struct Engine: Sendable {
         do {
             let held = try await delivery.lease(runnable.map { SourceKey(name: $0.settings.name, type: $0.settings.type) })
             runnable = runnable.filter { configured in
-                guard let holder = held[configured.settings.name] else {
-                    leases.hold(CollectionOfOne(configured.settings.name))
-                    return true
-                }
+                guard let holder = held[configured.settings.name] else { return true }
                 let r = SourceReport(name: configured.settings.name, type: configured.settings.type, status: .skipped("leased by \(holder)"), nextDue: states[configured.settings.name]?.nextDue)
                 report.sources.append(r)
                 observer(.finished(r, done: report.sources.count, total: sources.count, items: 0, failures: 0))
                 return false
             }
+            leases.hold(runnable.map(\.settings.name))  // renewed until each one's run ends
         } catch {
             report.sinkError = SinkError("state: \(error.message)")
             return report
@@ -271,7 +269,7 @@ public struct Engine: Sendable {
             log: { observer(.log(source: name, message: $0)) })
         let start = DispatchTime.now().uptimeNanoseconds
         var ended: SourceError? = nil
-        leases.hold(CollectionOfOne(name))
+        leases.hold(CollectionOfOne(name))  // `watch` claimed it just now; a `run` holds it already
         do throws(SourceError) { try await configured.source.fetch(context) } catch { ended = error }
         leases.drop(name)  // before `finish` releases it: never renewed after that
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9

@@ -212,7 +212,7 @@ public final class JetStreamConnection: @unchecked Sendable {
             let outcome = events.outcome
             if let f = outcome.failure { throw f }
             guard outcome.acked == ids.count else {
-                throw NATSError(.refused, "\(outcome.acked) of \(messages.count) messages were acknowledged")
+                throw NATSError(.refused, "\(outcome.acked) of \(ids.count) messages were acknowledged")
             }
             return Acknowledged(count: outcome.acked, duplicates: outcome.duplicates)
         } catch {
