@@ -14,11 +14,10 @@
 /// - Leases say which worker runs a source now (Docs/scale-out.md). A worker leases a source
 ///   before it runs it (`claimDue` in `watch`, `lease` in `run`), renews the lease about every
 ///   third of its duration while the source runs or waits to (`renewLeases`, all of them in one
-///   call), and ends it with the run's
-///   record, in the same transaction (`StateTransaction.releaseLease`). A lease that is not
-///   renewed expires, and then another worker may take the source over. A backend that only one
-///   process can hold at a time (`SQLiteState`: its file lock) grants every lease: it has
-///   nobody to share with.
+///   call), and ends it with the run's record, in the same transaction
+///   (`StateTransaction.releaseLease`). A lease that is not renewed expires, and then another
+///   worker may take the source over. A backend that only one process can hold at a time
+///   (`SQLiteState`: its file lock) grants every lease: it has nobody to share with.
 public protocol StateBackend: AnyObject, Sendable {
     /// The state's location for messages: a path, or a URL without its password.
     var location: String { get }
