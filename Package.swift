@@ -14,6 +14,7 @@ let package = Package(
         products: [
         .executable(name: "tributary", targets: ["tributary"]),
         .library(name: "TributaryCore", targets: ["TributaryCore"]),
+        .library(name: "TributaryPluginKit", targets: ["TributaryPluginKit"]),
         .library(name: "TributaryPlugins", targets: ["TributaryPlugins"]),
     ],
     targets: [
@@ -22,8 +23,9 @@ let package = Package(
         // because SwiftPM would then link -lcurl and every start would load libcurl's ~30
         // libraries. Needs libcurl4-openssl-dev for <curl/curl.h>.
         .systemLibrary(name: "CCurl"),
-        // dlinfo and Dl_serinfo, which Swift's Glibc module hides (GNU extensions).
-        .systemLibrary(name: "CDynamicLoader"),
+        // dlinfo, Dl_serinfo and malloc_trim, which Swift's Glibc module hides (GNU extensions):
+        // the base kit's.
+        .systemLibrary(name: "CSystem"),
         // C shim over OpenSSL's libcrypto: digests for request signing and item ids, through a
         // function table filled at run time (dlopen on first digest, see Digest.swift); headers
         // only, from libssl-dev, for the same reason as CCurl.
@@ -56,10 +58,27 @@ let package = Package(
         // C shim over the process calls Swift cannot make (prctl, pidfd_open, waitid): child
         // processes that plugins run (TributaryCore/Process).
         .systemLibrary(name: "CProcess"),
-        // Engine: JSON layer, model, HTTP, config, engine, plugin protocols.
-        .target(name: "TributaryCore", dependencies: ["CCurl", "CCrypto", "CNATS", "CPCRE2", "CSQLite", "CPostgres", "CDynamicLoader", "CProcess"], swiftSettings: strict),
+        // The base kit: locks and threads, files and output, durations and sizes, time, digests,
+        // secrets and redaction, libraries opened at run time. No Foundation proper.
+        .target(name: "TributaryBase", dependencies: ["CSystem", "CCrypto"], swiftSettings: strict),
+        // The JSON layer: the tape parser, nodes, values, key paths, the writer.
+        .target(name: "TributaryJSON", dependencies: ["TributaryBase"], swiftSettings: strict),
+        // Option declarations and their reader: typed options, defaults, checks, diagnostics, the schema.
+        .target(name: "TributaryOptions", dependencies: ["TributaryBase", "TributaryJSON"], swiftSettings: strict),
+        // The HTTP layer: the curl transport, the client (retries, conditional GET through an
+        // HTTPCache), record and replay.
+        .target(name: "TributaryHTTP", dependencies: ["TributaryBase", "TributaryJSON", "TributaryOptions", "CCurl"], swiftSettings: strict),
+        // A PostgreSQL connection over libpq: the shared state's and the postgres sink's.
+        .target(name: "TributaryPostgres", dependencies: ["TributaryBase", "CPostgres"], swiftSettings: strict),
+        // The state backends: the protocol, SQLite, PostgreSQL and in memory.
+        .target(name: "TributaryState", dependencies: ["TributaryBase", "TributaryJSON", "TributaryOptions", "TributaryPostgres", "CSQLite"], swiftSettings: strict),
+        // The engine: item model, plugin API, config, engine, scheduler, leases, metrics.
+        .target(name: "TributaryCore", dependencies: ["TributaryBase", "TributaryJSON", "TributaryOptions", "TributaryHTTP", "TributaryState", "CPCRE2"], swiftSettings: strict),
+        // What several plugins share: feed files' window, HTML text and entities, XML, child
+        // processes, fan-out over URLs, JSON API errors.
+        .target(name: "TributaryPluginKit", dependencies: ["TributaryCore", "CProcess", "CXML"], swiftSettings: strict + libxml2Headers),
         // Built-in sources and sinks, one folder each, plus the registry.
-        .target(name: "TributaryPlugins", dependencies: ["TributaryCore", "CProcess", "CXML"], swiftSettings: strict + libxml2Headers),
+        .target(name: "TributaryPlugins", dependencies: ["TributaryCore", "TributaryPluginKit", "TributaryPostgres", "CNATS", "CXML"], swiftSettings: strict + libxml2Headers),
         // Command-line front end (argument parsing, signals, summary); no business logic.
         .target(name: "TributaryCLI", dependencies: ["TributaryCore", "TributaryPlugins", "CBuildInfo"], swiftSettings: strict),
         .executableTarget(name: "tributary", dependencies: ["TributaryCLI"], swiftSettings: strict),
@@ -70,9 +89,9 @@ let package = Package(
         // Filter rules: PCRE2 against POSIX regex and Swift Regex (bench/README.md).
         .executableTarget(name: "tributary-filter-bench", dependencies: ["TributaryCore"], path: "bench/FilterBench", swiftSettings: strict),
         // Loopback HTTP server, fixtures and an in-memory sink for tests.
-        .target(name: "TributaryTestSupport", dependencies: ["TributaryCore"], swiftSettings: strict),
-        .testTarget(name: "TributaryCoreTests", dependencies: ["TributaryCore", "TributaryTestSupport"], swiftSettings: strict),
-        .testTarget(name: "TributaryPluginsTests", dependencies: ["TributaryPlugins", "TributaryTestSupport"], swiftSettings: strict + libxml2Headers),
+        .target(name: "TributaryTestSupport", dependencies: ["TributaryCore", "TributaryPluginKit", "TributaryPostgres"], swiftSettings: strict),
+        .testTarget(name: "TributaryCoreTests", dependencies: ["TributaryCore", "TributaryPluginKit", "TributaryTestSupport", "CSystem"], swiftSettings: strict + libxml2Headers),
+        .testTarget(name: "TributaryPluginsTests", dependencies: ["TributaryPlugins", "TributaryPluginKit", "TributaryTestSupport", "CNATS"], swiftSettings: strict + libxml2Headers),
         .testTarget(name: "EndToEndTests", dependencies: ["TributaryCore", "TributaryTestSupport"], swiftSettings: strict),
         // Rules about the repository itself: source constructs, docs, examples.
         .testTarget(name: "RepositoryTests", dependencies: ["TributaryTestSupport"], exclude: [], swiftSettings: strict),

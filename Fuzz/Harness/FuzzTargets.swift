@@ -6,6 +6,13 @@
 // checked here does not hold (fuzzCheck).
 import Foundation
 @testable import TributaryCore
+@testable import TributaryBase
+@testable import TributaryJSON
+@testable import TributaryOptions
+@testable import TributaryHTTP
+@testable import TributaryState
+@testable import TributaryPostgres
+@testable import TributaryPluginKit
 @testable import TributaryPlugins
 
 enum FuzzTargets {

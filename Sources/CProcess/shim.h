@@ -3,7 +3,6 @@
 #ifndef TRIBUTARY_CPROCESS_SHIM_H
 #define TRIBUTARY_CPROCESS_SHIM_H
 #include <fcntl.h>
-#include <malloc.h>
 #include <signal.h>
 #include <spawn.h>
 #include <string.h>
@@ -20,10 +19,6 @@
 // Declared by glibc only under _GNU_SOURCE, which the Glibc module does not define.
 extern int pipe2(int fds[2], int flags);
 extern int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *actions, int from);  // glibc 2.34
-
-/// malloc_trim(0): gives the free memory of every malloc arena back to the kernel. 1 when some
-/// was given back.
-static inline int tributary_malloc_trim(void) { return malloc_trim(0); }
 
 /// prctl(PR_SET_CHILD_SUBREAPER, 1): orphaned descendants are reparented to this process
 /// instead of init. 0 on success, -1 with errno.

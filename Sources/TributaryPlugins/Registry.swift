@@ -1,3 +1,4 @@
+import TributaryPluginKit
 import TributaryCore
 
 /// The built-in source and sink types: one line per plugin. A new type adds its folder and

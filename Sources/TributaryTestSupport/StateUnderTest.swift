@@ -1,5 +1,6 @@
 import Foundation
 import TributaryCore
+import TributaryPostgres
 
 /// The state a test runs on: a SQLite file in the test's folder, or a fresh schema on this test
 /// process's PostgreSQL server (`PostgresServer.shared()`). Suites that test what the state

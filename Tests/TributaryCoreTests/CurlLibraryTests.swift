@@ -1,7 +1,14 @@
-import CDynamicLoader
+import CSystem
 import Foundation
 import XCTest
 @testable import TributaryCore
+@testable import TributaryBase
+@testable import TributaryJSON
+@testable import TributaryOptions
+@testable import TributaryHTTP
+@testable import TributaryState
+@testable import TributaryPostgres
+@testable import TributaryPluginKit
 import TributaryTestSupport
 
 /// libcurl opened at run time (CurlLibrary) and the version read without loading it.

@@ -1,6 +1,13 @@
 import Foundation
 import XCTest
 @testable import TributaryCore
+@testable import TributaryBase
+@testable import TributaryJSON
+@testable import TributaryOptions
+@testable import TributaryHTTP
+@testable import TributaryState
+@testable import TributaryPostgres
+@testable import TributaryPluginKit
 import TributaryTestSupport
 
 /// The real libcurl transport and the retry policy against a loopback server (127.0.0.1 only).
@@ -114,7 +121,7 @@ final class CurlTransportTests: XCTestCase {
             let probe = RequestLedger(scope: "s")
             let key = probe.key(method: "GET", url: server.baseURL + "/v")
             let ledger = RequestLedger(scope: "s", known: [key: Validators(etag: "\"v1\"", lastModified: nil)],
-                                       body: { _ throws(StateError) in if failing { throw StateError("disk I/O error") } else { return nil } },
+                                       cache: FailingCache(failing: failing),
                                        warn: { m in warnings.withLock { $0.append(m) } })
             let client = HTTPClient(transport: t, retries: 0, timeout: 5, ledger: ledger)
             let r = try await client.fetch(HTTPRequest(url: server.baseURL + "/v"))
@@ -328,4 +335,13 @@ final class Counter: @unchecked Sendable {
     private let lock = NSLock()
     private var n = 0
     func next() -> Int { lock.lock(); defer { lock.unlock() }; let v = n; n += 1; return v }
+}
+
+/// A store of earlier responses that holds none, or fails to be read.
+private struct FailingCache: HTTPCache {
+    let failing: Bool
+    func storedBody(_ key: String) async throws(HTTPCacheError) -> [UInt8]? {
+        if failing { throw HTTPCacheError("disk I/O error") }
+        return nil
+    }
 }

@@ -1,5 +1,12 @@
 import XCTest
 @testable import TributaryCore
+@testable import TributaryBase
+@testable import TributaryJSON
+@testable import TributaryOptions
+@testable import TributaryHTTP
+@testable import TributaryState
+@testable import TributaryPostgres
+@testable import TributaryPluginKit
 
 final class URLEncodingTests: XCTestCase {
     func testRFC3986QueryValues() {

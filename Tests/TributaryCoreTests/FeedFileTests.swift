@@ -4,6 +4,13 @@ import FoundationXML
 #endif
 import XCTest
 @testable import TributaryCore
+@testable import TributaryBase
+@testable import TributaryJSON
+@testable import TributaryOptions
+@testable import TributaryHTTP
+@testable import TributaryState
+@testable import TributaryPostgres
+@testable import TributaryPluginKit
 import TributaryTestSupport
 
 /// The window merge, the XML reader and `FeedFile`'s choice of where a window comes from.

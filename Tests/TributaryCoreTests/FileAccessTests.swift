@@ -1,6 +1,13 @@
 import Foundation
 import XCTest
 @testable import TributaryCore
+@testable import TributaryBase
+@testable import TributaryJSON
+@testable import TributaryOptions
+@testable import TributaryHTTP
+@testable import TributaryState
+@testable import TributaryPostgres
+@testable import TributaryPluginKit
 import TributaryTestSupport
 
 /// `FileAccess`: whether a file can be written or a program started, found by trying, with

@@ -1,6 +1,13 @@
 import Foundation
 import XCTest
 @testable import TributaryCore
+@testable import TributaryBase
+@testable import TributaryJSON
+@testable import TributaryOptions
+@testable import TributaryHTTP
+@testable import TributaryState
+@testable import TributaryPostgres
+@testable import TributaryPluginKit
 
 /// The standard-library replacements for what the binary took from Foundation proper (which it
 /// no longer links: Docs/PERFORMANCE.md, "Start-up") give Foundation's results.

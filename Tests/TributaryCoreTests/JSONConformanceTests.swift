@@ -1,5 +1,12 @@
 import XCTest
 @testable import TributaryCore
+@testable import TributaryBase
+@testable import TributaryJSON
+@testable import TributaryOptions
+@testable import TributaryHTTP
+@testable import TributaryState
+@testable import TributaryPostgres
+@testable import TributaryPluginKit
 
 // Pass/fail conformance suite for the strict RFC 8259 parser, in the style of
 // nst/JSONTestSuite: `y_` cases must be accepted, `n_` cases must be rejected.

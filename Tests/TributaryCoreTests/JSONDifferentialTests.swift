@@ -1,5 +1,12 @@
 import XCTest
 @testable import TributaryCore
+@testable import TributaryBase
+@testable import TributaryJSON
+@testable import TributaryOptions
+@testable import TributaryHTTP
+@testable import TributaryState
+@testable import TributaryPostgres
+@testable import TributaryPluginKit
 import TributaryTestSupport
 
 // Differential test of the tape parser (`JSONDocument`) against the recursive parser it replaced

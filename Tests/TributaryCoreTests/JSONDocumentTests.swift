@@ -1,5 +1,12 @@
 import XCTest
 @testable import TributaryCore
+@testable import TributaryBase
+@testable import TributaryJSON
+@testable import TributaryOptions
+@testable import TributaryHTTP
+@testable import TributaryState
+@testable import TributaryPostgres
+@testable import TributaryPluginKit
 
 /// The tape (`JSONDocument`): layout, decoding from it, writing from it, depth without a stack.
 final class JSONDocumentTests: XCTestCase {

@@ -1,5 +1,12 @@
 import XCTest
 @testable import TributaryCore
+@testable import TributaryBase
+@testable import TributaryJSON
+@testable import TributaryOptions
+@testable import TributaryHTTP
+@testable import TributaryState
+@testable import TributaryPostgres
+@testable import TributaryPluginKit
 
 /// JSONNode on a tape: lookups, lazy paths, elements, strings, writers. Every behaviour is
 /// checked on both kinds of node (tape and tree), which must agree.

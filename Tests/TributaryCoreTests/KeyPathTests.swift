@@ -1,5 +1,12 @@
 import XCTest
 @testable import TributaryCore
+@testable import TributaryBase
+@testable import TributaryJSON
+@testable import TributaryOptions
+@testable import TributaryHTTP
+@testable import TributaryState
+@testable import TributaryPostgres
+@testable import TributaryPluginKit
 
 final class KeyPathTests: XCTestCase {
     let doc = try! JSONParser.parse(#"{"feed":{"entry":[{"title":{"$t":"One"}},{"title":{"$t":"Two"}}]},"weather":[{"description":"rain"}],"rain":{"3h":1.5},"a.b":{"c":true},"":0}"#)

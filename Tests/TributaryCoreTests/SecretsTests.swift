@@ -1,5 +1,12 @@
 import XCTest
 @testable import TributaryCore
+@testable import TributaryBase
+@testable import TributaryJSON
+@testable import TributaryOptions
+@testable import TributaryHTTP
+@testable import TributaryState
+@testable import TributaryPostgres
+@testable import TributaryPluginKit
 
 /// Declared secrets are scrubbed by value from any text; undeclared ones are caught by the
 /// shapes that carry them (`token=`, `"api_key": "..."`, `Bearer ...`).

@@ -1,6 +1,7 @@
 import Foundation
 import TributaryCore
 import TributaryPlugins
+import TributaryPluginKit
 import XCTest
 
 /// The options tables in Docs/ are generated from the option declarations, like

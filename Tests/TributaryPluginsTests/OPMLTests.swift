@@ -1,6 +1,13 @@
 import Foundation
 import XCTest
 @testable import TributaryCore
+@testable import TributaryBase
+@testable import TributaryJSON
+@testable import TributaryOptions
+@testable import TributaryHTTP
+@testable import TributaryState
+@testable import TributaryPostgres
+@testable import TributaryPluginKit
 @testable import TributaryPlugins
 
 /// The OPML reader and writer on their own: what the end-to-end tests do not reach.

@@ -4,6 +4,13 @@ import FoundationXML
 #endif
 import XCTest
 @testable import TributaryCore
+@testable import TributaryBase
+@testable import TributaryJSON
+@testable import TributaryOptions
+@testable import TributaryHTTP
+@testable import TributaryState
+@testable import TributaryPostgres
+@testable import TributaryPluginKit
 @testable import TributaryPlugins
 import TributaryTestSupport
 

@@ -59,34 +59,8 @@ public enum CommonOptions {
         public static let all: [any OptionDeclaration] = [interval, timeout, retries, jitter, FilterOptions.filter]
     }
 
-    public enum HTTP {
-        public static let concurrency = Option.integer("concurrency", 1...HTTPSettings.maxConcurrency, "transfers in flight at once, all hosts").defaulted(32)
-        public static let perHost = Option.integer("per_host", 1...HTTPSettings.maxConcurrency, "transfers in flight at once per host (at most `concurrency`)").defaulted(6)
-        public static let userAgent = Option.string("user_agent", "User-Agent header").defaulted("tributary/" + Tributary.version, shown: "tributary/<version>")
-        public static let maxBody = Option.size("max_body", "largest response body accepted (after decompression)").defaulted(16 << 20)
-        public static let replay = Option.path("replay", "answer every request from recordings in this folder (relative to the config file)")
-        public static let all: [any OptionDeclaration] = [concurrency, perHost, userAgent, maxBody, replay]
-    }
-
-    public enum State {
-        public static let path = Option.path("path", "state database (relative to the config file)").documented(default: "$XDG_STATE_HOME/tributary/state.sqlite")
-        // Ids still in a feed refresh their last-seen time once a day; a shorter retention
-        // would forget them and emit them again.
-        public static let retention = Option.duration("retention", atLeast: 86400, "forget ids, validators and removed sources not seen for this long (at least 1d: ids still in a feed are refreshed daily)").defaulted(30 * 86400)
-        public static let lockTimeout = Option.duration("lock_timeout", "how long a second run waits for the first to finish, then exits 2").defaulted(30)
-        /// A PostgreSQL state instead of the file (Docs/scale-out.md); its password is a secret.
-        public static let url = Option<PostgresURL>(
-            spec: OptionSpec("url", .string, secret: true, "keep the state in PostgreSQL instead: postgres://user:password@host:port/database (or postgresql://), shared by many workers", rule: { v, _ in
-                guard let s = v.stringValue else { return nil }
-                return PostgresURL(s) == nil ? "expected \(PostgresURL.expectation), found \"\(Redactor.redactURL(s))\"" : nil
-            }),
-            read: { v, _ in v.stringValue.flatMap(PostgresURL.init) }, show: { $0.display }, placeholder: { PostgresURL("postgres://localhost")! })
-        public static let schema = Option.string("schema", "the PostgreSQL schema of the state's tables (with url)").checked { s in
-            PostgresConnection.isPlainIdentifier(s) ? nil : "expected a schema name (letters, digits and _, not starting with a digit, at most 63), found \"\(s)\""
-        }.defaulted(PostgresState.defaultSchema)
-        public static let lease = Option.duration("lease", atLeast: Leases.minimumDuration, "how long a worker's claim on a source lasts unless renewed (with url)").defaulted(Leases.defaultDuration)
-        public static let all: [any OptionDeclaration] = [path, retention, lockTimeout, url, schema, lease]
-    }
+    public typealias HTTP = HTTPSettings.Options
+    public typealias State = StateSettings.Options
 
     public enum Metrics {
         public static let file = Option.path("file", "after each run (each batch under `watch`), write the metrics here in the Prometheus text format, atomically (relative to the config file); `--metrics-file` takes precedence")

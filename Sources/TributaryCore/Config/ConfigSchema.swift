@@ -1,3 +1,4 @@
+
 /// Generates the JSON Schema (draft 2020-12) of the whole config from the same option
 /// declarations the validator uses, so editors and the validator never disagree. The checked-in
 /// copy is Sources-config/tributary.schema.json; a test keeps the two equal.

@@ -44,3 +44,19 @@ extension Delivery {
         }
     }
 }
+
+extension Delivery {
+    /// Fresh responses as the state stores them.
+    static func stored(_ responses: [(key: String, response: CachedResponse)]) -> [(key: String, response: StoredResponse)] {
+        responses.map { ($0.key, StoredResponse(etag: $0.response.etag, lastModified: $0.response.lastModified, body: $0.response.body)) }
+    }
+}
+
+/// The HTTP client's store of earlier responses: the state's, read on the delivery's thread.
+struct StateHTTPCache: HTTPCache {
+    let delivery: Delivery
+
+    func storedBody(_ key: String) async throws(HTTPCacheError) -> [UInt8]? {
+        do throws(StateError) { return try await delivery.cachedBody(key) } catch { throw HTTPCacheError(error.message) }
+    }
+}

@@ -150,7 +150,7 @@ public final class Delivery: @unchecked Sendable {
             var validators: [String: Validators] = [:]
             var warning: String? = nil
             if let state = self.state {
-                do throws(StateError) { validators = try state.validators(scope: settings.name) } catch {
+                do throws(StateError) { validators = try state.validators(scope: settings.name).mapValues { Validators(etag: $0.etag, lastModified: $0.lastModified) } } catch {
                     warning = "state: cannot read stored validators, fetching everything: \(error.message)"
                 }
             }
@@ -266,7 +266,7 @@ public final class Delivery: @unchecked Sendable {
         }
         do {
             let now = Timestamp.now().seconds
-            try tx.storeValidators(validators, now: now)
+            try tx.storeValidators(Self.stored(validators), now: now)
             for w in stagedWindows { try tx.replaceWindow(sink: w.sink, items: w.items) }
             stagedWindows.removeAll()
             try tx.addSourceCounts(SourceCounts(source: settings.name, type: settings.type, fetched: run.uncountedFetched, new: toEmit.count, now: now))
@@ -390,7 +390,7 @@ public final class Delivery: @unchecked Sendable {
                     let tx = try self.begin(state)
                     do throws(StateError) {
                         if !stopped {
-                            try tx.storeValidators(kept, now: now)
+                            try tx.storeValidators(Self.stored(kept), now: now)
                             try tx.recordRun(record)
                         }
                         try tx.addCounters(self.uncountedCounters(run, written: []))

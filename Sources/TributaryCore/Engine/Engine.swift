@@ -254,7 +254,7 @@ public struct Engine: Sendable {
         let delivery = self.delivery
         let (run, warning) = await delivery.begin(settings, previous: previous)
         if let warning { observer(.warning(source: name, message: warning)) }
-        let ledger = RequestLedger(scope: name, known: run.validators, body: { key throws(StateError) in try await delivery.cachedBody(key) },
+        let ledger = RequestLedger(scope: name, known: run.validators, cache: delivery.state == nil ? nil : StateHTTPCache(delivery: delivery),
                                    warn: { observer(.warning(source: name, message: $0)) }, keepsValidators: delivery.state != nil)
         let client = HTTPClient(transport: transport, retries: settings.retries, timeout: settings.timeout, ledger: ledger)
         let context = FetchContext(
@@ -317,51 +317,6 @@ public struct Engine: Sendable {
             }
         }
         return nil
-    }
-}
-
-/// A one-way "stop was requested" flag shared between the signal handler and the engine, which
-/// tasks can also wait for.
-public final class StopFlag: Sendable {
-    private struct State {
-        var isSet = false
-        var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
-        var nextID = 0
-    }
-    private let state = Locked(State())
-    public init() {}
-
-    public var isSet: Bool { state.withLock { $0.isSet } }
-
-    public func set() {
-        let waiting = state.withLock { s -> [CheckedContinuation<Void, Never>] in
-            s.isSet = true
-            let w = Array(s.waiters.values)
-            s.waiters.removeAll()
-            return w
-        }
-        for c in waiting { c.resume() }
-    }
-
-    /// Returns once the flag is set, or when the waiting task is cancelled.
-    public func wait() async {
-        let id = state.withLock { s -> Int in
-            s.nextID += 1
-            return s.nextID
-        }
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
-                let resumeNow = state.withLock { s -> Bool in
-                    if s.isSet || Task.isCancelled { return true }
-                    s.waiters[id] = c
-                    return false
-                }
-                if resumeNow { c.resume() }
-            }
-        } onCancel: {
-            let c = state.withLock { $0.waiters.removeValue(forKey: id) }
-            c?.resume()
-        }
     }
 }
 

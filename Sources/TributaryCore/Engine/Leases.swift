@@ -2,28 +2,6 @@
 import Glibc
 #endif
 
-/// Who runs a source now, when several workers share one state (Docs/scale-out.md). The engine
-/// leases a source before running it and renews the lease while it runs; the state decides who
-/// gets it (`StateBackend.claimDue`, `lease`, `renewLeases`).
-public enum Leases {
-    /// `state.lease` when the config does not set it.
-    public static let defaultDuration = 120.0
-    /// The shortest `state.lease` accepted.
-    public static let minimumDuration = 1.0
-
-    /// `<hostname>:<pid>`, this process's name in leases unless `--worker` gives one.
-    public static var defaultWorker: String {
-        var buf = [UInt8](repeating: 0, count: 256)
-        let ok = buf.withUnsafeMutableBufferPointer { b in b.withMemoryRebound(to: CChar.self) { gethostname($0.baseAddress!, 255) } } == 0
-        let host = ok ? String(decoding: buf.prefix { $0 != 0 }, as: UTF8.self) : "localhost"
-        return "\(host):\(getpid())"
-    }
-
-    /// How often a running source's lease is renewed: about a third of its duration, so two
-    /// renewals may fail (a slow batch on the delivery thread, a database blip) before it runs out.
-    public static func renewInterval(_ lease: Double) -> Double { max(0.2, lease / 3) }
-}
-
 extension Delivery {
     /// This process's name in leases.
     public var worker: String { options.worker }

@@ -1,3 +1,4 @@
+import TributaryPluginKit
 import TributaryCore
 
 /// `atom`: an Atom 1.0 file (RFC 4287) of the newest `max_items` items across runs, with the

@@ -1,3 +1,4 @@
+import TributaryPluginKit
 import TributaryCore
 
 /// The `exec` sink: runs a program (no shell, in the config file's folder) once per batch, with

@@ -1,3 +1,4 @@
+import TributaryPluginKit
 import TributaryCore
 
 /// `jsonfeed`: a JSON Feed 1.1 file of the newest `max_items` items across runs, with the rss

@@ -1,3 +1,4 @@
+import TributaryPluginKit
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,3 +1,4 @@
+import TributaryPluginKit
 import TributaryCore
 
 /// A `jsonl` path that may hold `%Y`, `%m`, `%d`, `%H` (the UTC year, month, day and hour of

@@ -1,3 +1,4 @@
+import TributaryPluginKit
 import TributaryCore
 
 /// `nats`: publishes each item (its JSON line, without the newline) to NATS JetStream, on a

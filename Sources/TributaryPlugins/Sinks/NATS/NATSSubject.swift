@@ -1,3 +1,4 @@
+import TributaryPluginKit
 import TributaryCore
 
 /// The `subject` option: a NATS subject whose tokens may hold `{kind}`, `{source}` and `{type}`,

@@ -1,3 +1,5 @@
+import TributaryPluginKit
+import TributaryPostgres
 import TributaryCore
 
 /// The `postgres` sink's table: its name (`table`, may be schema-qualified), how it is created,

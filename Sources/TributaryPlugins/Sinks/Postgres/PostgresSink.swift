@@ -1,3 +1,5 @@
+import TributaryPluginKit
+import TributaryPostgres
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,3 +1,4 @@
+import TributaryPluginKit
 import TributaryCore
 
 /// `rss`: an RSS 2.0 file of the newest `max_items` items across runs, rewritten atomically

@@ -1,3 +1,4 @@
+import TributaryPluginKit
 import TributaryCore
 
 /// The body format of a `webhook` request.

@@ -1,3 +1,4 @@
+import TributaryPluginKit
 import TributaryCore
 
 /// One TV / IPTV channel as read from any of the `channels` formats, before it becomes an item.

@@ -1,3 +1,4 @@
+import TributaryPluginKit
 import TributaryCore
 
 /// The `{"channel": [...]}` list of the original TV app (Docs/origins.md): `key` (a number

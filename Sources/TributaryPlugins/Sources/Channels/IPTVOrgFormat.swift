@@ -1,3 +1,4 @@
+import TributaryPluginKit
 import TributaryCore
 
 /// The iptv-org API (https://github.com/iptv-org/api): `channels.json`, an array of channel

@@ -1,3 +1,6 @@
+import TributaryCore
+import TributaryPluginKit
+
 @_spi(_Unicode) import Swift
 
 /// Channel names in the order people expect (`sort: "name"`): case-insensitive, and runs of

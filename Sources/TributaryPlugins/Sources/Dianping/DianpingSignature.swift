@@ -1,3 +1,4 @@
+import TributaryPluginKit
 import TributaryCore
 
 /// Dianping open-API request signing (Docs/contract.md#dianping-signing): the parameters other than `appkey`

@@ -1,3 +1,4 @@
+import TributaryPluginKit
 import TributaryCore
 
 /// Atom 1.0 (and the older 0.3 namespace) `<feed><entry>`, including YouTube channel feeds,

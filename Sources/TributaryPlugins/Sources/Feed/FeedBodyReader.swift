@@ -1,3 +1,4 @@
+import TributaryPluginKit
 import TributaryCore
 
 /// One response body read as a feed, a batch of entries at a time. The format comes from the

@@ -1,3 +1,6 @@
+import TributaryCore
+import TributaryPluginKit
+
 /// The one decision about encodings taken before libxml2 sees a document: a document that
 /// declares no encoding, or UTF-8, and is not valid UTF-8 is windows-1252 in practice (a
 /// hand-written or exported feed, like feedparser's and browsers' fallback), so it is read as

@@ -1,3 +1,4 @@
+import TributaryPluginKit
 import TributaryCore
 
 /// One entry as a feed reader found it, before it becomes an `Item`: text already plain and

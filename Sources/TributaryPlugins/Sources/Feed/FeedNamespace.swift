@@ -1,3 +1,4 @@
+import TributaryPluginKit
 import TributaryCore
 /// The XML namespaces feeds use, each as the set of URIs seen for it in the wild.
 enum FeedNamespace {

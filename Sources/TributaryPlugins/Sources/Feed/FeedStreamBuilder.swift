@@ -1,3 +1,4 @@
+import TributaryPluginKit
 import TributaryCore
 
 /// Turns the events of an RSS 2.0, RSS 1.0 or Atom document into entries as it is parsed, one

@@ -1,3 +1,4 @@
+import TributaryPluginKit
 import TributaryCore
 
 /// Text clean-up shared by the feed readers.

@@ -1,3 +1,4 @@
+import TributaryPluginKit
 import TributaryCore
 
 /// Recognises an HTML page where a feed was expected (a site's home page, a login or error

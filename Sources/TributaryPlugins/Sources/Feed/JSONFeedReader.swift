@@ -1,3 +1,4 @@
+import TributaryPluginKit
 import TributaryCore
 
 /// JSON Feed 1.1 (and 1.0): `{"version": "https://jsonfeed.org/version/1.1", "items": [...]}`.

@@ -1,3 +1,4 @@
+import TributaryPluginKit
 import TributaryCore
 
 /// RSS 2.0 (and 0.9x) `<rss><channel><item>` and RSS 1.0 `<rdf:RDF>` with `<item>` beside the

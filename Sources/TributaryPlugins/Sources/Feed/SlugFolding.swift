@@ -1,3 +1,6 @@
+import TributaryCore
+import TributaryPluginKit
+
 /// The slug alphabet (`a-z`, `0-9`, `.`, `_`) a title's characters fold to, as Foundation's
 /// `folding(options: [.diacriticInsensitive, .caseInsensitive, .widthInsensitive])` then
 /// `lowercased()` gave them, without linking Foundation proper (NSString, CoreFoundation,

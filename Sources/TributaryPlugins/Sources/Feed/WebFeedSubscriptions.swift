@@ -1,3 +1,4 @@
+import TributaryPluginKit
 import TributaryCore
 
 /// The `feed` source and OPML (Docs/configuration.md#opml): `import opml` writes one `feed`

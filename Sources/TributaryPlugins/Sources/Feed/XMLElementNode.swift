@@ -1,3 +1,4 @@
+import TributaryPluginKit
 import TributaryCore
 
 /// One element of the piece of a feed being read (an entry, or a piece of feed metadata; see

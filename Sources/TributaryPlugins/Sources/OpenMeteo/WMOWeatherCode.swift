@@ -1,3 +1,6 @@
+import TributaryCore
+import TributaryPluginKit
+
 /// WMO weather interpretation codes (WW) as Open-Meteo reports them in `weather_code`, with the
 /// text people read and the OpenWeatherMap icon that pictures them. An unknown code is never
 /// an error: it reads as "Weather code N".

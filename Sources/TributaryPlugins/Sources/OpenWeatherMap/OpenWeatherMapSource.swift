@@ -1,3 +1,4 @@
+import TributaryPluginKit
 import FoundationEssentials
 import Glibc
 import Dispatch

@@ -1,3 +1,5 @@
+import TributaryCore
+import TributaryPluginKit
 import FoundationEssentials
 import Glibc
 import Dispatch

@@ -1,3 +1,4 @@
+import TributaryPluginKit
 import TributaryCore
 
 /// One place given by coordinates in a weather source's `coordinates` option.

@@ -1,3 +1,4 @@
+import TributaryPluginKit
 import TributaryCore
 
 /// What both weather source types do with their places: one request per place, at most

@@ -1,3 +1,4 @@
+import TributaryPluginKit
 import TributaryCore
 
 /// The `weather` line on a terminal, which both weather source types register

@@ -1,3 +1,6 @@
+import TributaryCore
+import TributaryPluginKit
+
 /// The unit systems the weather sources request, with the symbols people read them in.
 /// `standard` is OpenWeatherMap's Kelvin + m/s; Open-Meteo offers `metric` and `imperial` only.
 enum WeatherUnits: String, Sendable, CaseIterable {

@@ -1,3 +1,4 @@
+import TributaryPluginKit
 import TributaryCore
 
 /// Reads a Google API error body, `{"error":{"code":403,"message":"...","errors":[{"reason":"quotaExceeded",...}]}}`,

@@ -1,0 +1,66 @@
+/// Foundation's `trimmingCharacters(in: .whitespaces)` and `(in: .whitespacesAndNewlines)`,
+/// with the same results, in the standard library alone. Foundation's go through NSString and
+/// CoreFoundation, whose first use costs a short-lived process (`check`, `--version`) a
+/// noticeable share of its start-up; config validation uses these instead. Trimming is by
+/// Unicode scalar, as Foundation's is (a combining mark after a trimmed space stays).
+/// TextTests compares both sets with CharacterSet over every scalar.
+extension Unicode.Scalar {
+    /// In `CharacterSet.whitespaces`: Unicode category Zs, U+0009 and U+200B (zero width space).
+    /// ASCII is answered without a Unicode property lookup.
+    public var isFoundationBlank: Bool {
+        if value < 0x80 { return value == 0x20 || value == 0x09 }
+        return value == 0x200B || properties.generalCategory == .spaceSeparator
+    }
+
+    /// In `CharacterSet.whitespacesAndNewlines`: Unicode White_Space and U+200B.
+    /// ASCII is answered without a Unicode property lookup.
+    public var isFoundationWhitespaceOrNewline: Bool {
+        if value < 0x80 { return value == 0x20 || (value >= 0x09 && value <= 0x0D) }
+        return value == 0x200B || properties.isWhitespace
+    }
+}
+
+extension String {
+    /// `trimmingCharacters(in: .whitespaces)` without Foundation. Nothing to trim (printable
+    /// ASCII at both ends) returns the string itself: no copy.
+    public var trimmingBlanks: String {
+        if let f = utf8.first, let l = utf8.last, Self.isPrintableASCII(f), Self.isPrintableASCII(l) { return self }
+        return Substring(self).trimmingBlanks
+    }
+
+    /// `trimmingCharacters(in: .whitespacesAndNewlines)` without Foundation. Nothing to trim
+    /// (printable ASCII at both ends) returns the string itself: no copy.
+    public var trimmingWhitespaceAndNewlines: String {
+        if let f = utf8.first, let l = utf8.last, Self.isPrintableASCII(f), Self.isPrintableASCII(l) { return self }
+        return Substring(self).trimmingWhitespaceAndNewlines
+    }
+
+    /// A byte that is a whole scalar and neither white space nor a control character.
+    @inline(__always) static func isPrintableASCII(_ b: UInt8) -> Bool { b > 0x20 && b < 0x7F }
+}
+
+extension Substring {
+    /// `trimmingCharacters(in: .whitespaces)` without Foundation.
+    public var trimmingBlanks: String { trimScalars(\.isFoundationBlank) }
+    /// `trimmingCharacters(in: .whitespacesAndNewlines)` without Foundation.
+    public var trimmingWhitespaceAndNewlines: String { trimScalars(\.isFoundationWhitespaceOrNewline) }
+
+    /// The text without the leading and trailing scalars `drop` accepts, as Foundation's
+    /// `trimmingCharacters(in:)` trims (by Unicode scalar).
+    public func trimScalars(_ drop: (Unicode.Scalar) -> Bool) -> String {
+        var s = unicodeScalars[...]
+        while let f = s.first, drop(f) { s.removeFirst() }
+        while let l = s.last, drop(l) { s.removeLast() }
+        return String(s)
+    }
+}
+
+extension String {
+    /// Without leading and trailing whitespace (Character.isWhitespace).
+    package var trimmingSpaces: String {
+        var s = Substring(self)
+        while let f = s.first, f.isWhitespace { s.removeFirst() }
+        while let l = s.last, l.isWhitespace { s.removeLast() }
+        return String(s)
+    }
+}

@@ -1,0 +1,524 @@
+import TributaryBase
+import TributaryJSON
+import TributaryOptions
+import CCurl
+import FoundationEssentials
+import Glibc
+import Dispatch
+import Synchronization
+
+/// The network transport: one dedicated thread owns a curl multi handle and drives every
+/// transfer; callers `await` their response. A Swift-side admission queue keeps at most
+/// `concurrency` transfers inside curl, and at most `perHost` per host, so curl's timeouts only
+/// ever count time on the wire.
+///
+/// Nothing happens until the first request: then libcurl is loaded (`CurlLibrary.shared()`), the
+/// multi handle made and the curl thread started (`CurlDriver`). A run that replays or fails
+/// before fetching never loads libcurl. When libcurl cannot be loaded every request fails with
+/// an `.other` error that names libcurl.so.4 and says why (the loader's message).
+public final class CurlTransport: HTTPTransport, @unchecked Sendable {
+    private enum Phase {
+        case idle
+        case running(CurlDriver)
+        case unavailable(SharedLibrary.LoadError)
+        case refusing  // refuseNewRequests() before the first request
+        case stopped
+    }
+
+    private let settings: HTTPSettings
+    private let library: @Sendable () -> Result<CurlLibrary, SharedLibrary.LoadError>
+    private let phase = Locked(Phase.idle)
+    /// The driver once started, read without a lock by every request (the lock is only for the
+    /// first start and the other transitions).
+    private let running = AtomicLazyReference<CurlDriver>()
+
+    public convenience init(settings: HTTPSettings) {
+        self.init(settings: settings, library: CurlLibrary.shared)
+    }
+
+    /// `library` stands in for `CurlLibrary.shared` in tests (a library that does not exist).
+    init(settings: HTTPSettings, library: @escaping @Sendable () -> Result<CurlLibrary, SharedLibrary.LoadError>) {
+        self.settings = settings
+        self.library = library
+    }
+
+    /// The version of the libcurl this process uses, or would use once it fetches, e.g. `7.88.1`.
+    ///
+    /// Once libcurl is loaded this is `curl_version_info(CURLVERSION_NOW)->version`. Before
+    /// that, which is always the case for `tributary --version`, loading libcurl only to ask
+    /// would cost the ~8 ms of dynamic loading this program avoids at start, so the version is
+    /// read from the file the loader would open: `LibraryFile.locate` follows ld.so's order
+    /// (its own search list from `dlinfo`: LD_LIBRARY_PATH, the program's RUNPATH; then
+    /// /etc/ld.so.cache; then the system directories), and the version is the one in the
+    /// `libcurl/<version>` string that libcurl keeps in its read-only data for `curl_version()`.
+    /// That is a few small reads (the cache, about 60 KB of `.rodata`), well under a
+    /// millisecond, and it names the library a later `dlopen` gets. The build-time
+    /// `LIBCURL_VERSION` (the headers' version) is the fallback only when no such file or
+    /// string is found, marked as such, because the installed library can differ from the
+    /// headers (a security update, another machine). Rejected: `dlopen` just for this (the cost
+    /// above), `dlopen(RTLD_NOLOAD)` (sees only loaded libraries), `ldconfig -p` (a process,
+    /// and it ignores LD_LIBRARY_PATH). Tests compare the value with `curl_version_info`.
+    public static var curlVersion: String {
+        if let lib = CurlLibrary.ifLoaded { return lib.version }
+        guard let path = LibraryFile.locate(CurlLibrary.soname) else {
+            return "\(LIBCURL_VERSION) (build headers; \(CurlLibrary.soname) not found)"
+        }
+        return LibraryFile.embeddedVersion(after: "libcurl/", inFile: path) ?? "\(LIBCURL_VERSION) (build headers; no version in \(path))"
+    }
+
+    /// After this, new requests fail with `.cancelled` at once; transfers in flight continue.
+    public func refuseNewRequests() {
+        let driver = phase.withLock { p -> CurlDriver? in
+            switch p {
+            case .running(let d): return d
+            case .idle: p = .refusing; return nil
+            case .unavailable, .refusing, .stopped: return nil
+            }
+        }
+        driver?.refuseNewRequests()
+    }
+
+    /// Stops the curl thread (cancelling what is left) and frees the multi handle. Idempotent.
+    public func shutdown() {
+        let driver = phase.withLock { p -> CurlDriver? in
+            defer { p = .stopped }
+            if case .running(let d) = p { return d }
+            return nil
+        }
+        driver?.shutdown()
+    }
+
+    public func send(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
+        let driver = try start(for: request)
+        return try await driver.send(request)
+    }
+
+    /// The running driver, started on the first request.
+    private func start(for request: HTTPRequest) throws(HTTPError) -> CurlDriver {
+        // After shutdown() this still returns the driver, which then refuses the request itself
+        // ("not started: shutting down"), as before.
+        if let d = running.load() { return d }
+        let outcome = phase.withLock { p -> Result<CurlDriver, HTTPError> in
+            switch p {
+            case .running(let d):
+                return .success(d)
+            case .unavailable(let e):
+                return .failure(HTTPError(kind: .other, method: request.method, url: request.url, message: e.message))
+            case .refusing, .stopped:
+                return .failure(HTTPError(kind: .cancelled, method: request.method, url: request.url, message: "not started: shutting down"))
+            case .idle:
+                switch library() {
+                case .success(let lib):
+                    let d = running.storeIfNil(CurlDriver(settings: settings, curl: lib))
+                    p = .running(d)
+                    return .success(d)
+                case .failure(let e):
+                    p = .unavailable(e)
+                    return .failure(HTTPError(kind: .other, method: request.method, url: request.url, message: e.message))
+                }
+            }
+        }
+        return try outcome.get()
+    }
+}
+
+/// The curl thread and its multi handle, made by `CurlTransport` on its first request.
+///
+/// Threading rule: `multi`, `active` and the easy handles are touched only by the curl thread;
+/// `waiting`, `cancelled` and `stopping` live in `shared` (`Locked`) and are how other threads talk
+/// to it, followed by `curl_multi_wakeup` (for a new transfer, only while it sleeps: `polling`).
+final class CurlDriver: @unchecked Sendable {
+    private struct Shared {
+        var waiting: [Transfer] = []
+        var cancelled: [Transfer] = []
+        var stopping = false
+        var refuseNew = false
+        /// The curl thread is in (or about to enter) `curl_multi_poll` and must be woken for a
+        /// new transfer. Cleared by the first sender that wakes it, and by the loop itself.
+        var polling = false
+        /// Transfers were added to `waiting` since the loop last looked.
+        var arrived = false
+    }
+
+    private let settings: HTTPSettings
+    private let curl: CurlLibrary
+    private let api: UnsafePointer<tributary_curl>
+    private let multi: UnsafeMutableRawPointer
+    private let shared = Locked(Shared())
+    private var active: [Transfer] = []      // curl thread only
+    private var perHost: [String: Int] = [:]  // curl thread only
+    /// The curl thread, set first thing in `loop` and read only there (debug assertions).
+    private var loopThread = pthread_t()
+    private let finished = DispatchSemaphore(value: 0)
+
+    init(settings: HTTPSettings, curl: CurlLibrary) {
+        self.settings = settings
+        self.curl = curl
+        self.api = curl.api
+        self.multi = tributary_curl_multi_init(curl.api)!
+        tributary_multi_setopt_long(api, multi, CURLMOPT_MAXCONNECTS, Int(max(settings.concurrency, 8)))
+        DetachedThread.start(name: "tributary-curl") { [unowned self] in self.loop() }
+    }
+
+    func refuseNewRequests() {
+        shared.withLock { $0.refuseNew = true }
+        tributary_curl_multi_wakeup(api, multi)
+    }
+
+    func shutdown() {
+        let wasStopping = shared.withLock { s -> Bool in
+            let was = s.stopping
+            s.stopping = true
+            return was
+        }
+        if wasStopping { return }
+        tributary_curl_multi_wakeup(api, multi)
+        finished.wait()
+        tributary_curl_multi_cleanup(api, multi)
+    }
+
+    func send(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
+        let transfer = Transfer(request: request, maxBody: settings.maxBody, curl: curl)
+        let result: Result<HTTPResponse, HTTPError> = await withTaskCancellationHandler {
+            await withCheckedContinuation { (cont: CheckedContinuation<Result<HTTPResponse, HTTPError>, Never>) in
+                transfer.continuation = cont
+                // Woken only when it sleeps: a thread busy in `perform` sees `arrived` before it
+                // polls (a wakeup costs a syscall and a reschedule, per request).
+                let accepted = shared.withLock { s -> (Bool, wake: Bool) in
+                    if s.stopping || s.refuseNew || transfer.isCancelled { return (false, false) }
+                    s.waiting.append(transfer)
+                    s.arrived = true
+                    let wake = s.polling
+                    s.polling = false
+                    return (true, wake)
+                }
+                if accepted.0 {
+                    if accepted.wake { tributary_curl_multi_wakeup(api, multi) }
+                } else {
+                    transfer.finish(.failure(transfer.error(.cancelled, transfer.isCancelled ? "cancelled" : "not started: shutting down")))
+                }
+            }
+        } onCancel: {
+            transfer.markCancelled()
+            shared.withLock { $0.cancelled.append(transfer) }
+            tributary_curl_multi_wakeup(api, multi)
+        }
+        return try result.get()
+    }
+
+    // MARK: curl thread
+
+    /// Everything below `loop` touches `active`, `perHost` and the multi handle: the curl
+    /// thread's alone. Checked in debug builds.
+    @inline(__always) private func assertCurlThread(_ what: StaticString) {
+        assert(pthread_equal(pthread_self(), loopThread) != 0, "\(what) off the curl thread")
+    }
+
+    private func loop() {
+        loopThread = pthread_self()
+        while true {
+            let (cancels, stopping) = shared.withLock { s -> ([Transfer], Bool) in
+                let c = s.cancelled
+                s.cancelled.removeAll()
+                s.polling = false
+                return (c, s.stopping)
+            }
+            for t in cancels { cancel(t) }
+            if stopping { break }
+            admit()
+            var running: Int32 = 0
+            tributary_curl_multi_perform(api, multi, &running)
+            // Finished transfers free slots: go round again at once so waiting ones are admitted
+            // now, not after the poll's timeout.
+            if drainMessages() > 0 { continue }
+            // Sleep only if nothing arrived since `admit` looked; from here on a sender wakes us.
+            let sleep = shared.withLock { s -> Bool in
+                if s.arrived || s.stopping || !s.cancelled.isEmpty { return false }
+                s.polling = true
+                return true
+            }
+            if !sleep { continue }
+            var numfds: Int32 = 0
+            tributary_curl_multi_poll(api, multi, nil, 0, 1000, &numfds)
+        }
+        // Shutdown: fail everything still waiting or running.
+        let leftovers = shared.withLock { s -> [Transfer] in
+            let w = s.waiting
+            s.waiting.removeAll()
+            return w
+        }
+        for t in leftovers { t.finish(.failure(t.error(.cancelled, "cancelled: shutting down"))) }
+        for t in active {
+            if let h = t.easy { tributary_curl_multi_remove_handle(api, multi, h) }
+            t.cleanup()
+            t.finish(.failure(t.error(.cancelled, "cancelled: shutting down")))
+        }
+        active.removeAll()
+        finished.signal()
+    }
+
+    /// Moves waiting transfers into curl while the global and per-host limits allow.
+    private func admit() {
+        assertCurlThread("admit")
+        let ready = shared.withLock { s -> [Transfer] in
+            var taken: [Transfer] = []
+            var keep: [Transfer] = []
+            var inFlight = active.count
+            var hostCounts = perHost
+            for t in s.waiting {
+                let host = t.host
+                if inFlight < settings.concurrency && hostCounts[host, default: 0] < settings.perHost {
+                    taken.append(t)
+                    inFlight += 1
+                    hostCounts[host, default: 0] += 1
+                } else {
+                    keep.append(t)
+                }
+            }
+            s.waiting = keep
+            s.arrived = false
+            return taken
+        }
+        for t in ready {
+            if t.isCancelled {
+                t.finish(.failure(t.error(.cancelled, "cancelled")))
+                continue
+            }
+            guard let easy = t.configure(settings: settings) else {
+                t.finish(.failure(t.error(.other, "could not create a curl handle")))
+                continue
+            }
+            perHost[t.host, default: 0] += 1
+            t.started = DispatchTime.now().uptimeNanoseconds
+            active.append(t)
+            tributary_curl_multi_add_handle(api, multi, easy)
+        }
+    }
+
+    @discardableResult
+    private func drainMessages() -> Int {
+        assertCurlThread("drainMessages")
+        var finished = 0
+        var left: Int32 = 0
+        while let msg = tributary_curl_multi_info_read(api, multi, &left) {
+            guard msg.pointee.msg == CURLMSG_DONE, let easy = msg.pointee.easy_handle else { continue }
+            let code = tributary_msg_result(msg)
+            guard let idx = active.firstIndex(where: { $0.easy == easy }) else { continue }
+            let t = active.remove(at: idx)
+            release(t)
+            tributary_curl_multi_remove_handle(api, multi, easy)
+            let result = t.complete(code: code)
+            t.cleanup()
+            t.finish(result)
+            finished += 1
+        }
+        return finished
+    }
+
+    private func release(_ t: Transfer) {
+        perHost[t.host, default: 1] -= 1
+        if perHost[t.host] == 0 { perHost[t.host] = nil }
+    }
+
+    private func cancel(_ t: Transfer) {
+        assertCurlThread("cancel")
+        let wasWaiting = shared.withLock { s -> Bool in
+            guard let i = s.waiting.firstIndex(where: { $0 === t }) else { return false }
+            s.waiting.remove(at: i)
+            return true
+        }
+        if wasWaiting {
+            t.finish(.failure(t.error(.cancelled, "cancelled")))
+            return
+        }
+        if let idx = active.firstIndex(where: { $0 === t }) {
+            active.remove(at: idx)
+            release(t)
+            if let h = t.easy { tributary_curl_multi_remove_handle(api, multi, h) }
+            t.cleanup()
+            t.finish(.failure(t.error(.cancelled, "cancelled")))
+        }
+    }
+}
+
+/// One transfer's buffers and handle. Touched by the curl thread only, except `finish`,
+/// which resumes the continuation exactly once.
+final class Transfer: @unchecked Sendable {
+    let request: HTTPRequest
+    let host: String
+    let maxBody: Int
+    /// libcurl's table (`CurlLibrary.api`), for the handle's calls.
+    let api: UnsafePointer<tributary_curl>
+    var continuation: CheckedContinuation<Result<HTTPResponse, HTTPError>, Never>?
+    var easy: UnsafeMutableRawPointer?
+    var body: [UInt8] = []
+    var headers: [(name: String, value: String)] = []
+    var tooLarge = false
+    var headerList: UnsafeMutablePointer<curl_slist>?
+    /// When curl got the handle (uptime ns), to tell the stall rule from the timeout.
+    var started: UInt64 = 0
+    let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
+    private let done = Locked(false)
+    private let cancelFlag = Locked(false)
+
+    /// Set by the cancellation handler, possibly before the transfer was queued.
+    var isCancelled: Bool { cancelFlag.withLock { $0 } }
+    func markCancelled() { cancelFlag.withLock { $0 = true } }
+
+    init(request: HTTPRequest, maxBody: Int, curl: CurlLibrary) {
+        self.request = request
+        self.api = curl.api
+        self.host = URLEncoding.hostKey(request.url)
+        self.maxBody = maxBody
+        errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+    }
+
+    deinit { errorBuffer.deallocate() }
+
+    func error(_ kind: HTTPError.Kind, _ message: String, status: Int? = nil) -> HTTPError {
+        HTTPError(kind: kind, method: request.method, url: request.url, message: message, status: status)
+    }
+
+    func finish(_ result: Result<HTTPResponse, HTTPError>) {
+        let first = done.withLock { d -> Bool in
+            if d { return false }
+            d = true
+            return true
+        }
+        guard first, let c = continuation else { return }
+        continuation = nil
+        c.resume(returning: result)
+    }
+
+    func configure(settings: HTTPSettings) -> UnsafeMutableRawPointer? {
+        guard let h = tributary_curl_easy_init(api) else { return nil }
+        easy = h
+        let timeoutSeconds = request.timeout ?? 20
+        let timeoutMs = max(1, Int(timeoutSeconds * 1000))
+        tributary_easy_setopt_string(api, h, CURLOPT_URL, request.url)
+        tributary_easy_setopt_long(api, h, CURLOPT_NOSIGNAL, 1)
+        tributary_easy_setopt_long(api, h, CURLOPT_TIMEOUT_MS, timeoutMs)
+        tributary_easy_setopt_long(api, h, CURLOPT_CONNECTTIMEOUT_MS, min(timeoutMs, 10_000))
+        tributary_easy_setopt_long(api, h, CURLOPT_LOW_SPEED_LIMIT, 1)
+        tributary_easy_setopt_long(api, h, CURLOPT_LOW_SPEED_TIME, Self.stallSeconds(timeoutSeconds))
+        tributary_easy_setopt_long(api, h, CURLOPT_FOLLOWLOCATION, request.followRedirects ? 1 : 0)
+        tributary_easy_setopt_long(api, h, CURLOPT_MAXREDIRS, HTTPSettings.maxRedirects)
+        tributary_easy_setopt_string(api, h, CURLOPT_PROTOCOLS_STR, request.allowFile ? "http,https,file" : "http,https")
+        tributary_easy_setopt_string(api, h, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
+        tributary_easy_setopt_string(api, h, CURLOPT_ACCEPT_ENCODING, "")
+        tributary_easy_setopt_long(api, h, CURLOPT_SSL_VERIFYPEER, 1)
+        tributary_easy_setopt_long(api, h, CURLOPT_SSL_VERIFYHOST, 2)
+        tributary_easy_setopt_string(api, h, CURLOPT_USERAGENT, settings.userAgent)
+        tributary_easy_setopt_off(api, h, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(settings.maxBody))
+        tributary_easy_setopt_pointer(api, h, CURLOPT_ERRORBUFFER, errorBuffer)
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        tributary_easy_setopt_write_cb(api, h, CURLOPT_WRITEFUNCTION, { ptr, size, n, ctx in
+            let t = Unmanaged<Transfer>.fromOpaque(ctx!).takeUnretainedValue()
+            let count = size * n
+            if t.body.count + count > t.maxBody {
+                t.tooLarge = true
+                return 0
+            }
+            if let ptr { t.body.append(contentsOf: UnsafeRawBufferPointer(start: ptr, count: count)) }
+            return count
+        })
+        tributary_easy_setopt_pointer(api, h, CURLOPT_WRITEDATA, me)
+        tributary_easy_setopt_write_cb(api, h, CURLOPT_HEADERFUNCTION, { ptr, size, n, ctx in
+            let t = Unmanaged<Transfer>.fromOpaque(ctx!).takeUnretainedValue()
+            let count = size * n
+            guard let ptr else { return count }
+            t.addHeaderLine(UnsafeRawBufferPointer(start: ptr, count: count))
+            return count
+        })
+        tributary_easy_setopt_pointer(api, h, CURLOPT_HEADERDATA, me)
+        for header in request.headers {
+            headerList = tributary_curl_slist_append(api, headerList, "\(header.name): \(header.value)")
+        }
+        if let headerList { tributary_easy_setopt_pointer(api, h, CURLOPT_HTTPHEADER, UnsafeMutableRawPointer(headerList)) }
+        switch request.method {
+        case "GET": break
+        case "HEAD": tributary_easy_setopt_long(api, h, CURLOPT_NOBODY, 1)
+        case "POST": tributary_easy_setopt_long(api, h, CURLOPT_POST, 1)
+        default: tributary_easy_setopt_string(api, h, CURLOPT_CUSTOMREQUEST, request.method)
+        }
+        if let body = request.body {
+            tributary_easy_setopt_off(api, h, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count))
+            body.withUnsafeBytes { raw in
+                _ = tributary_easy_setopt_pointer(api, h, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: raw.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!))
+            }
+        }
+        return h
+    }
+
+    func complete(code: CURLcode) -> Result<HTTPResponse, HTTPError> {
+        guard let h = easy else { return .failure(error(.other, "no handle")) }
+        var status = 0
+        tributary_easy_getinfo_long(api, h, CURLINFO_RESPONSE_CODE, &status)
+        var effective: UnsafeMutablePointer<CChar>? = nil
+        tributary_easy_getinfo_string(api, h, CURLINFO_EFFECTIVE_URL, &effective)
+        let finalURL = effective.map { String(cString: $0) } ?? request.url
+        if code == CURLE_OK {
+            if request.url.hasPrefix("file:") && status == 0 { status = 200 }
+            return .success(HTTPResponse(status: status, headers: headers, body: body, url: finalURL))
+        }
+        let detail = String(cString: errorBuffer)
+        let text = detail.isEmpty ? String(cString: tributary_curl_easy_strerror(api, code)) : detail
+        switch code {
+        case CURLE_WRITE_ERROR where tooLarge, CURLE_FILESIZE_EXCEEDED:
+            return .failure(error(.bodyTooLarge, "response body larger than \(ByteSizes.format(maxBody)) (http.max_body)"))
+        case CURLE_OPERATION_TIMEDOUT:
+            let timeout = request.timeout ?? 20
+            let elapsed = Double(DispatchTime.now().uptimeNanoseconds &- started) / 1e9
+            let stall = Self.stallSeconds(timeout)
+            // The stall rule (less than 1 byte/s for `stall` seconds) ends a transfer before its
+            // timeout; say which limit it was.
+            if elapsed < timeout - 0.5 && Double(stall) < timeout {
+                return .failure(error(.timeout, "stalled: less than 1 byte/s for \(stall)s, after \(Durations.format(elapsed.rounded())) (the timeout is \(Durations.format(timeout)))"))
+            }
+            return .failure(error(.timeout, "timed out after \(Durations.format(timeout)): \(text)"))
+        case CURLE_COULDNT_CONNECT, CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY, CURLE_RECV_ERROR,
+             CURLE_SEND_ERROR, CURLE_GOT_NOTHING, CURLE_PARTIAL_FILE, CURLE_SSL_CONNECT_ERROR:
+            return .failure(error(.connection, text))
+        case CURLE_TOO_MANY_REDIRECTS:
+            return .failure(error(.tooManyRedirects, "too many redirects: \(text)"))
+        case CURLE_UNSUPPORTED_PROTOCOL:
+            return .failure(error(.protocolRefused, "protocol not allowed (only http and https; file only for a URL written in the config): \(text)"))
+        case CURLE_URL_MALFORMAT:
+            return .failure(error(.invalidURL, "malformed URL: \(text)"))
+        default:
+            return .failure(error(.other, "curl error \(code.rawValue): \(text)"))
+        }
+    }
+
+    /// One header line as curl hands it over (`Name: value\r\n`, or a status line that starts a
+    /// new response after a redirect or a 100-continue). Parsed on the bytes: header names and
+    /// the separators are ASCII, and values keep whatever bytes they hold (invalid UTF-8 is
+    /// replaced, never trusted).
+    func addHeaderLine(_ line: UnsafeRawBufferPointer) {
+        if line.count >= 5, line[0] == 0x48, line[1] == 0x54, line[2] == 0x54, line[3] == 0x50, line[4] == 0x2F {  // "HTTP/"
+            headers.removeAll()
+            return
+        }
+        guard let colon = line.firstIndex(of: 0x3A) else { return }  // the blank line, or junk
+        @inline(__always) func isBlank(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0D || b == 0x0A }
+        var nameStart = line.startIndex, nameEnd = colon
+        while nameStart < nameEnd && isBlank(line[nameStart]) { nameStart += 1 }
+        while nameEnd > nameStart && isBlank(line[nameEnd - 1]) { nameEnd -= 1 }
+        var valueStart = colon + 1, valueEnd = line.endIndex
+        while valueStart < valueEnd && isBlank(line[valueStart]) { valueStart += 1 }
+        while valueEnd > valueStart && isBlank(line[valueEnd - 1]) { valueEnd -= 1 }
+        headers.append((String(decoding: UnsafeRawBufferPointer(rebasing: line[nameStart..<nameEnd]), as: UTF8.self),
+                        String(decoding: UnsafeRawBufferPointer(rebasing: line[valueStart..<valueEnd]), as: UTF8.self)))
+    }
+
+    /// How long a transfer may move less than 1 byte/s before it is ended (at most 15 s, and
+    /// never longer than its timeout).
+    static func stallSeconds(_ timeout: Double) -> Int { max(1, min(Int(timeout), 15)) }
+
+    func cleanup() {
+        if let h = easy { tributary_curl_easy_cleanup(api, h) }
+        easy = nil
+        if let l = headerList { tributary_curl_slist_free_all(api, l) }
+        headerList = nil
+    }
+}

@@ -1,0 +1,64 @@
+import TributaryBase
+import TributaryJSON
+import TributaryOptions
+
+/// One HTTP request as sources describe it; the transport adds the fixed policy (timeouts,
+/// redirects, protocols, decoding, User-Agent).
+public struct HTTPRequest: Sendable, Equatable {
+    public var method: String
+    public var url: String
+    public var headers: [(name: String, value: String)]
+    public var body: [UInt8]?
+    /// Total time allowed for one attempt, in seconds; nil means the source's `timeout`.
+    public var timeout: Double?
+    /// True only for a URL written directly in the config: lets `file://` through (never via a redirect).
+    public var allowFile: Bool
+    /// False: a 3xx is the response, not followed (a webhook's POST must not turn into a GET
+    /// elsewhere and count as delivered).
+    public var followRedirects: Bool
+
+    public init(method: String = "GET", url: String, headers: [(name: String, value: String)] = [], body: [UInt8]? = nil, timeout: Double? = nil,
+                allowFile: Bool = false, followRedirects: Bool = true) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+        self.timeout = timeout
+        self.allowFile = allowFile
+        self.followRedirects = followRedirects
+    }
+
+    public static func == (a: HTTPRequest, b: HTTPRequest) -> Bool {
+        a.method == b.method && a.url == b.url && a.body == b.body && a.headers.map { "\($0.name):\($0.value)" } == b.headers.map { "\($0.name):\($0.value)" }
+    }
+}
+
+/// A complete response: status, headers of the final response (after redirects), decoded body.
+public struct HTTPResponse: Sendable {
+    public var status: Int
+    public var headers: [(name: String, value: String)]
+    public var body: [UInt8]
+    /// The URL that finally answered (after redirects).
+    public var url: String
+
+    public init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = [], url: String) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+        self.url = url
+    }
+
+    /// First header with this name, case-insensitive.
+    public func header(_ name: String) -> String? {
+        let lower = name.lowercased()
+        return headers.first(where: { $0.name.lowercased() == lower })?.value
+    }
+}
+
+/// Sends one attempt of a request. Implementations: `CurlTransport` (the network),
+/// `ReplayTransport` (recordings), `RecordingTransport` (saves what another transport does).
+/// Contract: never retries, never throws anything but `HTTPError`; a non-2xx status is a
+/// response, not an error.
+public protocol HTTPTransport: Sendable {
+    func send(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse
+}

@@ -1,0 +1,44 @@
+import TributaryBase
+import TributaryOptions
+
+/// Settings shared by every request of one run (config `http` section), with the options that
+/// declare them.
+public struct HTTPSettings: Sendable, Equatable {
+    // The defaults are the options', declared once below.
+    public var concurrency: Int = Options.concurrency.defaultValue
+    public var perHost: Int = Options.perHost.defaultValue
+    public var userAgent: String = Options.userAgent.defaultValue
+    public var maxBody: Int = Options.maxBody.defaultValue
+    /// Redirects followed per request.
+    public static let maxRedirects = 5
+    public init() {}
+
+    /// The largest `http.concurrency`: one API gateway in front of a thousand sources at 200 or
+    /// more in flight is normal. Each transfer holds a socket, so the process needs about this
+    /// many file descriptors (`FileDescriptors.ensure`).
+    public static let maxConcurrency = 4096
+
+    /// The `http` section's options.
+    public enum Options {
+        public static let concurrency = Option.integer("concurrency", 1...HTTPSettings.maxConcurrency, "transfers in flight at once, all hosts").defaulted(32)
+        public static let perHost = Option.integer("per_host", 1...HTTPSettings.maxConcurrency, "transfers in flight at once per host (at most `concurrency`)").defaulted(6)
+        public static let userAgent = Option.string("user_agent", "User-Agent header").defaulted("tributary/" + Tributary.version, shown: "tributary/<version>")
+        public static let maxBody = Option.size("max_body", "largest response body accepted (after decompression)").defaulted(16 << 20)
+        public static let replay = Option.path("replay", "answer every request from recordings in this folder (relative to the config file)")
+        public static let all: [any OptionDeclaration] = [concurrency, perHost, userAgent, maxBody, replay]
+    }
+
+    /// The settings an `http` section gives; `per_host` above `concurrency` is reported.
+    public static func read(_ r: OptionReader) -> HTTPSettings {
+        var http = HTTPSettings()
+        http.concurrency = r[Options.concurrency]
+        http.perHost = r[Options.perHost]
+        if http.perHost > http.concurrency, r.has(Options.perHost) {
+            r.error(Options.perHost, "must not exceed http.concurrency (\(http.concurrency)), found \(http.perHost)")
+        }
+        http.perHost = min(http.perHost, http.concurrency)
+        http.userAgent = r[Options.userAgent]
+        http.maxBody = r[Options.maxBody]
+        return http
+    }
+}

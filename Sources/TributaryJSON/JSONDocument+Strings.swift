@@ -1,0 +1,116 @@
+import TributaryBase
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension JSONDocument {
+    /// The decoded string at `i` (a string entry). Without escapes it is the validated bytes
+    /// themselves, copied once into the new String; with escapes they are decoded straight into
+    /// the String's storage.
+    func string(at i: Int) -> String {
+        let e = entry(i)
+        assert(e.kind == JSONTapeEntry.string)
+        let count = Int(e.length)
+        if count == 0 { return "" }
+        return withBytes { base in
+            // Invariant: offset + length <= bytes.count (the parser measured the span inside it).
+            let src = base + Int(e.offset)
+            if e.flags & JSONTapeEntry.hasEscapes == 0 {
+                // The stdlib has no public initializer that skips its own UTF-8 check; this one
+                // checks the copy in place (an ASCII fast path), with no intermediate buffer.
+                return String(unsafeUninitializedCapacity: count) { dst in
+                    dst.baseAddress!.update(from: src, count: count)
+                    return count
+                }
+            }
+            // Decoding never grows the text (see JSONEscapes.decode), so `count` bytes suffice.
+            return String(unsafeUninitializedCapacity: count) { dst in
+                JSONEscapes.decode(src, count: count, into: dst.baseAddress!)
+            }
+        }
+    }
+
+    /// The literal text of the scalar at `i` (a number's digits as written).
+    func literalText(at i: Int) -> String {
+        let e = entry(i)
+        return withBytes { base in
+            String(decoding: UnsafeBufferPointer(start: base + Int(e.offset), count: Int(e.length)), as: UTF8.self)
+        }
+    }
+
+    /// Whether the string entry at `i` decodes to exactly the bytes of `key`.
+    @inline(__always)
+    func string(at i: Int, equals key: UnsafeBufferPointer<UInt8>, in base: UnsafePointer<UInt8>) -> Bool {
+        let e = entry(i)
+        let count = Int(e.length)
+        let src = base + Int(e.offset)
+        if e.flags & JSONTapeEntry.hasEscapes == 0 {
+            guard count == key.count else { return false }
+            return count == 0 || Self.equalBytes(src, key.baseAddress!, count)
+        }
+        // Escaped keys are rare: decode into a temporary (on the stack when small) and compare.
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { tmp in
+            let n = JSONEscapes.decode(src, count: count, into: tmp.baseAddress!)
+            return n == key.count && (n == 0 || Self.equalBytes(tmp.baseAddress!, key.baseAddress!, n))
+        }
+    }
+
+    /// `a[0..<n] == b[0..<n]` for the short runs keys are, without a call: words compared, the
+    /// last one overlapping. Invariant: both pointers have `n` readable bytes; no load reaches
+    /// past `n` (the overlapping loads start at `n - 8` or `n - 4`, both >= 0 where used).
+    @inline(__always)
+    static func equalBytes(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ n: Int) -> Bool {
+        @inline(__always) func load64(_ p: UnsafePointer<UInt8>) -> UInt64 { UnsafeRawPointer(p).loadUnaligned(as: UInt64.self) }
+        @inline(__always) func load32(_ p: UnsafePointer<UInt8>) -> UInt32 { UnsafeRawPointer(p).loadUnaligned(as: UInt32.self) }
+        if n >= 8 {
+            var i = 0
+            while i + 8 <= n {
+                if load64(a + i) != load64(b + i) { return false }
+                i += 8
+            }
+            return i == n || load64(a + n - 8) == load64(b + n - 8)
+        }
+        if n >= 4 { return load32(a) == load32(b) && load32(a + n - 4) == load32(b + n - 4) }
+        var i = 0
+        while i < n {
+            if a[i] != b[i] { return false }
+            i += 1
+        }
+        return true
+    }
+
+    /// Calls `body` with the string's bytes as written between its quotes (escapes not decoded)
+    /// and whether they hold escapes. Without escapes the bytes are the value's UTF-8.
+    func withRawString<R, E: Error>(at i: Int, _ body: (UnsafeBufferPointer<UInt8>, _ hasEscapes: Bool) throws(E) -> R) throws(E) -> R {
+        let e = entry(i)
+        assert(e.kind == JSONTapeEntry.string)
+        let result: Result<R, E> = withBytes { base in
+            do throws(E) {
+                return .success(try body(UnsafeBufferPointer(start: base + Int(e.offset), count: Int(e.length)), e.flags & JSONTapeEntry.hasEscapes != 0))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
+    /// Appends the string at `i` as JSON text (`"..."`). `verbatim` copies the bytes as written,
+    /// escapes included: valid JSON, since the input was validated. Otherwise the output is
+    /// exactly what `JSONWriter.writeString` writes for the decoded string; for a string without
+    /// escapes (most of them) both are the same plain copy.
+    func appendString(at i: Int, verbatim: Bool, to out: inout [UInt8]) {
+        let e = entry(i)
+        assert(e.kind == JSONTapeEntry.string)
+        let count = Int(e.length)
+        withBytes { base in
+            let src = base + Int(e.offset)
+            if verbatim || e.flags & JSONTapeEntry.hasEscapes == 0 {
+                out.append(UInt8(ascii: "\""))
+                out.append(contentsOf: UnsafeBufferPointer(start: src, count: count))
+                out.append(UInt8(ascii: "\""))
+            } else {
+                JSONEscapes.appendCanonical(src, count: count, to: &out)
+            }
+        }
+    }
+}

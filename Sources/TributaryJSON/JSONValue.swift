@@ -1,0 +1,97 @@
+import TributaryBase
+
+/// A parsed JSON document: the one value type every source, the config loader and the item
+/// writer share. Objects keep their keys in document order (duplicates included).
+public enum JSONValue: Equatable, Sendable {
+    case null
+    case bool(Bool)
+    case number(JSONNumber)
+    case string(String)
+    case array([JSONValue])
+    case object(JSONObject)
+
+    /// The JSON type name used in error messages ("string", "number", ...).
+    public var typeName: String {
+        switch self {
+        case .null: return "null"
+        case .bool: return "bool"
+        case .number: return "number"
+        case .string: return "string"
+        case .array: return "array"
+        case .object: return "object"
+        }
+    }
+
+    public var stringValue: String? { if case .string(let s) = self { return s }; return nil }
+    public var objectValue: JSONObject? { if case .object(let o) = self { return o }; return nil }
+    public var arrayValue: [JSONValue]? { if case .array(let a) = self { return a }; return nil }
+    public var numberValue: JSONNumber? { if case .number(let n) = self { return n }; return nil }
+    public var boolValue: Bool? { if case .bool(let b) = self { return b }; return nil }
+
+    public static func int(_ v: Int) -> JSONValue { .number(JSONNumber(v)) }
+    public static func double(_ v: Double) -> JSONValue { .number(JSONNumber(v)) }
+}
+
+/// A JSON number kept as the literal text it was written with, so integers of any size and
+/// doubles round-trip exactly; conversions happen on access.
+public struct JSONNumber: Equatable, Sendable, CustomStringConvertible {
+    public let text: String
+
+    /// `text` must be a valid JSON number literal.
+    public init(text: String) { self.text = text }
+    public init(_ value: Int) { self.text = String(value) }
+    public init(_ value: Int64) { self.text = String(value) }
+    public init(_ value: Double) {
+        if value.isFinite, value == value.rounded(), abs(value) < 1e15 {
+            self.text = String(Int64(value))
+        } else if value.isFinite {
+            self.text = "\(value)"
+        } else {
+            self.text = "0"  // JSON has no inf/nan; callers never pass them on purpose.
+        }
+    }
+
+    /// The exact integer value, or nil when the literal has a fraction/exponent or is out of range.
+    public var int64: Int64? { Int64(text) }
+    /// The nearest double (may be inf for huge exponents).
+    public var double: Double { Double(text) ?? .nan }
+    public var isInteger: Bool { !text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) }
+    public var description: String { text }
+}
+
+/// A JSON object: ordered entries, lookups by key where the last duplicate wins.
+public struct JSONObject: Equatable, Sendable {
+    public var entries: [(key: String, value: JSONValue)]
+
+    public init(_ entries: [(key: String, value: JSONValue)] = []) { self.entries = entries }
+
+    public subscript(key: String) -> JSONValue? {
+        get {
+            var i = entries.count - 1
+            while i >= 0 {
+                if entries[i].key == key { return entries[i].value }
+                i -= 1
+            }
+            return nil
+        }
+        set {
+            if let i = entries.lastIndex(where: { $0.key == key }) {
+                if let newValue { entries[i].value = newValue } else { entries.remove(at: i) }
+            } else if let newValue {
+                entries.append((key, newValue))
+            }
+        }
+    }
+
+    public var count: Int { entries.count }
+    public var keys: [String] { entries.map(\.key) }
+    public var isEmpty: Bool { entries.isEmpty }
+
+    public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
+        guard lhs.entries.count == rhs.entries.count else { return false }
+        for i in lhs.entries.indices where lhs.entries[i].key != rhs.entries[i].key || lhs.entries[i].value != rhs.entries[i].value {
+            return false
+        }
+        return true
+    }
+}

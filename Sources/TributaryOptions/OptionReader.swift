@@ -1,0 +1,295 @@
+import TributaryBase
+import TributaryJSON
+
+/// Collects every config error found in one file, so all are reported at once, and the
+/// machine checks its options declare (`PreflightCheck`), for the loader to hand out.
+public final class ConfigDiagnostics {
+    public let file: String
+    public private(set) var errors: [String] = []
+    /// The preflight checks of every valid option read so far, in order.
+    public private(set) var preflight: [PreflightCheck] = []
+    /// Environment variables this file uses that are not set: a value that still holds one
+    /// (`${NAME}` as written) is not checked, since it is either reported as unset already or
+    /// sits in a source that this command does not run.
+    package var unresolved: Set<String> = []
+
+    public init(file: String) { self.file = file }
+
+    public func add(_ message: String) { errors.append("\(file): \(message)") }
+
+    func addPreflight(_ check: PreflightCheck) { preflight.append(check) }
+
+    /// Whether `value` (a string, or a list holding one) still has an unset `${NAME}`.
+    func isUnresolved(_ value: JSONValue) -> Bool {
+        guard !unresolved.isEmpty else { return false }
+        switch value {
+        case .string(let s): return s.utf8.contains(UInt8(ascii: "$")) && unresolved.contains { s.contains("${" + $0 + "}") }
+        case .array(let a): return a.contains(where: isUnresolved)
+        default: return false
+        }
+    }
+}
+
+/// Typed, validated access to one config object (a source, a sink, a nested option object).
+/// On creation it checks every key against the declared `OptionSpec`s (unknown keys with a
+/// did-you-mean suggestion, missing required keys, wrong types); getters then return typed
+/// values, or nil where the value is absent or was already reported as wrong.
+public final class OptionReader {
+    public let object: JSONObject
+    /// Where this object is, for messages: `sources[2] ("weather")`, `sinks[0].fields`.
+    public let context: String
+    public let diagnostics: ConfigDiagnostics
+    public let specs: [OptionSpec]
+    /// Folder of the config file, for resolving relative paths.
+    public let configDirectory: String
+
+    public init(object: JSONObject, context: String, specs: [OptionSpec], diagnostics: ConfigDiagnostics, configDirectory: String) {
+        self.object = object
+        self.context = context
+        self.specs = specs
+        self.diagnostics = diagnostics
+        self.configDirectory = configDirectory
+        validate()
+    }
+
+    /// Records an error about `key` (or about the object itself when nil).
+    public func error(_ key: String?, _ message: String) {
+        if let key { diagnostics.add("\(context).\(key): \(message)") } else { diagnostics.add("\(context): \(message)") }
+    }
+
+    func has(_ key: String) -> Bool { object[key] != nil }
+
+    private func spec(_ name: String) -> OptionSpec? { specs.first { $0.name == name } }
+
+    private func validate() {
+        // Specs are read in place (`specs[i]`): a copy of one retains each of its fields, and
+        // this runs for every key of every source.
+        for (key, value) in object.entries {
+            guard let i = specs.firstIndex(where: { $0.name == key }) else {
+                var msg = "unknown key \"\(key)\""
+                if let s = Suggest.closest(to: key, in: specs.map(\.name)) { msg += " (did you mean \"\(s)\"?)" }
+                diagnostics.add("\(context): \(msg)")
+                continue
+            }
+            if specs[i].secret, let s = value.stringValue { Secrets.register(s) }
+            if diagnostics.isUnresolved(value) { continue }
+            let before = diagnostics.errors.count
+            check(specs[i], value)
+            if diagnostics.errors.count == before, let rule = specs[i].rule, let problem = rule(value, self) {
+                // `[2]: ...` or `.name: ...` is about an element or a member: `urls[2]: ...`.
+                if problem.hasPrefix("[") || problem.hasPrefix(".") { diagnostics.add("\(context).\(key)\(problem)") } else { error(key, problem) }
+            }
+            if diagnostics.errors.count == before, let preflight = specs[i].preflight, let test = preflight(value, self) {
+                diagnostics.addPreflight(PreflightCheck(location: "\(diagnostics.file): \(context).\(key)", test))
+            }
+        }
+        for i in specs.indices where specs[i].required && object[specs[i].name] == nil {
+            diagnostics.add("\(context): missing required key \"\(specs[i].name)\" (\(specs[i].typeName): \(specs[i].help))")
+        }
+    }
+
+    private static func show(_ v: JSONValue) -> String {
+        let text = String(decoding: JSONWriter.serialize(v), as: UTF8.self)
+        return text.count > 60 ? String(text.prefix(57)) + "..." : text
+    }
+
+    private func check(_ spec: OptionSpec, _ value: JSONValue) {
+        // The value is shown only in an error: not serialized for every option of every source.
+        func bad(_ expected: String) { error(spec.name, "expected \(expected), found \(Self.show(value))") }
+        switch spec.kind {
+        case .string:
+            if value.stringValue == nil { bad("a string") }
+        case .url(let fileAllowed):
+            guard let s = value.stringValue else { bad("a URL string"); return }
+            if let problem = Self.urlProblem(s, fileAllowed: fileAllowed) { error(spec.name, problem) }
+        case .integer(let lo, let hi):
+            guard let n = value.numberValue, let i = n.int64 else { bad("an integer"); return }
+            if let lo, i < lo { bad("an integer >= \(lo)") } else if let hi, i > hi { bad("an integer <= \(hi)") }
+        case .number:
+            if value.numberValue == nil { bad("a number") }
+        case .bool:
+            if value.boolValue == nil { bad("true or false") }
+        case .duration:
+            if Durations.parse(value) == nil { bad("a duration up to 3650d (seconds, or a string like \"250ms\", \"20s\", \"15m\", \"2h\", \"1d\")") }
+        case .size:
+            if ByteSizes.parse(value) == nil { bad("a size up to 1TiB (bytes, or a string like \"512KiB\", \"16MiB\")") }
+        case .keyPath:
+            guard let s = value.stringValue else { bad("a key path string"); return }
+            do { _ = try KeyPath(parsing: s) } catch { self.error(spec.name, "\(error)") }
+        case .stringList:
+            // Integers are accepted as their text: ids such as OpenWeatherMap city ids are numbers.
+            guard let a = value.arrayValue, a.allSatisfy({ $0.stringValue != nil || $0.numberValue?.int64 != nil }) else { bad("a list of strings"); return }
+        case .stringOrList:
+            if value.stringValue != nil { return }
+            guard let a = value.arrayValue, a.allSatisfy({ $0.stringValue != nil }) else { bad("a string or a list of strings"); return }
+        case .stringMap:
+            guard let o = value.objectValue else { bad("an object of strings"); return }
+            for e in o.entries where e.value.stringValue == nil {
+                if e.value.numberValue == nil && e.value.boolValue == nil {
+                    error("\(spec.name).\(e.key)", "expected a string, found \(Self.show(e.value))")
+                }
+            }
+        case .keyPathMap:
+            guard let o = value.objectValue else { bad("an object of key paths"); return }
+            for e in o.entries {
+                guard let s = e.value.stringValue else { error("\(spec.name).\(e.key)", "expected a key path string, found \(Self.show(e.value))"); continue }
+                do { _ = try KeyPath(parsing: s) } catch { self.error("\(spec.name).\(e.key)", "\(error)") }
+            }
+        case .enumeration(let allowed):
+            guard let s = value.stringValue, allowed.contains(s) else {
+                var msg = "expected one of \(allowed.map { "\"\($0)\"" }.joined(separator: ", ")), found \(Self.show(value))"
+                if let s = value.stringValue, let sug = Suggest.closest(to: s, in: allowed) { msg += " (did you mean \"\(sug)\"?)" }
+                error(spec.name, msg)
+                return
+            }
+        case .enumOrInteger(let words, let min):
+            if let w = value.stringValue, words.contains(w) { return }
+            if let i = value.numberValue?.int64, i >= min { return }
+            bad(words.map { "\"\($0)\"" }.joined(separator: ", ") + " or an integer >= \(min)")
+        case .pluginList:
+            guard let a = value.arrayValue else { bad("a list of objects"); return }
+            for (i, el) in a.enumerated() where el.objectValue == nil {
+                error("\(spec.name)[\(i)]", "expected an object, found \(Self.show(el))")
+            }
+        case .object(let sub):
+            guard let o = value.objectValue else { bad("an object"); return }
+            _ = OptionReader(object: o, context: "\(context).\(spec.name)", specs: sub, diagnostics: diagnostics, configDirectory: configDirectory)
+        case .objectList(let sub):
+            guard let a = value.arrayValue else { bad("a list of objects"); return }
+            for (i, el) in a.enumerated() {
+                guard let o = el.objectValue else { error("\(spec.name)[\(i)]", "expected an object, found \(Self.show(el))"); continue }
+                _ = OptionReader(object: o, context: "\(context).\(spec.name)[\(i)]", specs: sub, diagnostics: diagnostics, configDirectory: configDirectory)
+            }
+        }
+    }
+
+    /// What is wrong with `s` as an absolute http(s) URL (or a `file:` one), or nil.
+    public static func urlProblem(_ s: String, fileAllowed: Bool) -> String? {
+        let scheme = s.prefix(8).lowercased()
+        let web = (scheme.hasPrefix("http://") && s.utf8.count > 7) || (scheme.hasPrefix("https://") && s.utf8.count > 8)
+        if web || fileAllowed && scheme.hasPrefix("file:") { return nil }
+        let shown = Redactor.redactURL(s)
+        return fileAllowed ? "expected an http://, https:// or file: URL, found \"\(shown)\"" : "expected an http:// or https:// URL, found \"\(shown)\""
+    }
+
+    // MARK: typed getters (values were validated above; wrong ones read as nil)
+
+    func string(_ key: String) -> String? { object[key]?.stringValue }
+
+    func int(_ key: String) -> Int? { object[key]?.numberValue?.int64.map { Int($0) } }
+
+    func double(_ key: String) -> Double? { object[key]?.numberValue?.double }
+
+    func bool(_ key: String) -> Bool? { object[key]?.boolValue }
+
+    func duration(_ key: String) -> Double? { object[key].flatMap(Durations.parse) }
+
+    func size(_ key: String) -> Int? { object[key].flatMap(ByteSizes.parse) }
+
+    func keyPath(_ key: String) -> KeyPath? {
+        guard let s = string(key) else { return nil }
+        return try? KeyPath(parsing: s)
+    }
+
+    /// A list of strings; a single string reads as a list of one.
+    func stringList(_ key: String) -> [String]? { object[key].flatMap(Self.strings) }
+
+    static func strings(_ v: JSONValue) -> [String]? {
+        if let s = v.stringValue { return [s] }
+        return v.arrayValue?.compactMap { $0.stringValue ?? $0.numberValue.flatMap { $0.int64 != nil ? $0.text : nil } }
+    }
+
+    /// Ordered name/value pairs; numbers and bools are taken as their text.
+    func stringMap(_ key: String) -> [(String, String)]? { object[key].flatMap(Self.pairs) }
+
+    static func pairs(_ v: JSONValue) -> [(String, String)]? {
+        guard let o = v.objectValue else { return nil }
+        return o.entries.compactMap { e in
+            switch e.value {
+            case .string(let s): return (e.key, s)
+            case .number(let n): return (e.key, n.text)
+            case .bool(let b): return (e.key, b ? "true" : "false")
+            default: return nil
+            }
+        }
+    }
+
+    func keyPathMap(_ key: String) -> [(String, KeyPath)]? {
+        guard let o = object[key]?.objectValue else { return nil }
+        return o.entries.compactMap { e in
+            guard let s = e.value.stringValue, let p = try? KeyPath(parsing: s) else { return nil }
+            return (e.key, p)
+        }
+    }
+
+    /// A reader over a nested object (already validated with this one).
+    package func nested(_ object: JSONObject, key: String, specs: [OptionSpec]) -> OptionReader {
+        OptionReader(unchecked: object, context: "\(context).\(key)", specs: specs, parent: self)
+    }
+
+    /// The reader a required object option reads as when its object had errors.
+    init(placeholderFor key: String, specs: [OptionSpec]) {
+        self.object = JSONObject()
+        self.context = key
+        self.specs = specs
+        self.diagnostics = ConfigDiagnostics(file: "")
+        self.configDirectory = ""
+    }
+
+    /// A reader over a nested object option, without re-validating it.
+    package func nested(_ key: String) -> OptionReader? {
+        guard let o = object[key]?.objectValue, case .object(let sub)? = spec(key)?.kind else { return nil }
+        return OptionReader(unchecked: o, context: "\(context).\(key)", specs: sub, parent: self)
+    }
+
+    private init(unchecked object: JSONObject, context: String, specs: [OptionSpec], parent: OptionReader) {
+        self.object = object
+        self.context = context
+        self.specs = specs
+        self.diagnostics = parent.diagnostics
+        self.configDirectory = parent.configDirectory
+    }
+
+    /// Resolves a path relative to the config file's folder; `~` expands to $HOME.
+    public func resolvePath(_ path: String) -> String {
+        ConfigPaths.resolve(path, relativeTo: configDirectory)
+    }
+}
+
+/// Did-you-mean suggestions by edit distance.
+public enum Suggest {
+    public static func closest(to word: String, in candidates: [String]) -> String? {
+        var best: (String, Int)? = nil
+        for c in candidates {
+            let d = distance(word.lowercased(), c.lowercased())
+            if d <= max(2, c.count / 3), best == nil || d < best!.1 { best = (c, d) }
+        }
+        return best?.0
+    }
+
+    static func distance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var prev = Array(0...b.count)
+        var cur = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            cur[0] = i
+            for j in 1...b.count {
+                cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            swap(&prev, &cur)
+        }
+        return prev[b.count]
+    }
+}
+
+/// Path helpers for config-relative files.
+public enum ConfigPaths {
+    public static func resolve(_ path: String, relativeTo dir: String) -> String {
+        if path == "-" { return path }
+        if path.hasPrefix("~/"), let home = Environment.get("HOME") { return home + String(path.dropFirst(1)) }
+        if path.hasPrefix("/") || dir.isEmpty { return path }
+        return dir + "/" + path
+    }
+}

@@ -1,0 +1,221 @@
+import TributaryBase
+import TributaryJSON
+import TributaryOptions
+import TributaryPostgres
+
+/// The state in PostgreSQL (`state.url`), shared by any number of workers on any number of
+/// machines (Docs/scale-out.md): the same tables and semantics as `SQLiteState`, in one schema
+/// (`state.schema`), plus a lease per source. There is no whole-run lock: each source is run by
+/// the worker holding its lease, and ids are claimed atomically inside each batch's
+/// transaction (`INSERT ... ON CONFLICT DO NOTHING`), so two workers that fetch the same item
+/// emit it once between them.
+///
+/// A lost connection is reopened by the next call made outside a transaction; until the server
+/// answers again, calls fail with a `transient` `StateError`, which `watch` waits out.
+///
+/// Threading rule (why `@unchecked Sendable` is sound): the engine calls this object from its
+/// delivery thread only (`StateBackend` contract), so one thread uses the connection and the
+/// `registered` set at a time.
+public final class PostgresState: StateBackend, @unchecked Sendable {
+    let db: PostgresConnection
+    public let url: PostgresURL
+    public let schema: String
+    /// `<schema>.`, quoted, to prefix table names.
+    let s: String
+    public var location: String { "\(url.display) (schema \(schema))" }
+    /// Sources this process has made sure have a row, so leases can lock it.
+    private var registered = Set<String>()
+    private var closed = false
+
+    public static let defaultSchema = "tributary"
+
+    /// Connects, creates the schema and tables if missing and migrates them. Fails (never
+    /// waiting: there is no run lock) with the reason and the URL without its password.
+    public init(url: PostgresURL, schema: String = PostgresState.defaultSchema) throws(StateError) {
+        self.url = url
+        self.schema = schema
+        s = PostgresConnection.quote(identifier: schema) + "."
+        do { db = try PostgresConnection(url: url) } catch { throw StateError(error.message, transient: error.transient) }
+        try PostgresSchema.migrate(db, schema: schema, location: "\(url.display) (schema \(schema))")
+    }
+
+    deinit { close() }
+
+    public func close() {
+        guard !closed else { return }
+        closed = true
+        db.close()
+    }
+
+    /// Runs one statement, turning a PostgreSQL error into a `StateError` (transient when the
+    /// server could not be reached).
+    @discardableResult
+    func run(_ sql: String, _ params: [PostgresValue?] = [], binaryResult: Bool = false) throws(StateError) -> PostgresRows {
+        do { return try db.execute(sql, params, binaryResult: binaryResult) } catch {
+            throw StateError(error.message, transient: error.transient)
+        }
+    }
+
+    static func text(_ v: String?) -> PostgresValue? { v.map { .text($0) } }
+    static func num(_ v: Double?) -> PostgresValue? { v.map { .text(String($0)) } }
+    static func num(_ v: Int) -> PostgresValue? { .text(String(v)) }
+    static func array(_ v: [String]) -> PostgresValue? { .text(PostgresConnection.textArray(v)) }
+
+    public func begin() throws(StateError) -> any StateTransaction {
+        do { try db.begin() } catch { throw StateError(error.message, transient: error.transient) }
+        return PostgresTransaction(state: self)
+    }
+
+    static let sourceColumns = "name, last_run, last_success, failures, next_due, last_error, type, fetched_total, emitted_total, failures_total, last_new, first_run, last_duration"
+
+    /// A `SourceState` from a row of `sourceColumns`.
+    static func sourceState(_ r: PostgresRows, _ i: Int) -> SourceState {
+        SourceState(lastRun: r.double(i, 1), lastSuccess: r.double(i, 2), failures: r.int(i, 3) ?? 0, nextDue: r.double(i, 4), lastError: r.string(i, 5),
+                    type: r.string(i, 6), fetchedTotal: r.int(i, 7) ?? 0, emittedTotal: r.int(i, 8) ?? 0, failuresTotal: r.int(i, 9) ?? 0,
+                    lastNew: r.double(i, 10), firstRecorded: r.double(i, 11), lastDuration: r.double(i, 12))
+    }
+
+    public func sourceStates(_ names: [String]) throws(StateError) -> [String: SourceState] {
+        let r = try run("SELECT \(Self.sourceColumns) FROM \(s)sources WHERE name = ANY($1::text[])", [Self.array(names)])
+        var out: [String: SourceState] = [:]
+        for i in 0..<r.count { if let name = r.string(i, 0) { out[name] = Self.sourceState(r, i) } }
+        return out
+    }
+
+    public func counters() throws(StateError) -> [StateCounter] {
+        let r = try run("SELECT name, label, value FROM \(s)counters ORDER BY name, label", [])
+        var out: [StateCounter] = []
+        for i in 0..<r.count {
+            if let n = r.string(i, 0).flatMap(StateCounter.Name.init(rawValue:)), let label = r.string(i, 1) { out.append(StateCounter(n, label, r.int(i, 2) ?? 0)) }
+        }
+        return out
+    }
+
+    public func validators(scope: String) throws(StateError) -> [String: StoredValidators] {
+        // Keys are "<scope> <METHOD> <url>" in the "C" collation: a range scan on the primary key.
+        let r = try run("SELECT url, etag, last_modified FROM \(s)validators WHERE url >= $1 AND url < $2", [.text(scope + " "), .text(scope + "!")])
+        var out: [String: StoredValidators] = [:]
+        for i in 0..<r.count { if let key = r.string(i, 0) { out[key] = StoredValidators(etag: r.string(i, 1), lastModified: r.string(i, 2)) } }
+        return out
+    }
+
+    public func cachedBody(_ key: String) throws(StateError) -> [UInt8]? {
+        let r = try run("SELECT body FROM \(s)validators WHERE url = $1", [.text(key)], binaryResult: true)
+        return r.count > 0 ? r.bytes(0, 0) ?? [] : nil
+    }
+
+    public func window(sink: String) throws(StateError) -> [[UInt8]] {
+        let r = try run("SELECT line FROM \(s)recent_items WHERE sink = $1 ORDER BY sort_time DESC", [.text(sink)])
+        return (0..<r.count).compactMap { r.bytes($0, 0) }
+    }
+
+    public func quotaUsed(source: String, per: Double, now: Double) throws(StateError) -> (used: Int, resets: Double) {
+        let r = try run("SELECT window_start, requests FROM \(s)quotas WHERE source = $1", [.text(source)])
+        guard r.count > 0, let start = r.double(0, 0), now < start + per else { return (0, now + per) }
+        return (r.int(0, 1) ?? 0, start + per)
+    }
+
+    public func touchConfigured(_ names: [String], now: Double) throws(StateError) {
+        try run("UPDATE \(s)sources SET in_config = $1 WHERE name = ANY($2::text[])", [Self.num(now), Self.array(names)])
+    }
+
+    @discardableResult
+    public func prune(retention: Double, now: Double) throws(StateError) -> Int {
+        let cutoff = now - retention
+        do {
+            return try db.transaction { () throws(PostgresError) -> Int in
+                var removed = 0
+                for sql in ["DELETE FROM \(s)emitted WHERE last_seen < $1", "DELETE FROM \(s)validators WHERE updated < $1",
+                            "DELETE FROM \(s)sources WHERE in_config < $1 AND (lease_until IS NULL OR lease_until < now())",
+                            "DELETE FROM \(s)quotas WHERE source NOT IN (SELECT name FROM \(s)sources) AND window_start < $1"] {
+                    removed += try db.execute(sql, [Self.num(cutoff)]).affected
+                }
+                return removed
+            }
+        } catch {
+            throw StateError(error.message, transient: error.transient)
+        }
+    }
+
+    // MARK: leases
+
+    /// Gives every source a row (a source that never ran has none), so a lease can lock it.
+    private func register(_ sources: [SourceKey]) throws(StateError) {
+        let missing = sources.filter { !registered.contains($0.name) }
+        guard !missing.isEmpty else { return }
+        try run("""
+            INSERT INTO \(s)sources(name, type, failures, in_config)
+            SELECT n, t, 0, extract(epoch FROM now()) FROM unnest($1::text[], $2::text[]) AS u(n, t) ORDER BY n
+            ON CONFLICT (name) DO NOTHING
+            """, [Self.array(missing.map(\.name)), Self.array(missing.map(\.type))])
+        for m in missing { registered.insert(m.name) }
+    }
+
+    /// The database's clock decides what is due and when a lease ends (`now` is not used), so
+    /// workers whose clocks differ agree. One statement leases the due sources: rows locked by
+    /// another worker's claim in progress are skipped, not waited for.
+    public func claimDue(_ candidates: [SourceKey], worker: String, lease: Double, limit: Int, now: Double) throws(StateError) -> DueClaim {
+        guard !candidates.isEmpty else { return DueClaim(claimed: [], nextCheck: nil) }
+        try register(candidates)
+        let names = Self.array(candidates.map(\.name))
+        var claimed: [(name: String, state: SourceState)] = []
+        if limit > 0 {
+            let r = try run("""
+                UPDATE \(s)sources AS s SET lease_owner = $2, lease_until = now() + make_interval(secs => $3::float8)
+                WHERE s.name IN (
+                    SELECT name FROM \(s)sources
+                    WHERE name = ANY($1::text[]) AND (next_due IS NULL OR next_due <= extract(epoch FROM now()))
+                      AND (lease_until IS NULL OR lease_until < now())
+                    ORDER BY next_due NULLS FIRST LIMIT $4 FOR UPDATE SKIP LOCKED)
+                RETURNING s.name, s.last_run, s.last_success, s.failures, s.next_due, s.last_error
+                """, [names, .text(worker), Self.num(lease), Self.num(limit)])
+            for i in 0..<r.count { if let name = r.string(i, 0) { claimed.append((name, Self.sourceState(r, i))) } }
+            claimed.sort { ($0.state.nextDue ?? -Double.infinity) < ($1.state.nextDue ?? -Double.infinity) }
+        }
+        let next = try run("""
+            SELECT min(GREATEST(coalesce(next_due, 0), coalesce(extract(epoch FROM lease_until), 0))) FROM \(s)sources
+            WHERE name = ANY($1::text[]) AND NOT (name = ANY($2::text[]))
+            """, [names, Self.array(claimed.map(\.name))])
+        return DueClaim(claimed: claimed, nextCheck: next.count > 0 ? next.double(0, 0) : nil)
+    }
+
+    public func lease(_ sources: [SourceKey], worker: String, lease: Double) throws(StateError) -> [String: String] {
+        guard !sources.isEmpty else { return [:] }
+        let names = sources.map(\.name)
+        let got = try run("""
+            INSERT INTO \(s)sources AS s (name, type, failures, in_config, lease_owner, lease_until)
+            SELECT n, t, 0, extract(epoch FROM now()), $3, now() + make_interval(secs => $4::float8)
+            FROM unnest($1::text[], $2::text[]) AS u(n, t) ORDER BY n
+            ON CONFLICT (name) DO UPDATE SET lease_owner = excluded.lease_owner, lease_until = excluded.lease_until
+            WHERE s.lease_owner IS NULL OR s.lease_until IS NULL OR s.lease_until < now() OR s.lease_owner = excluded.lease_owner
+            RETURNING s.name
+            """, [Self.array(names), Self.array(sources.map(\.type)), .text(worker), Self.num(lease)])
+        var granted = Set<String>()
+        for i in 0..<got.count { if let n = got.string(i, 0) { granted.insert(n) } }
+        for n in names { registered.insert(n) }
+        let denied = names.filter { !granted.contains($0) }
+        guard !denied.isEmpty else { return [:] }
+        let holders = try run("SELECT name, coalesce(lease_owner, '') FROM \(s)sources WHERE name = ANY($1::text[])", [Self.array(denied)])
+        var out: [String: String] = [:]
+        for n in denied { out[n] = "another worker" }
+        for i in 0..<holders.count { if let n = holders.string(i, 0), let h = holders.string(i, 1), !h.isEmpty { out[n] = h } }
+        return out
+    }
+
+    public func renewLeases(_ sources: [String], worker: String, lease: Double) throws(StateError) -> [String: String] {
+        guard !sources.isEmpty else { return [:] }
+        let renewed = try run("""
+            UPDATE \(s)sources SET lease_until = now() + make_interval(secs => $3::float8)
+            WHERE name = ANY($1::text[]) AND lease_owner = $2 RETURNING name
+            """, [Self.array(sources), .text(worker), Self.num(lease)])
+        var ours = Set<String>()
+        for i in 0..<renewed.count { if let n = renewed.string(i, 0) { ours.insert(n) } }
+        let lost = sources.filter { !ours.contains($0) }
+        guard !lost.isEmpty else { return [:] }
+        let holders = try run("SELECT name, coalesce(lease_owner, '') FROM \(s)sources WHERE name = ANY($1::text[])", [Self.array(lost)])
+        var out: [String: String] = [:]
+        for n in lost { out[n] = "" }
+        for i in 0..<holders.count { if let n = holders.string(i, 0), let h = holders.string(i, 1) { out[n] = h } }
+        return out
+    }
+}

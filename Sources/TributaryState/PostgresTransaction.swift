@@ -1,0 +1,140 @@
+import TributaryBase
+import TributaryJSON
+import TributaryOptions
+import TributaryPostgres
+
+/// One batch in one PostgreSQL transaction (`BEGIN` ... `COMMIT`, read committed).
+///
+/// `claim` inserts the batch's ids with `ON CONFLICT DO NOTHING`, in id order (so two workers'
+/// batches lock shared ids in the same order and cannot deadlock over them): an id another
+/// worker's open transaction has just inserted makes this insert wait until that transaction
+/// ends; if it committed, the id is known here and is not emitted again; if it rolled back,
+/// the id is new here. Either way exactly one of the two emits it.
+final class PostgresTransaction: StateTransaction {
+    let state: PostgresState
+    private var open = true
+
+    init(state: PostgresState) { self.state = state }
+
+    deinit { if open { rollback() } }
+
+    private var s: String { state.s }
+
+    func claim(_ ids: [EmittedID], now: Double) throws(StateError) -> [KnownID?] {
+        guard !ids.isEmpty else { return [] }
+        let inserted = try state.run("""
+            INSERT INTO \(s)emitted(id, source, first_seen, last_seen, hash)
+            SELECT id, source, $4::float8, $4::float8, hash FROM unnest($1::text[], $2::text[], $3::text[]) AS v(id, source, hash) ORDER BY id
+            ON CONFLICT (id) DO NOTHING
+            RETURNING id
+            """, [PostgresState.array(ids.map(\.id)), PostgresState.array(ids.map(\.source)), PostgresState.array(ids.map(\.hash)), PostgresState.num(now)])
+        var new = Set<String>()
+        for i in 0..<inserted.count { if let id = inserted.string(i, 0) { new.insert(id) } }
+        let old = ids.filter { !new.contains($0.id) }
+        guard !old.isEmpty else { return ids.map { _ in nil } }
+        // A new statement, so it sees what other transactions committed while the insert waited.
+        let rows = try state.run("SELECT id, source, hash FROM \(s)emitted WHERE id = ANY($1::text[])", [PostgresState.array(old.map(\.id))])
+        var known: [String: KnownID] = [:]
+        for i in 0..<rows.count {
+            if let id = rows.string(i, 0), let source = rows.string(i, 1), let hash = rows.string(i, 2) { known[id] = KnownID(source: source, hash: hash) }
+        }
+        // As in SQLite: the hash follows the source that emitted the id; `last_seen` (what
+        // retention goes by) is refreshed at most once a day.
+        try state.run("""
+            UPDATE \(s)emitted AS e SET last_seen = $4::float8, hash = CASE WHEN e.source = v.source THEN v.hash ELSE e.hash END
+            FROM unnest($1::text[], $2::text[], $3::text[]) AS v(id, source, hash)
+            WHERE e.id = v.id AND ((e.source = v.source AND e.hash <> v.hash) OR e.last_seen < $4::float8 - 86400)
+            """, [PostgresState.array(old.map(\.id)), PostgresState.array(old.map(\.source)), PostgresState.array(old.map(\.hash)), PostgresState.num(now)])
+        return ids.map { new.contains($0.id) ? nil : known[$0.id] }
+    }
+
+    func storeValidators(_ validators: [(key: String, response: StoredResponse)], now: Double) throws(StateError) {
+        for (key, r) in validators {
+            try state.run("""
+                INSERT INTO \(s)validators(url, etag, last_modified, body, updated) VALUES($1, $2, $3, $4::bytea, $5::float8)
+                ON CONFLICT (url) DO UPDATE SET etag = excluded.etag, last_modified = excluded.last_modified, body = excluded.body, updated = excluded.updated
+                """, [.text(key), PostgresState.text(r.etag), PostgresState.text(r.lastModified), .bytes(r.body), PostgresState.num(now)])
+        }
+    }
+
+    func replaceWindow(sink: String, items: [WindowItem]) throws(StateError) {
+        try state.run("DELETE FROM \(s)recent_items WHERE sink = $1", [.text(sink)])
+        guard !items.isEmpty else { return }
+        // Lines are JSON text (UTF-8, controls escaped): kept as text.
+        try state.run("""
+            INSERT INTO \(s)recent_items(sink, id, sort_time, line)
+            SELECT $1, id, t, line FROM unnest($2::text[], $3::float8[], $4::text[]) AS w(id, t, line)
+            ON CONFLICT (sink, id) DO UPDATE SET sort_time = excluded.sort_time, line = excluded.line
+            """, [.text(sink), PostgresState.array(items.map(\.id)), .text("{" + items.map { String($0.sortTime) }.joined(separator: ",") + "}"),
+                  PostgresState.array(items.map { String(decoding: $0.line, as: UTF8.self) })])
+    }
+
+    func recordRun(_ run: RunRecord) throws(StateError) {
+        try state.run("""
+            INSERT INTO \(s)sources AS s (name, type, last_run, last_success, failures, next_due, last_error, in_config, failures_total, first_run, last_duration)
+            VALUES($1, $2, $3::float8, CASE WHEN $4::boolean THEN $3::float8 END, CASE WHEN $4::boolean THEN 0 ELSE 1 END, $5::float8, $6, $3::float8,
+                CASE WHEN $4::boolean THEN 0 ELSE 1 END, $3::float8, $7::float8)
+            ON CONFLICT (name) DO UPDATE SET type = $2, last_run = $3::float8,
+                last_success = CASE WHEN $4::boolean THEN $3::float8 ELSE s.last_success END,
+                failures = CASE WHEN $4::boolean THEN 0 ELSE s.failures + 1 END,
+                next_due = $5::float8, last_error = $6, in_config = $3::float8,
+                failures_total = s.failures_total + CASE WHEN $4::boolean THEN 0 ELSE 1 END,
+                first_run = COALESCE(s.first_run, $3::float8), last_duration = $7::float8
+            """, [.text(run.source), .text(run.type), PostgresState.num(run.now), .text(run.success ? "true" : "false"), PostgresState.num(run.nextDue), PostgresState.text(run.error),
+                  PostgresState.num(run.seconds)])
+        if let per = run.quotaPer, run.requests > 0 {
+            try state.run("""
+                INSERT INTO \(s)quotas AS q (source, window_start, requests) VALUES($1, $2::float8, $3::integer)
+                ON CONFLICT (source) DO UPDATE SET
+                    requests = CASE WHEN $2::float8 >= q.window_start + $4::float8 THEN $3::integer ELSE q.requests + $3::integer END,
+                    window_start = CASE WHEN $2::float8 >= q.window_start + $4::float8 THEN $2::float8 ELSE q.window_start END
+                """, [.text(run.source), PostgresState.num(run.now), PostgresState.num(run.requests), PostgresState.num(per)])
+        }
+    }
+
+    func addSourceCounts(_ c: SourceCounts) throws(StateError) {
+        try state.run("""
+            INSERT INTO \(s)sources AS s (name, type, failures, in_config, fetched_total, emitted_total, last_new, first_run)
+            VALUES($1, $2, 0, $3::float8, $4::bigint, $5::bigint, CASE WHEN $5::bigint > 0 THEN $3::float8 END, $3::float8)
+            ON CONFLICT (name) DO UPDATE SET fetched_total = s.fetched_total + $4::bigint, emitted_total = s.emitted_total + $5::bigint,
+                last_new = CASE WHEN $5::bigint > 0 THEN $3::float8 ELSE s.last_new END, first_run = COALESCE(s.first_run, $3::float8)
+            """, [.text(c.source), .text(c.type), PostgresState.num(c.now), PostgresState.num(c.fetched), PostgresState.num(c.new)])
+    }
+
+    func addCounters(_ deltas: [StateCounter]) throws(StateError) {
+        let changed = deltas.filter { $0.value != 0 }
+        guard !changed.isEmpty else { return }
+        // One statement for the batch: the three lists unnested side by side.
+        try state.run("""
+            INSERT INTO \(s)counters AS c (name, label, value)
+            SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[])
+            ON CONFLICT (name, label) DO UPDATE SET value = c.value + excluded.value
+            """, [PostgresState.array(changed.map(\.name.rawValue)), PostgresState.array(changed.map(\.label)), PostgresState.array(changed.map { String($0.value) })])
+    }
+
+    func setNextDue(source: String, type: String, due: Double, now: Double) throws(StateError) {
+        try state.run("""
+            INSERT INTO \(s)sources(name, type, failures, next_due, in_config) VALUES($1, $2, 0, $3::float8, $4::float8)
+            ON CONFLICT (name) DO UPDATE SET next_due = $3::float8, in_config = $4::float8
+            """, [.text(source), .text(type), PostgresState.num(due), PostgresState.num(now)])
+    }
+
+    func releaseLease(source: String, worker: String) throws(StateError) {
+        try state.run("UPDATE \(s)sources SET lease_owner = NULL, lease_until = NULL WHERE name = $1 AND lease_owner = $2", [.text(source), .text(worker)])
+    }
+
+    func commit() throws(StateError) {
+        guard open else { return }
+        open = false
+        do { try state.db.commit() } catch {
+            state.db.rollback()
+            throw StateError(error.message, transient: error.transient)
+        }
+    }
+
+    func rollback() {
+        guard open else { return }
+        open = false
+        state.db.rollback()
+    }
+}

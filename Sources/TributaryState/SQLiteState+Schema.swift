@@ -1,0 +1,61 @@
+import TributaryBase
+import TributaryJSON
+import TributaryOptions
+import TributaryPostgres
+import CSQLite
+
+/// The SQLite schema, one numbered step at a time. `PRAGMA user_version` is the step a file
+/// has reached; opening a file for writing runs the steps it lacks, each in its own
+/// transaction with the version it reaches, so a file is always at exactly one step. A step is
+/// never edited once released: a change of schema is a new step.
+extension SQLiteState {
+    static let migrations: [(version: Int, sql: String)] = [
+        // 1: ids, validators, sinks' windows, the sources' run records, quotas.
+        (1, """
+        CREATE TABLE IF NOT EXISTS emitted(id TEXT PRIMARY KEY, source TEXT NOT NULL, first_seen REAL NOT NULL, last_seen REAL NOT NULL, hash TEXT NOT NULL) WITHOUT ROWID;
+        CREATE INDEX IF NOT EXISTS emitted_last_seen ON emitted(last_seen);
+        CREATE TABLE IF NOT EXISTS validators(url TEXT PRIMARY KEY, etag TEXT, last_modified TEXT, body BLOB NOT NULL, updated REAL NOT NULL) WITHOUT ROWID;
+        CREATE TABLE IF NOT EXISTS recent_items(sink TEXT NOT NULL, id TEXT NOT NULL, sort_time REAL NOT NULL, line BLOB NOT NULL, PRIMARY KEY(sink, id)) WITHOUT ROWID;
+        CREATE TABLE IF NOT EXISTS sources(name TEXT PRIMARY KEY, type TEXT NOT NULL, last_run REAL, last_success REAL, failures INTEGER NOT NULL DEFAULT 0, next_due REAL, last_error TEXT, in_config REAL NOT NULL);
+        CREATE TABLE IF NOT EXISTS quotas(source TEXT PRIMARY KEY, window_start REAL NOT NULL, requests INTEGER NOT NULL);
+        """),
+        // 2: cumulative totals for `status` and the metrics: per source (items fetched and
+        // delivered, failed runs, the time of its last new item, of its first record, and its
+        // last run's duration) and the counters that are not a source's. The totals of a file
+        // from before start from what it still holds: the ids each source delivered (within
+        // retention) and its current failure streak.
+        (2, """
+        ALTER TABLE sources ADD COLUMN fetched_total INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE sources ADD COLUMN emitted_total INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE sources ADD COLUMN failures_total INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE sources ADD COLUMN last_new REAL;
+        ALTER TABLE sources ADD COLUMN first_run REAL;
+        ALTER TABLE sources ADD COLUMN last_duration REAL;
+        CREATE TABLE counters(name TEXT NOT NULL, label TEXT NOT NULL, value INTEGER NOT NULL, PRIMARY KEY(name, label)) WITHOUT ROWID;
+        UPDATE sources SET
+            emitted_total = (SELECT count(*) FROM emitted WHERE emitted.source = sources.name),
+            last_new = (SELECT max(first_seen) FROM emitted WHERE emitted.source = sources.name),
+            first_run = COALESCE((SELECT min(first_seen) FROM emitted WHERE emitted.source = sources.name), last_run),
+            failures_total = failures;
+        """),
+    ]
+
+    static func userVersion(_ db: Database) throws(StateError) -> Int {
+        let s = try db.statement("PRAGMA user_version")
+        defer { sqlite3_reset(s.stmt) }
+        return try s.step() ? s.int(0) ?? 0 : 0
+    }
+
+    /// Brings the file to `schemaVersion`; a file from a newer tributary is an error.
+    static func migrate(_ db: Database, path: String) throws(StateError) {
+        let version = try userVersion(db)
+        if version > schemaVersion {
+            throw StateError("the state file \(path) was written by a newer tributary (schema \(version), this one knows \(schemaVersion))")
+        }
+        for step in migrations where step.version > version {
+            try db.transaction { () throws(StateError) in
+                try db.exec(step.sql + "\nPRAGMA user_version = \(step.version);")
+            }
+        }
+    }
+}
