@@ -7,7 +7,7 @@ SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # The binary `make release` builds; install and package-deb take another one with RELEASE_BIN=.
 RELEASE_BIN ?= .build/release/tributary
-VERSION := $(shell sed -n 's/^ *public static let version = "\(.*\)"$$/\1/p' Sources/TributaryCore/Config/Values.swift 2>/dev/null)
+VERSION := $(shell sed -n 's/^ *public static let version = "\(.*\)"$$/\1/p' Sources/TributaryBase/System/Values.swift 2>/dev/null)
 # C libraries the build needs: SQLite (linked, found through pkg-config) and the headers of
 # libcurl (OpenSSL flavour), libcrypto, PCRE2, libxml2, libpq and the NATS C client, which the binary
 # opens with dlopen on first use (libxml2-dev brings libxml2, which the feed source loads at run

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes Sources/TributaryCore/Text/HTMLEntities.swift: the HTML5 named character references
+"""Writes Sources/TributaryPluginKit/Text/HTMLEntities.swift: the HTML5 named character references
 (WHATWG's table, as Python's html.entities.html5 holds it: 2,231 names, the 106 legacy ones also
 without their ';'), for HTMLText.decodeEntities.
 
