@@ -61,4 +61,58 @@ final class HostileRoundTwoConfigTests: XCTestCase {
         XCTAssertTrue(exported.stdout.contains(#"title="Leak ${SOME_SECRET} ${TRIBUTARY_TEST_UNSET_TITLE}""#), exported.stdout)
         XCTAssertFalse(exported.stdout.contains(Self.secret), exported.stdout)
     }
+
+    // MARK: 8. -c DIR
+
+    /// A dangling link, a loop of links, a FIFO and a folder named `*.json` are each a config
+    /// error naming the entry (exit 2), never skipped; the FIFO is not waited on.
+    func testAConfigFolderNamesEveryEntryItCannotRead() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let conf = dir.path + "/conf.d"
+        _ = dir.write("conf.d/10-base.json", #"{"sources":[{"name":"a","type":"feed","url":"https://e.org/a.xml"}]}"#)
+        XCTAssertEqual(symlink(dir.path + "/missing.json", conf + "/20-dangling.json"), 0)
+        XCTAssertEqual(symlink("30-loop.json", conf + "/30-loop.json"), 0)
+        XCTAssertEqual(mkfifo(conf + "/40-fifo.json", 0o644), 0)
+        XCTAssertEqual(mkdir(conf + "/50-folder.json", 0o755), 0)
+        _ = dir.write("conf.d/.60-hidden.json", "{ an editor's backup: left out }")
+
+        let started = Date()
+        let r = try BinaryRunner.run(["check", "-c", conf], timeout: 20)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 10, "the FIFO is not waited on")
+        XCTAssertEqual(r.status, 2, r.stderr)
+        XCTAssertEqual(r.stderr.split(separator: "\n").map(String.init), [
+            "\(conf)/20-dangling.json: cannot read this *.json file of the config folder: a symbolic link to nothing (No such file or directory)",
+            "\(conf)/30-loop.json: cannot read this *.json file of the config folder: a loop of symbolic links (Too many levels of symbolic links)",
+            "\(conf)/40-fifo.json: cannot read this *.json file of the config folder: a FIFO (named pipe), not a regular file",
+            "\(conf)/50-folder.json: cannot read this *.json file of the config folder: a folder, not a regular file",
+            "tributary: 4 config errors; nothing was fetched",
+        ])
+        let run = try BinaryRunner.run(["run", "-c", conf, "--dry-run"], timeout: 20)
+        XCTAssertEqual(run.status, 2, "nothing is fetched with a config that lost a file: \(run.stderr)")
+    }
+
+    /// A file name that is not UTF-8 is opened by its bytes and shown with `\xNN`.
+    func testANameThatIsNotUTF8IsReadByItsBytes() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let conf = dir.path + "/conf.d"
+        _ = dir.write("conf.d/10-base.json", #"{"sources":[{"name":"a","type":"feed","url":"https://e.org/a.xml"}]}"#)
+        func writeRaw(_ name: [UInt8], _ text: String) {
+            let path = Array((conf + "/").utf8) + name
+            let fd = open(path.map { CChar(bitPattern: $0) } + [0], O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            XCTAssertGreaterThanOrEqual(fd, 0)
+            _ = Array(text.utf8).withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            close(fd)
+        }
+        writeRaw(Array("20-caf".utf8) + [0xE9] + Array(".json".utf8), #"{"sources":[{"name":"latin1","type":"feed","url":"https://e.org/b.xml"}]}"#)
+        let ok = try BinaryRunner.run(["check", "-c", conf])
+        XCTAssertEqual(ok.status, 0, ok.stderr)
+        XCTAssertEqual(ok.stderr, "\(conf): ok: 2 files, 2 sources (2 enabled), 1 sink\n")
+
+        writeRaw(Array("30-bad".utf8) + [0xFF, 0x0A] + Array(".json".utf8), #"{"sources":[{"name":"x","type":"feed"}]}"#)
+        let bad = try BinaryRunner.run(["check", "-c", conf])
+        XCTAssertEqual(bad.status, 2, bad.stderr)
+        XCTAssertEqual(bad.stderr, "\(conf)/30-bad\\xFF\\x0A.json: sources[0] (\"x\"): needs \"url\" or \"urls\"\n")
+    }
 }

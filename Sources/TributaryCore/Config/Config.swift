@@ -166,11 +166,14 @@ public enum ConfigLoader {
     public static func load(path: String, registry: Registry, environment: (String) -> String? = Environment.get,
                             selection: SourceSelection = .enabled) throws(ConfigError) -> Config {
         if ConfigFolder.isFolder(path) {
-            let files = try ConfigFolder.files(in: path)
+            let entries = try ConfigFolder.entries(in: path)
             var parts: [ConfigPart] = []
             var syntax: [String] = []
-            for file in files {
-                do { parts.append(try ConfigPart.read(path: file, environment: environment)) } catch { syntax += error.messages }
+            for entry in entries {
+                do {
+                    let bytes = try ConfigFolder.read(entry)
+                    parts.append(try ConfigPart(bytes: bytes, file: entry.shown, directory: entry.directory, environment: environment))
+                } catch { syntax += error.messages }
             }
             if !syntax.isEmpty { throw ConfigError(messages: syntax) }
             return try assemble(parts, file: path, directory: path, inFolder: true, registry: registry, selection: selection)
