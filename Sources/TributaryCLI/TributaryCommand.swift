@@ -169,7 +169,10 @@ public enum TributaryCommand {
         return 0
     }
 
-    /// `export opml`: the config's `feed` sources as OPML 2.0, on stdout.
+    /// `export opml`: the config's `feed` sources as OPML 2.0, on stdout. The list is for other
+    /// programs and people, so it holds no secret: texts as the config writes them (`${VAR}`,
+    /// not the environment's value), and no credentials (a URL's user and password, secret
+    /// query parameters), each left out with a warning naming the source.
     static func exportOPML(_ config: Config) -> Int32 {
         var subscriptions: [OPML.Subscription] = []
         for s in config.sources {
@@ -178,7 +181,21 @@ public enum TributaryCommand {
                 err.log("warning: \(note); source \"\(s.settings.name)\" left out\n")
                 continue
             }
-            subscriptions += listing.subscriptions
+            var removed: [String] = []
+            for var sub in s.written.map(listing.subscriptions(written:)) ?? listing.subscriptions {
+                let feed = Redactor.withoutCredentials(sub.xmlURL)
+                sub.xmlURL = feed.url
+                removed += feed.removed.filter { !removed.contains($0) }
+                if let html = sub.htmlURL {
+                    let site = Redactor.withoutCredentials(html)
+                    sub.htmlURL = site.url
+                    removed += site.removed.map { $0 + " of site_url" }.filter { !removed.contains($0) }
+                }
+                subscriptions.append(sub)
+            }
+            if !removed.isEmpty {
+                err.log("warning: \(config.file): source \"\(s.settings.name)\": left out \(removed.joined(separator: ", ")): credentials are not exported (give them to the feed reader yourself)\n")
+            }
         }
         if subscriptions.isEmpty { err.log("warning: \(config.file): no feed sources; the list is empty\n") }
         let name = config.file.split(separator: "/").last.map(String.init) ?? config.file

@@ -115,4 +115,34 @@ final class HostileRoundTwoConfigTests: XCTestCase {
         XCTAssertEqual(bad.status, 2, bad.stderr)
         XCTAssertEqual(bad.stderr, "\(conf)/30-bad\\xFF\\x0A.json: sources[0] (\"x\"): needs \"url\" or \"urls\"\n")
     }
+
+    // MARK: 9. export opml
+
+    /// `export opml` writes `${VAR}` as written, leaves out a URL's user and password and the
+    /// secret query parameters (from the environment or written literally), and says so.
+    func testExportWritesNoSecret() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let config = dir.write("tributary.json", #"""
+        {"sources":[
+          {"name":"private","type":"feed","url":"https://reader:hunter2-password@feeds.example.org/p.xml?token=${FEED_TOKEN}&api_key=literal-api-key-123&page=2",
+           "site_url":"https://feeds.example.org/?key=${FEED_TOKEN}&lang=en","title":"Private ${FEED_TITLE:-feed}","tags":["t"]},
+          {"name":"hosted","type":"feed","urls":["https://${FEED_HOST}/feed.xml","https://plain.example.org/rss"]}
+        ]}
+        """#)
+        let env = ["FEED_TOKEN": "token-from-the-environment-456", "FEED_HOST": "host-from-the-environment.example.org", "FEED_TITLE": "Title From Env"]
+        let r = try BinaryRunner.run(["export", "opml", "-c", config], env: env)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        for secret in ["hunter2-password", "token-from-the-environment-456", "literal-api-key-123", "reader:"] {
+            XCTAssertFalse(r.stdout.contains(secret), "\(secret) in \(r.stdout)")
+            XCTAssertFalse(r.stderr.contains(secret), "\(secret) in \(r.stderr)")
+        }
+        XCTAssertFalse(r.stdout.contains("host-from-the-environment"), "a reference is written as written: \(r.stdout)")
+        XCTAssertTrue(r.stdout.contains(#"xmlUrl="https://feeds.example.org/p.xml?page=2""#), r.stdout)
+        XCTAssertTrue(r.stdout.contains(#"htmlUrl="https://feeds.example.org/?lang=en""#), r.stdout)
+        XCTAssertTrue(r.stdout.contains(#"title="Private ${FEED_TITLE:-feed}""#), r.stdout)
+        XCTAssertTrue(r.stdout.contains(#"xmlUrl="https://${FEED_HOST}/feed.xml""#), r.stdout)
+        XCTAssertTrue(r.stdout.contains(#"xmlUrl="https://plain.example.org/rss""#), r.stdout)
+        XCTAssertEqual(r.stderr, #"warning: \#(config): source "private": left out the user and password in the URL, the query parameter "token", the query parameter "api_key", the query parameter "key" of site_url: credentials are not exported (give them to the feed reader yourself)"# + "\n")
+    }
 }

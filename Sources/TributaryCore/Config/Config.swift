@@ -82,6 +82,8 @@ public struct ConfiguredSource: Sendable {
     /// Its unset environment variables, as messages, when this command does not run it (a
     /// disabled source, or one `--only` leaves out): not errors then, and it must not run.
     public var unresolved: [String] = []
+    /// Its config object as written: `${VAR}` not replaced, `$${` not read (`export opml`).
+    public var written: JSONObject? = nil
 }
 
 public struct ConfiguredSink: Sendable {

@@ -117,6 +117,9 @@ struct ConfigPart {
     let diag: ConfigDiagnostics
     /// The unset variables of each source, by its index in `sources`: key path and name.
     let sourceMissing: [Int: [(path: String, name: String)]]
+    /// The sources as written, before `${VAR}` was replaced (`export opml` writes references,
+    /// never the environment's values). Shares its storage with `root` where nothing changed.
+    let writtenSources: [JSONValue]
 
     static func read(path: String, environment: (String) -> String?) throws(ConfigError) -> ConfigPart {
         guard let bytes = readFile(path) else {
@@ -137,8 +140,10 @@ struct ConfigPart {
         var root = JSONObject()
         var bySource: [Int: [(path: String, name: String)]] = [:]
         var everywhere: [(path: String, name: String)] = []
+        var written: [JSONValue] = []
         for e in raw.entries where !e.key.hasPrefix("$") {
             if e.key == "sources", case .array(let list) = e.value {
+                written = list
                 var out: [JSONValue] = []
                 for (i, el) in list.enumerated() {
                     var missing: [(path: String, name: String)] = []
@@ -157,6 +162,7 @@ struct ConfigPart {
         self.root = root
         self.diag = diag
         self.sourceMissing = bySource
+        self.writtenSources = written
     }
 
     static func unsetMessage(_ m: (path: String, name: String)) -> String {

@@ -191,7 +191,7 @@ public final class OptionReader {
     /// A list of strings; a single string reads as a list of one.
     func stringList(_ key: String) -> [String]? { object[key].flatMap(Self.strings) }
 
-    static func strings(_ v: JSONValue) -> [String]? {
+    public static func strings(_ v: JSONValue) -> [String]? {
         if let s = v.stringValue { return [s] }
         return v.arrayValue?.compactMap { $0.stringValue ?? $0.numberValue.flatMap { $0.int64 != nil ? $0.text : nil } }
     }
