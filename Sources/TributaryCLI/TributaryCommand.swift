@@ -155,7 +155,7 @@ public enum TributaryCommand {
         usable.subscriptions = []
         for s in document.subscriptions {
             if let problem = WebFeedSource.subscriptionProblem(s.xmlURL) {
-                err.log("warning: \(path): skipped \"\(s.title ?? s.xmlURL)\": xmlUrl: \(problem)\n")
+                err.log("warning: \(path): skipped \"\(s.title ?? OptionReader.shownURL(s.xmlURL))\": xmlUrl: \(problem)\n")
             } else {
                 usable.subscriptions.append(s)
             }

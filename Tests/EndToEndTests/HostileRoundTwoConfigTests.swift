@@ -145,4 +145,51 @@ final class HostileRoundTwoConfigTests: XCTestCase {
         XCTAssertTrue(r.stdout.contains(#"xmlUrl="https://plain.example.org/rss""#), r.stdout)
         XCTAssertEqual(r.stderr, #"warning: \#(config): source "private": left out the user and password in the URL, the query parameter "token", the query parameter "api_key", the query parameter "key" of site_url: credentials are not exported (give them to the feed reader yourself)"# + "\n")
     }
+
+    // MARK: 15. URLs that cannot work
+
+    /// `check` refuses URLs that cannot work, naming the key path; `import opml` skips such an
+    /// outline with a warning naming it, and what it imports passes `check`.
+    func testURLsThatCannotWorkAreRefused() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let config = dir.write("tributary.json", #"""
+        {"sources":[
+          {"name":"newline","type":"json","url":"http://127.0.0.1:8080/items\n?x=1","items":"items","fields":{"id":"id"}},
+          {"name":"port","type":"feed","urls":["http://127.0.0.1:8080/ok","http://127.0.0.1:99999/f"]},
+          {"name":"space","type":"json","url":"http://127.0.0.1:8080/a b","items":"items","fields":{"id":"id"}},
+          {"name":"nohost","type":"channels","url":"http://:8080/channels.json"}
+        ]}
+        """#)
+        let check = try BinaryRunner.run(["check", "-c", config])
+        XCTAssertEqual(check.status, 2, check.stderr)
+        XCTAssertEqual(check.stderr.split(separator: "\n").map(String.init), [
+            #"\#(config): sources[0] ("newline").url: "http://127.0.0.1:8080/items\n?x=1" holds a line break (byte 28); a URL cannot hold white space or control characters (percent-encode them: %0A)"#,
+            #"\#(config): sources[1] ("port").urls[1]: "http://127.0.0.1:99999/f": port 99999 is not a port (a number from 1 to 65535)"#,
+            #"\#(config): sources[2] ("space").url: "http://127.0.0.1:8080/a b" holds a space (byte 24); a URL cannot hold white space or control characters (percent-encode them: %20)"#,
+            #"\#(config): sources[3] ("nohost").url: "http://:8080/channels.json" has no host"#,
+            "tributary: 4 config errors; nothing was fetched",
+        ])
+
+        let list = dir.write("list.opml", """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <opml version="2.0"><head><title>t</title></head><body>
+          <outline type="rss" text="Broken line" xmlUrl="https://e.org/feed&#10;X-Injected: 1"/>
+          <outline type="rss" text="Big port" xmlUrl="https://e.org:99999/feed"/>
+          <outline type="rss" xmlUrl="https://e.org/a&#9;b"/>
+          <outline type="rss" text="Fine" xmlUrl="https://e.org/fine.xml"/>
+        </body></opml>
+        """)
+        let imported = try BinaryRunner.run(["import", "opml", list])
+        XCTAssertEqual(imported.status, 0, imported.stderr)
+        XCTAssertEqual(imported.stderr.split(separator: "\n").map(String.init), [
+            #"warning: \#(list): skipped "Broken line": xmlUrl: "https://e.org/feed\nX-Injected: 1" holds a line break (byte 19); a URL cannot hold white space or control characters (percent-encode them: %0A)"#,
+            #"warning: \#(list): skipped "Big port": xmlUrl: "https://e.org:99999/feed": port 99999 is not a port (a number from 1 to 65535)"#,
+            #"warning: \#(list): skipped "https://e.org/a\tb": xmlUrl: "https://e.org/a\tb" holds a tab (byte 16); a URL cannot hold white space or control characters (percent-encode them: %09)"#,
+        ])
+        let sources = try XCTUnwrap(JSONParser.parse(Array(imported.stdout.utf8)).objectValue?["sources"]?.arrayValue)
+        XCTAssertEqual(sources.compactMap { $0.objectValue?["url"]?.stringValue }, ["https://e.org/fine.xml"])
+        let again = try BinaryRunner.run(["check", "-c", dir.write("imported.json", imported.stdout)])
+        XCTAssertEqual(again.status, 0, again.stderr)
+    }
 }
