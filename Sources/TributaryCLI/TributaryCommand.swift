@@ -31,6 +31,17 @@ public enum TributaryCommand {
         }
     }
 
+    /// The arguments after the program's name, as the C runtime handed them over (argc and
+    /// argv, saved by a constructor in CBuildInfo), not `CommandLine.arguments`: the Swift
+    /// runtime finds those by walking back from `environ`, and finds none once a preloaded
+    /// library (libfaketime) has moved the environment, so `watch` under such a wrapper read
+    /// as a bare `tributary`. `CommandLine.arguments` only if no constructor ran.
+    public static func processArguments() -> [String] {
+        let argc = Int(tributary_argc())
+        guard argc >= 0, let argv = tributary_argv() else { return Array(CommandLine.arguments.dropFirst()) }
+        return (0..<argc).dropFirst().map { argv[$0].map { String(cString: $0) } ?? "" }
+    }
+
     /// Runs the command line and returns the exit code.
     public static func main(_ argv: [String]) async -> Int32 {
         switch start(argv) {
@@ -54,6 +65,7 @@ public enum TributaryCommand {
         signal(SIGTERM, SIG_IGN)
         let args: Arguments
         do { args = try Arguments.parse(argv) } catch {
+            if argv.isEmpty { err.log(Help.main + "\n\n") }
             err.log("tributary: \(error)\n")
             return .finished(2)
         }

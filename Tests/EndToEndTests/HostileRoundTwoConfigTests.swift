@@ -192,4 +192,71 @@ final class HostileRoundTwoConfigTests: XCTestCase {
         let again = try BinaryRunner.run(["check", "-c", dir.write("imported.json", imported.stdout)])
         XCTAssertEqual(again.status, 0, again.stderr)
     }
+
+    // MARK: 16. arguments under LD_PRELOAD, and no command
+
+    /// A C compiler for the preload library: the toolchain's clang (always there beside
+    /// `swift`), else the system's.
+    func compiler() throws -> String {
+        var dirs = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init)
+        dirs += ["/opt/swift/usr/bin", "/usr/bin"]
+        for dir in dirs {
+            for name in ["clang", "cc", "gcc"] where FileManager.default.isExecutableFile(atPath: dir + "/" + name) { return dir + "/" + name }
+        }
+        throw XCTSkip("no C compiler (clang, cc, gcc) on PATH to build the preload library")
+    }
+
+    func checkArgumentsSurvive(preload: String, env: [String: String] = [:]) throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        var environment = env
+        environment["LD_PRELOAD"] = preload
+        let version = try BinaryRunner.run(["--version"], env: environment)
+        XCTAssertEqual(version.status, 0, version.stderr)
+        XCTAssertTrue(version.stdout.hasPrefix("tributary "), version.stdout)
+        XCTAssertTrue(version.stdout.contains("(commit "), "the version, not the help: \(version.stdout)")
+        let config = dir.write("t.json", #"{"sources":[{"name":"a","type":"feed","url":"https://e.org/a.xml"}]}"#)
+        let check = try BinaryRunner.run(["check", "-c", config], env: environment)
+        XCTAssertEqual(check.status, 0, check.stderr)
+        XCTAssertEqual(check.stderr, "\(config): ok: 1 source (1 enabled), 1 sink\n")
+        XCTAssertEqual(check.stdout, "")
+        let unknown = try BinaryRunner.run(["watch", "--no-such-flag"], env: environment)
+        XCTAssertEqual(unknown.status, 2, "a command under the preload is that command: \(unknown.stderr)")
+        XCTAssertTrue(unknown.stderr.contains("unknown option --no-such-flag for `tributary watch`"), unknown.stderr)
+    }
+
+    /// A preloaded library whose constructor calls setenv (as libfaketime's does) moves
+    /// `environ` off the initial stack, where the Swift runtime looks for argv.
+    func testArgumentsSurviveAPreloadThatMovesTheEnvironment() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let source = dir.write("moves_environ.c", """
+        #include <stdlib.h>
+        __attribute__((constructor)) static void moves_environ(void) { setenv("TRIBUTARY_TEST_PRELOAD", "1", 1); }
+        """)
+        let library = dir.path + "/moves_environ.so"
+        let cc = try Shell.run([try compiler(), "-shared", "-fPIC", "-o", library, source])
+        XCTAssertEqual(cc.status, 0, cc.stderr)
+        try checkArgumentsSurvive(preload: library)
+    }
+
+    /// The same under the real libfaketime (Debian's `faketime` package), as the probe ran it.
+    func testArgumentsSurviveLibfaketime() throws {
+        let library = "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1"
+        guard FileManager.default.fileExists(atPath: library) else {
+            throw XCTSkip("\(library) is not installed (apt-get install faketime); the self-built preload test covers the same path")
+        }
+        try checkArgumentsSurvive(preload: library, env: ["FAKETIME": "@2024-01-01 00:00:00"])
+    }
+
+    /// A bare `tributary` is a usage error: the help on stderr, exit 2, nothing on stdout.
+    func testNoCommandIsAUsageError() throws {
+        let r = try BinaryRunner.run([])
+        XCTAssertEqual(r.status, 2, r.stderr)
+        XCTAssertEqual(r.stdout, "")
+        XCTAssertTrue(r.stderr.contains("Usage:\n  tributary run"), r.stderr)
+        XCTAssertTrue(r.stderr.hasSuffix("tributary: no command given; see `tributary --help`\n"), r.stderr)
+        let help = try BinaryRunner.run(["--help"])
+        XCTAssertEqual(help.status, 0, "asking for help is still a success")
+    }
 }
