@@ -259,4 +259,44 @@ final class HostileRoundTwoConfigTests: XCTestCase {
         let help = try BinaryRunner.run(["--help"])
         XCTAssertEqual(help.status, 0, "asking for help is still a success")
     }
+
+    // MARK: 21. --no-state
+
+    /// `--no-state`'s help says what it writes and points to `--dry-run`, and scheduling.md's
+    /// one-off look is `--dry-run`, not `--no-state` (which appends duplicate jsonl lines).
+    func testNoStateSaysWhatItWrites() throws {
+        let help = try BinaryRunner.run(["help", "run"])
+        XCTAssertEqual(help.status, 0, help.stderr)
+        let lines = help.stdout.components(separatedBy: "\n")
+        let start = try XCTUnwrap(lines.firstIndex { $0.hasPrefix("  --no-state") }, help.stdout)
+        var words = lines[start].split(separator: " ").map(String.init)
+        for line in lines[(start + 1)...] {
+            if line.hasPrefix("  -") || line.allSatisfy({ $0 == " " }) { break }
+            words += line.split(separator: " ").map(String.init)
+        }
+        let text = words.joined(separator: " ")
+        for phrase in ["every fetched item goes to the sinks again on each run", "duplicate lines", "--dry-run is the look that writes nothing"] {
+            XCTAssertTrue(text.contains(phrase), "\(phrase): \(text)")
+        }
+        let man = try BinaryRunner.run(["help", "--man"]).stdout.replacingOccurrences(of: "\\-", with: "-")
+        XCTAssertTrue(man.contains("duplicate lines"), "the man page comes from the same declaration")
+
+        let scheduling = try String(contentsOfFile: BinaryRunner.packageRoot + "/Docs/scheduling.md", encoding: .utf8)
+        let oneOff = try XCTUnwrap(scheduling.range(of: "For a one-off look")).upperBound
+        let paragraph = String(scheduling[oneOff...].prefix(300))
+        XCTAssertTrue(paragraph.hasPrefix(", use `tributary run --dry-run`"), paragraph)
+
+        // What the help says: two runs without state write the same items twice.
+        let server = try LoopbackServer { _ in .text(#"{"items":[{"id":"1"},{"id":"2"}]}"#) }
+        defer { server.stop() }
+        let dir = TempDir()
+        defer { dir.remove() }
+        let config = dir.write("t.json", #"{"sources":[{"name":"s","type":"json","url":"\#(server.baseURL)/x","items":"items","fields":{"id":"id"}}],"sinks":[{"type":"jsonl","path":"out.jsonl"}]}"#)
+        for _ in 0..<2 { XCTAssertEqual(try BinaryRunner.run(["run", "-c", config, "--no-state", "--quiet"]).status, 0) }
+        XCTAssertEqual(dir.read("out.jsonl")?.split(separator: "\n").count, 4)
+        let dry = try BinaryRunner.run(["run", "-c", config, "--dry-run", "--quiet"])
+        XCTAssertEqual(dry.status, 0, dry.stderr)
+        XCTAssertEqual(dry.stdoutLines.count, 2)
+        XCTAssertEqual(dir.read("out.jsonl")?.split(separator: "\n").count, 4, "--dry-run writes nothing")
+    }
 }
