@@ -17,7 +17,7 @@ APT_PACKAGES := libcurl4-openssl-dev libssl-dev libsqlite3-dev libpcre2-dev libx
 # the shells and man that check the generated completion scripts and man page, a Python venv
 # (python3-venv) for the Python tools below, a PostgreSQL server and psql (postgresql) for the
 # shared-state tests, runuser (util-linux), the NATS server with JetStream (nats-server).
-TOOL_PACKAGES := binutils systemd dpkg-dev zsh fish man-db groff-base python3-venv postgresql util-linux nats-server
+TOOL_PACKAGES := binutils systemd dpkg-dev zsh fish man-db groff-base python3-venv postgresql util-linux nats-server faketime
 # The tests' Python tools, from PyPI into a venv of their own: the feed readers
 # (TributaryTestSupport/FeedReader): feedparser for RSS and Atom, fastfeedparser for JSON Feed
 # (released feedparser reads none); prometheus_client, whose text-format parser reads the

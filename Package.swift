@@ -53,7 +53,8 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
-        // The git commit the binary was built from (Makefile-generated header; "unknown" without it).
+        // The git commit the binary was built from (Makefile-generated header; "unknown" without it),
+        // and argc/argv as the C runtime hands them over (a constructor: arguments.c).
         .target(name: "CBuildInfo"),
         // C shim over the process calls Swift cannot make (prctl, pidfd_open, waitid): child
         // processes that plugins run (TributaryCore/Process).

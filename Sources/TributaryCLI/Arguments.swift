@@ -75,7 +75,9 @@ struct Arguments: Sendable {
     }
 
     static func parse(_ argv: [String]) throws(UsageError) -> Arguments {
-        guard let first = argv.first else { return Arguments(.command(Commands.help)) }
+        // No command is a usage error, not help and exit 0: a wrapper or unit file that lost the
+        // arguments (`ExecStart=... watch`) must not pass for a success.
+        guard let first = argv.first else { throw UsageError(message: "no command given; see `tributary --help`") }
         if first == "--help" || first == "-h" { return Arguments(.command(Commands.help)) }
         if first == "--version" || first == "-V" { return Arguments(.version) }
         guard let command = Commands.named(first) else {

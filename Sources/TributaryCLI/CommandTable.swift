@@ -62,7 +62,7 @@ enum Flags {
     static let jsonl = Flag("--jsonl", "ignore the configured sinks; write the items to stdout as JSON Lines")
     static let all = Flag("--all", "emit every item fetched, not only the new ones")
     static let dryRun = Flag("--dry-run", "fetch and print the items that would be emitted as JSON Lines; write nothing: no sink, no state, no file")
-    static let noState = Flag("--no-state", "use no state file (nothing read or written; every item is new)")
+    static let noState = Flag("--no-state", "use no state file (nothing read or written): every item is new, so every fetched item goes to the sinks again on each run (a jsonl file gains duplicate lines); --dry-run is the look that writes nothing")
     static let state = Flag("--state", .value(placeholder: "FILE"), "state file (default: state.path, else $XDG_STATE_HOME/tributary/state.sqlite)")
     static let worker = Flag("--worker", .value(placeholder: "NAME"), "this process's name in a shared (PostgreSQL) state's leases (default <hostname>:<pid>)")
     static let record = Flag("--record", .value(placeholder: "DIR"), "also save every HTTP exchange under DIR (secrets redacted)")

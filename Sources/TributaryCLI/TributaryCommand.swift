@@ -31,6 +31,17 @@ public enum TributaryCommand {
         }
     }
 
+    /// The arguments after the program's name, as the C runtime handed them over (argc and
+    /// argv, saved by a constructor in CBuildInfo), not `CommandLine.arguments`: the Swift
+    /// runtime finds those by walking back from `environ`, and finds none once a preloaded
+    /// library (libfaketime) has moved the environment, so `watch` under such a wrapper read
+    /// as a bare `tributary`. `CommandLine.arguments` only if no constructor ran.
+    public static func processArguments() -> [String] {
+        let argc = Int(tributary_argc())
+        guard argc >= 0, let argv = tributary_argv() else { return Array(CommandLine.arguments.dropFirst()) }
+        return (0..<argc).dropFirst().map { argv[$0].map { String(cString: $0) } ?? "" }
+    }
+
     /// Runs the command line and returns the exit code.
     public static func main(_ argv: [String]) async -> Int32 {
         switch start(argv) {
@@ -54,6 +65,7 @@ public enum TributaryCommand {
         signal(SIGTERM, SIG_IGN)
         let args: Arguments
         do { args = try Arguments.parse(argv) } catch {
+            if argv.isEmpty { err.log(Help.main + "\n\n") }
             err.log("tributary: \(error)\n")
             return .finished(2)
         }
@@ -155,7 +167,7 @@ public enum TributaryCommand {
         usable.subscriptions = []
         for s in document.subscriptions {
             if let problem = WebFeedSource.subscriptionProblem(s.xmlURL) {
-                err.log("warning: \(path): skipped \"\(s.title ?? s.xmlURL)\": xmlUrl: \(problem)\n")
+                err.log("warning: \(path): skipped \"\(s.title ?? OptionReader.shownURL(s.xmlURL))\": xmlUrl: \(problem)\n")
             } else {
                 usable.subscriptions.append(s)
             }
@@ -169,7 +181,10 @@ public enum TributaryCommand {
         return 0
     }
 
-    /// `export opml`: the config's `feed` sources as OPML 2.0, on stdout.
+    /// `export opml`: the config's `feed` sources as OPML 2.0, on stdout. The list is for other
+    /// programs and people, so it holds no secret: texts as the config writes them (`${VAR}`,
+    /// not the environment's value), and no credentials (a URL's user and password, secret
+    /// query parameters), each left out with a warning naming the source.
     static func exportOPML(_ config: Config) -> Int32 {
         var subscriptions: [OPML.Subscription] = []
         for s in config.sources {
@@ -178,7 +193,21 @@ public enum TributaryCommand {
                 err.log("warning: \(note); source \"\(s.settings.name)\" left out\n")
                 continue
             }
-            subscriptions += listing.subscriptions
+            var removed: [String] = []
+            for var sub in s.written.map(listing.subscriptions(written:)) ?? listing.subscriptions {
+                let feed = Redactor.withoutCredentials(sub.xmlURL)
+                sub.xmlURL = feed.url
+                removed += feed.removed.filter { !removed.contains($0) }
+                if let html = sub.htmlURL {
+                    let site = Redactor.withoutCredentials(html)
+                    sub.htmlURL = site.url
+                    removed += site.removed.map { $0 + " of site_url" }.filter { !removed.contains($0) }
+                }
+                subscriptions.append(sub)
+            }
+            if !removed.isEmpty {
+                err.log("warning: \(config.file): source \"\(s.settings.name)\": left out \(removed.joined(separator: ", ")): credentials are not exported (give them to the feed reader yourself)\n")
+            }
         }
         if subscriptions.isEmpty { err.log("warning: \(config.file): no feed sources; the list is empty\n") }
         let name = config.file.split(separator: "/").last.map(String.init) ?? config.file

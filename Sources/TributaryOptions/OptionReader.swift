@@ -163,13 +163,72 @@ public final class OptionReader {
         }
     }
 
-    /// What is wrong with `s` as an absolute http(s) URL (or a `file:` one), or nil.
+    /// What is wrong with `s` as an absolute http(s) URL (or a `file:` one), or nil. An http(s)
+    /// URL must also be one that can work (`webURLProblem`): the check every URL option, the
+    /// feed source's and `import opml` share.
     public static func urlProblem(_ s: String, fileAllowed: Bool) -> String? {
         let scheme = s.prefix(8).lowercased()
         let web = (scheme.hasPrefix("http://") && s.utf8.count > 7) || (scheme.hasPrefix("https://") && s.utf8.count > 8)
-        if web || fileAllowed && scheme.hasPrefix("file:") { return nil }
-        let shown = Redactor.redactURL(s)
+        if web { return webURLProblem(s) }
+        if fileAllowed && scheme.hasPrefix("file:") { return nil }
+        let shown = shownURL(s)
         return fileAllowed ? "expected an http://, https:// or file: URL, found \"\(shown)\"" : "expected an http:// or https:// URL, found \"\(shown)\""
+    }
+
+    /// Why an `http(s)://` URL cannot work, or nil: a control character or white space anywhere
+    /// (a line break, a tab, a space: percent-encode them), no host, or a port that is not a
+    /// number from 1 to 65535. libcurl refuses all of these at every fetch.
+    public static func webURLProblem(_ s: String) -> String? {
+        let bytes = Array(s.utf8)
+        if let bad = bytes.firstIndex(where: { $0 <= 0x20 || $0 == 0x7F }) {
+            let b = bytes[bad]
+            let what = b == 0x0A || b == 0x0D ? "a line break" : b == 0x09 ? "a tab" : b == 0x20 ? "a space" : "a control character"
+            let hex = String(b, radix: 16, uppercase: true)
+            return "\"\(shownURL(s))\" holds \(what) (byte \(bad + 1)); a URL cannot hold white space or control characters (percent-encode them: %\(hex.count == 1 ? "0" + hex : hex))"
+        }
+        guard let slashes = bytes.indices.first(where: { bytes[$0...].starts(with: [0x3A, 0x2F, 0x2F]) }) else { return nil }
+        let start = slashes + 3
+        let end = bytes[start...].firstIndex(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) ?? bytes.endIndex
+        var authority = bytes[start..<end]
+        if let at = authority.lastIndex(of: UInt8(ascii: "@")) { authority = authority[(at + 1)...] }
+        var host = authority
+        var port: ArraySlice<UInt8> = []
+        if authority.first == UInt8(ascii: "[") {
+            guard let close = authority.firstIndex(of: UInt8(ascii: "]")) else { return "\"\(shownURL(s))\": the IPv6 address has no closing ]" }
+            host = authority[(authority.startIndex + 1)..<close]
+            let after = authority[(close + 1)...]
+            if let colon = after.first {
+                guard colon == UInt8(ascii: ":") else { return "\"\(shownURL(s))\": expected :PORT after the IPv6 address" }
+                port = after.dropFirst()
+            }
+        } else if let colon = authority.lastIndex(of: UInt8(ascii: ":")) {
+            host = authority[..<colon]
+            port = authority[(colon + 1)...]
+        }
+        if host.isEmpty { return "\"\(shownURL(s))\" has no host" }
+        if !port.isEmpty {
+            let text = String(decoding: port, as: UTF8.self)
+            guard port.count <= 5, port.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let n = Int(text), (1...65535).contains(n) else {
+                return "\"\(shownURL(s))\": port \(text) is not a port (a number from 1 to 65535)"
+            }
+        }
+        return nil
+    }
+
+    /// A URL for a message: secrets hidden, control characters escaped (`\n`), so a line
+    /// break in a value cannot break the message's line.
+    public static func shownURL(_ s: String) -> String {
+        var out = ""
+        for u in Redactor.redactURL(s).unicodeScalars {
+            switch u.value {
+            case 0x0A: out += "\\n"
+            case 0x0D: out += "\\r"
+            case 0x09: out += "\\t"
+            case 0..<0x20, 0x7F, 0x80..<0xA0: out += "\\u{" + String(u.value, radix: 16, uppercase: true) + "}"
+            default: out.unicodeScalars.append(u)
+            }
+        }
+        return out
     }
 
     // MARK: typed getters (values were validated above; wrong ones read as nil)
@@ -194,7 +253,7 @@ public final class OptionReader {
     /// A list of strings; a single string reads as a list of one.
     func stringList(_ key: String) -> [String]? { object[key].flatMap(Self.strings) }
 
-    static func strings(_ v: JSONValue) -> [String]? {
+    public static func strings(_ v: JSONValue) -> [String]? {
         if let s = v.stringValue { return [s] }
         return v.arrayValue?.compactMap { $0.stringValue ?? $0.numberValue.flatMap { $0.int64 != nil ? $0.text : nil } }
     }

@@ -150,6 +150,31 @@ final class ValuesTests: XCTestCase {
         XCTAssertEqual(Environment.interpolate("Ünïcødé ${HOME} 東京 $ {", lookup: look).text, "Ünïcødé /home/a 東京 $ {")
         XCTAssertEqual(Environment.interpolate("unclosed ${HOME", lookup: look).text, "unclosed ${HOME")
     }
+
+    /// `$${` is a literal `${` (issue 19, finding 1): in a run of `$` before `{`, each `$$` is one
+    /// `$`; `$$` elsewhere stays; `escaped` writes any text so that it reads back as itself.
+    func testDollarDollarBraceIsALiteral() {
+        let env = ["HOME": "/home/a", "SOME_SECRET": "s3cret"]
+        let look = { (n: String) in env[n] }
+        func read(_ s: String) -> (text: String, missing: [String]) { Environment.interpolate(s, lookup: look) }
+        XCTAssertEqual(read("$${HOME}").text, "${HOME}")
+        XCTAssertEqual(read("$${NOPE}").missing, [], "an escaped reference is no variable, set or not")
+        XCTAssertEqual(read("$$${HOME}").text, "$/home/a")
+        XCTAssertEqual(read("$$$${HOME}").text, "$${HOME}")
+        XCTAssertEqual(read("a$$b $$ {").text, "a$$b $$ {", "$$ before anything but { stays as written")
+        XCTAssertEqual(read("$${A}${HOME}$${B:-x}").text, "${A}/home/a${B:-x}")
+        XCTAssertEqual(read("$$").text, "$$")
+        for text in ["http://h/feed?x=${SOME_SECRET}", "${SOME_SECRET}", "$${SOME_SECRET}", "$$$", "a$", "$$${HOME}x${",
+                     "${\u{301}HOME}", "Ünïcødé $${ 東京 ${NOPE:-d}", "${HOME", "}${}$", "price: $5 {approx}"] {
+            let escaped = Environment.escaped(text)
+            XCTAssertEqual(read(escaped).text, text, "escaped \(escaped)")
+            XCTAssertEqual(read(escaped).missing, [], escaped)
+            XCTAssertEqual(Environment.unescaped(escaped), text, escaped)
+        }
+        XCTAssertEqual(Environment.escaped("plain text"), "plain text")
+        // `unescaped`: what the config says, with references as written and no environment.
+        XCTAssertEqual(Environment.unescaped("https://h/?t=${SOME_SECRET}&d=${X:-1}&l=$${Y}"), "https://h/?t=${SOME_SECRET}&d=${X:-1}&l=${Y}")
+    }
 }
 
 /// Config numbers that do not fit are errors, never traps (a probe crashed `check` and `run`).

@@ -21,6 +21,19 @@ final class SecretsTests: XCTestCase {
         XCTAssertEqual(Secrets.scrub(Array(#"{"echo":"S3CRET-key/with+plus"}"#.utf8)), Array(#"{"echo":"***"}"#.utf8))
     }
 
+    /// What `export opml` writes for other programs: no credentials, not even masked.
+    func testURLsWithoutCredentials() {
+        func strip(_ url: String) -> (String, [String]) { let r = Redactor.withoutCredentials(url); return (r.url, r.removed) }
+        XCTAssertEqual(strip("https://ann:hunter2@e.org/f.xml?Token=abc&page=2&API_KEY=x#top").0, "https://e.org/f.xml?page=2#top")
+        XCTAssertEqual(strip("https://ann:hunter2@e.org/f.xml?Token=abc&page=2&API_KEY=x#top").1,
+                       ["the user and password in the URL", "the query parameter \"Token\"", "the query parameter \"API_KEY\""])
+        XCTAssertEqual(strip("https://tok123@e.org/f").0, "https://e.org/f", "a user alone may be the credential (https://TOKEN@host)")
+        XCTAssertEqual(strip("https://e.org/f?access%5Ftoken=1").0, "https://e.org/f", "a percent-encoded name is still the name")
+        XCTAssertEqual(strip("https://e.org/f?sig=1").1, ["the query parameter \"sig\""])
+        XCTAssertEqual(strip("https://e.org/a@b/f?q=swift&keyword=x").0, "https://e.org/a@b/f?q=swift&keyword=x", "an @ in the path is no user")
+        XCTAssertEqual(strip("https://e.org/f").1, [])
+    }
+
     func testShortValuesAreNotRegistered() {
         Secrets.register("abc")
         XCTAssertEqual(Redactor.redactText("abc abc"), "abc abc")

@@ -98,10 +98,30 @@ final class ConfigFolderTests: XCTestCase {
         defer { dir.remove() }
         try? FileManager.default.createDirectory(atPath: dir.path + "/empty", withIntermediateDirectories: true)
         _ = dir.write("other/readme.txt", "x")
-        _ = dir.write("other/dir.json/x.json", "{}")
+        _ = dir.write("other/.hidden.json", "{}")
         for folder in ["empty", "other"] {
             XCTAssertEqual(errors(dir.path + "/" + folder), ["\(dir.path)/\(folder): the config folder has no *.json file (it is read as the config files in it, in name order)"])
         }
+        // A folder named *.json is not skipped silently (issue 19, finding 8): as nginx's
+        // `include` fails on one, it is an error naming it.
+        _ = dir.write("sub/dir.json/x.json", "{}")
+        XCTAssertEqual(errors(dir.path + "/sub"), ["\(dir.path)/sub/dir.json: cannot read this *.json file of the config folder: a folder, not a regular file"])
+    }
+
+    /// Entries are opened by their bytes: a name that is not UTF-8 is read, and shown with
+    /// `\xNN`; control characters in a name are shown the same way.
+    func testNamesAreOpenedByTheirBytes() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        _ = dir.write("c/1.json", #"{"sources":[\#(feed("a"))]}"#)
+        let name: [UInt8] = Array((dir.path + "/c/2-").utf8) + [0xC3, 0xA9, 0xFF, 0x1B] + Array(".json".utf8)
+        let fd = open(name.map { CChar(bitPattern: $0) } + [0], O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        XCTAssertGreaterThanOrEqual(fd, 0)
+        let text = Array(#"{"sources":[\#(feed("b"))],"sinks":[{"type":"jsonl","path":"out/x.jsonl","mode":"rewrite"}]}"#.utf8)
+        _ = text.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        close(fd)
+        XCTAssertEqual(errors(dir.path + "/c"), [#"\#(dir.path)/c/2-é\xFF\x1B.json: sinks[0].mode: expected one of "append", "truncate", found "rewrite""#])
+        XCTAssertEqual(ConfigFolder.shown(Array("a\u{85}b\\".utf8)), "a\\xC2\\x85b\\", "a C1 control too; a backslash as itself")
     }
 
     // MARK: unset variables

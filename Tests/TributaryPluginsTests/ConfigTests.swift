@@ -160,6 +160,35 @@ final class ConfigTests: XCTestCase {
         XCTAssertTrue(e.contains(#"sources[3] ("d").fields: map at least one of "id", "url" or "title""#), e)
     }
 
+    /// URLs that cannot work are config errors with their key path (issue 19, finding 15), in
+    /// every URL option: a source's `url` and `urls`, a `base_url`.
+    func testURLsThatCannotWorkAreConfigErrors() {
+        let e = errors(#"""
+        {"sources":[
+          {"name":"a","type":"json","url":"https://e.org/x\n?y=1","fields":{"title":"t"}},
+          {"name":"b","type":"feed","urls":["https://ok.org/f","http://e.org:99999/f","http://e.org/a b","http://:80/f","https://[::1]:0/f"]},
+          {"name":"c","type":"youtube.search","api_key":"k","query":"q","base_url":"https://e.org:http/v3"},
+          {"name":"d","type":"json","url":"http://e.org/\u0000","fields":{"title":"t"}},
+          {"name":"e","type":"channels","url":"http:///channels.json"}
+        ]}
+        """#)
+        XCTAssertEqual(e.filter { $0.contains("url") || $0.contains("URL") }, [
+            #"tributary.json: sources[0] ("a").url: "https://e.org/x\n?y=1" holds a line break (byte 16); a URL cannot hold white space or control characters (percent-encode them: %0A)"#,
+            #"tributary.json: sources[1] ("b").urls[1]: "http://e.org:99999/f": port 99999 is not a port (a number from 1 to 65535)"#,
+            #"tributary.json: sources[2] ("c").base_url: "https://e.org:http/v3": port http is not a port (a number from 1 to 65535)"#,
+            #"tributary.json: sources[3] ("d").url: "http://e.org/\u{0}" holds a control character (byte 14); a URL cannot hold white space or control characters (percent-encode them: %00)"#,
+            #"tributary.json: sources[4] ("e").url: "http:///channels.json" has no host"#,
+        ], e.joined(separator: "\n"))
+        // Only the first bad URL of a list is reported; each alone names its own problem.
+        for (url, problem) in [("http://e.org/a b", "holds a space (byte 15)"), ("http://:80/f", "has no host"), ("https://[::1]:0/f", "port 0 is not a port"),
+                               ("http://e.org/\t", "holds a tab"), ("http://u:p@e.org:8080/ok?q={x}", nil), ("https://[::1]:8443/ok", nil),
+                               ("http://e.org:/empty-port-is-the-default", nil), ("https://e.org/новости", nil)] {
+            let found = OptionReader.urlProblem(url, fileAllowed: false)
+            if let problem { XCTAssertTrue(found?.contains(problem) == true, "\(url): \(found ?? "nil")") } else { XCTAssertNil(found, url) }
+        }
+        XCTAssertEqual(OptionReader.urlProblem("http://u:secret@e.org:99999/", fileAllowed: false), #""http://***@e.org:99999/": port 99999 is not a port (a number from 1 to 65535)"#)
+    }
+
     /// The checked-in JSON Schema must be exactly what the validator's declarations generate.
     /// Regenerate with `UPDATE_SCHEMA=1 swift test --filter ConfigTests`.
     func testCheckedInSchemaMatchesTheValidator() throws {

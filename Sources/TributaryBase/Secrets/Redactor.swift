@@ -55,6 +55,46 @@ public enum Redactor {
         return shownHead + "?" + pairs.joined(separator: "&") + fragment
     }
 
+    /// `url` without its credentials, for lists written out for other programs (`export opml`),
+    /// where a `***` would be no better than the secret: the user and password (`user:pass@`)
+    /// and every query parameter with a secret name (`token=`, `api_key=`, ...) are left out,
+    /// and `removed` says what was, without the values.
+    public static func withoutCredentials(_ url: String) -> (url: String, removed: [String]) {
+        var s = Substring(url).unicodeScalars
+        var fragment = ""
+        if let hash = s.firstIndex(of: "#") {
+            fragment = String(s[hash...])
+            s = s[..<hash]
+        }
+        var head = s
+        var query: Substring.UnicodeScalarView? = nil
+        if let q = s.firstIndex(of: "?") {
+            head = s[..<q]
+            query = s[s.index(after: q)...]
+        }
+        var removed: [String] = []
+        var shownHead = String(head)
+        if let scheme = head.firstRange(of: "://".unicodeScalars) {
+            let rest = head[scheme.upperBound...]
+            let hostEnd = rest.firstIndex(of: "/") ?? rest.endIndex
+            if let at = rest[..<hostEnd].lastIndex(of: "@") {
+                shownHead = String(head[..<scheme.upperBound]) + String(rest[rest.index(after: at)...])
+                removed.append(rest[..<at].contains(":") ? "the user and password in the URL" : "the user in the URL")
+            }
+        }
+        guard let query else { return (shownHead + fragment, removed) }
+        var kept: [String] = []
+        for pair in query.split(separator: "&", omittingEmptySubsequences: false) {
+            let name = String(pair[..<(pair.firstIndex(of: "=") ?? pair.endIndex)])
+            if isSecretParameter(name.percentDecoded ?? name) {
+                removed.append("the query parameter \"\(name)\"")
+            } else {
+                kept.append(String(pair))
+            }
+        }
+        return (shownHead + (kept.isEmpty ? "" : "?" + kept.joined(separator: "&")) + fragment, removed)
+    }
+
     /// Makes free text (an error message, a server's error body, a program's stderr line, a
     /// header value) safe to show or keep: registered secret values (`Secrets`) become `***`
     /// wherever they appear; so do the values of secret-named parameters (`token=...`,

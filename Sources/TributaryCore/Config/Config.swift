@@ -82,6 +82,8 @@ public struct ConfiguredSource: Sendable {
     /// Its unset environment variables, as messages, when this command does not run it (a
     /// disabled source, or one `--only` leaves out): not errors then, and it must not run.
     public var unresolved: [String] = []
+    /// Its config object as written: `${VAR}` not replaced, `$${` not read (`export opml`).
+    public var written: JSONObject? = nil
 }
 
 public struct ConfiguredSink: Sendable {
@@ -166,11 +168,14 @@ public enum ConfigLoader {
     public static func load(path: String, registry: Registry, environment: (String) -> String? = Environment.get,
                             selection: SourceSelection = .enabled) throws(ConfigError) -> Config {
         if ConfigFolder.isFolder(path) {
-            let files = try ConfigFolder.files(in: path)
+            let entries = try ConfigFolder.entries(in: path)
             var parts: [ConfigPart] = []
             var syntax: [String] = []
-            for file in files {
-                do { parts.append(try ConfigPart.read(path: file, environment: environment)) } catch { syntax += error.messages }
+            for entry in entries {
+                do {
+                    let bytes = try ConfigFolder.read(entry)
+                    parts.append(try ConfigPart(bytes: bytes, file: entry.shown, directory: entry.directory, environment: environment))
+                } catch { syntax += error.messages }
             }
             if !syntax.isEmpty { throw ConfigError(messages: syntax) }
             return try assemble(parts, file: path, directory: path, inFolder: true, registry: registry, selection: selection)

@@ -71,6 +71,7 @@ extension ConfigLoader {
                 }
                 if var source = makeSource(obj, index: i, context: context, part: part, registry: registry, defaults: sourceDefaults, specs: &specs) {
                     source.unresolved = unresolved
+                    source.written = i < part.writtenSources.count ? part.writtenSources[i].objectValue : nil
                     sources.append(source)
                 }
             }

@@ -9,28 +9,101 @@ enum ConfigFolder {
         return stat(path, &st) == 0 && st.st_mode & S_IFMT == S_IFDIR
     }
 
-    /// The folder's `*.json` files (regular files, or links to them; names starting with `.`
-    /// left out, as editors' backups are), in byte order of their names, as `DIR/NAME`.
-    static func files(in dir: String) throws(ConfigError) -> [String] {
+    /// One `*.json` entry of the folder: its path as bytes (a name need not be UTF-8: it is
+    /// opened as the kernel spells it) and as shown in messages.
+    struct Entry {
+        /// `DIR/NAME`, NUL-terminated, for `open`.
+        let path: [CChar]
+        /// `DIR/NAME` for people: bytes that are not UTF-8, and control characters, as `\xNN`.
+        let shown: String
+        /// `DIR`, which the file's relative paths are resolved against.
+        let directory: String
+    }
+
+    /// The folder's `*.json` entries (names starting with `.` left out, as editors' backups
+    /// are), in byte order of their names. Nothing is skipped silently: an entry that cannot
+    /// be read as a file is an error when it is opened (`read`).
+    static func entries(in dir: String) throws(ConfigError) -> [Entry] {
         guard let handle = opendir(dir) else {
             throw ConfigError(messages: ["\(dir): cannot read the config folder (\(String(cString: strerror(errno))))"])
         }
         defer { closedir(handle) }
-        let prefix = dir.hasSuffix("/") ? dir : dir + "/"
-        var names: [String] = []
+        let prefix = Array((dir.hasSuffix("/") ? dir : dir + "/").utf8)
+        let suffix = Array(".json".utf8)
+        var names: [[UInt8]] = []
         while let entry = readdir(handle) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
-            }
-            guard name.hasSuffix(".json"), !name.hasPrefix(".") else { continue }
-            var st = stat()
-            guard stat(prefix + name, &st) == 0, st.st_mode & S_IFMT == S_IFREG else { continue }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix(while: { $0 != 0 })) }
+            guard name.count > suffix.count, name.starts(with: [UInt8(ascii: ".")]) == false, name.suffix(suffix.count).elementsEqual(suffix) else { continue }
             names.append(name)
         }
         guard !names.isEmpty else {
             throw ConfigError(messages: ["\(dir): the config folder has no *.json file (it is read as the config files in it, in name order)"])
         }
-        return names.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }.map { prefix + $0 }
+        let directory = FileAccess.parent(of: String(decoding: prefix, as: UTF8.self) + "x")
+        return names.sorted { $0.lexicographicallyPrecedes($1) }.map { name in
+            let bytes = prefix + name
+            return Entry(path: bytes.map { CChar(bitPattern: $0) } + [0], shown: shown(bytes), directory: directory)
+        }
+    }
+
+    /// `bytes` as text for a message: valid UTF-8 as itself, other bytes and control
+    /// characters (a newline in a file name would forge a line) as `\xNN`.
+    static func shown(_ bytes: [UInt8]) -> String {
+        var out = ""
+        var i = 0
+        while i < bytes.count {
+            let b = bytes[i]
+            let length = b < 0x80 ? 1 : b >= 0xC2 && b <= 0xDF ? 2 : b >= 0xE0 && b <= 0xEF ? 3 : b >= 0xF0 && b <= 0xF4 ? 4 : 0
+            if length > 1, i + length <= bytes.count, let s = String(validating: bytes[i..<(i + length)], as: UTF8.self),
+               let u = s.unicodeScalars.first, !(0x80...0x9F).contains(u.value) {
+                out += s
+                i += length
+                continue
+            }
+            if length == 1 && b >= 0x20 && b != 0x7F {
+                out.unicodeScalars.append(Unicode.Scalar(b))
+            } else {
+                let hex = String(b, radix: 16, uppercase: true)
+                out += "\\x" + (hex.count == 1 ? "0" + hex : hex)
+            }
+            i += 1
+        }
+        return out
+    }
+
+    /// The bytes of one entry: opened by its bytes without waiting (a FIFO named `*.json` must
+    /// not block the load), and refused, naming it, when it is not a regular file, a link to
+    /// nothing, a loop of links or unreadable.
+    static func read(_ entry: Entry) throws(ConfigError) -> [UInt8] {
+        func refuse(_ why: String) -> ConfigError {
+            ConfigError(messages: ["\(entry.shown): cannot read this *.json file of the config folder: \(why)"])
+        }
+        let fd = open(entry.path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+        guard fd >= 0 else {
+            let e = errno
+            var st = stat()
+            if e == ENOENT, lstat(entry.path, &st) == 0, st.st_mode & S_IFMT == S_IFLNK {
+                throw refuse("a symbolic link to nothing (\(String(cString: strerror(e))))")
+            }
+            if e == ELOOP { throw refuse("a loop of symbolic links (\(String(cString: strerror(e))))") }
+            throw refuse(String(cString: strerror(e)))
+        }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { throw refuse(String(cString: strerror(errno))) }
+        let kind: String?
+        switch st.st_mode & S_IFMT {
+        case S_IFREG: kind = nil
+        case S_IFDIR: kind = "a folder"
+        case S_IFIFO: kind = "a FIFO (named pipe)"
+        case S_IFSOCK: kind = "a socket"
+        case S_IFCHR, S_IFBLK: kind = "a device"
+        default: kind = "not a file"
+        }
+        if let kind { throw refuse("\(kind), not a regular file") }
+        // A regular file: reads block as usual (O_NONBLOCK does nothing to them).
+        guard let bytes = FileAccess.readAll(fd) else { throw refuse(String(cString: strerror(errno))) }
+        return bytes
     }
 }
 
@@ -44,6 +117,9 @@ struct ConfigPart {
     let diag: ConfigDiagnostics
     /// The unset variables of each source, by its index in `sources`: key path and name.
     let sourceMissing: [Int: [(path: String, name: String)]]
+    /// The sources as written, before `${VAR}` was replaced (`export opml` writes references,
+    /// never the environment's values). Shares its storage with `root` where nothing changed.
+    let writtenSources: [JSONValue]
 
     static func read(path: String, environment: (String) -> String?) throws(ConfigError) -> ConfigPart {
         guard let bytes = readFile(path) else {
@@ -64,8 +140,10 @@ struct ConfigPart {
         var root = JSONObject()
         var bySource: [Int: [(path: String, name: String)]] = [:]
         var everywhere: [(path: String, name: String)] = []
+        var written: [JSONValue] = []
         for e in raw.entries where !e.key.hasPrefix("$") {
             if e.key == "sources", case .array(let list) = e.value {
+                written = list
                 var out: [JSONValue] = []
                 for (i, el) in list.enumerated() {
                     var missing: [(path: String, name: String)] = []
@@ -84,6 +162,7 @@ struct ConfigPart {
         self.root = root
         self.diag = diag
         self.sourceMissing = bySource
+        self.writtenSources = written
     }
 
     static func unsetMessage(_ m: (path: String, name: String)) -> String {

@@ -303,4 +303,6 @@ extension OPML {
 public protocol SubscriptionListing {
     /// Its feeds, each with the source's title, site and tags.
     var subscriptions: [OPML.Subscription] { get }
+    /// The same as its config object `written` says them: `${VAR}` kept as written.
+    func subscriptions(written: JSONObject) -> [OPML.Subscription]
 }
