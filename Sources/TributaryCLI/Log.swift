@@ -142,8 +142,18 @@ extension Log {
         case .skipped(let reason): f += [("status", .string("skipped")), ("reason", .string(reason))]
         case .stopped(let reason): f += [("status", .string("stopped")), ("reason", .string(reason))]
         }
-        f += [("fetched", .number(JSONNumber(r.fetched))), ("new", .number(JSONNumber(r.new))), ("filtered", .number(JSONNumber(r.filtered))),
-              ("seconds", .number(JSONNumber(text: seconds(r.seconds))))]
+        f += [("fetched", .number(JSONNumber(r.fetched))), ("new", .number(JSONNumber(r.new)))] + counts(r.processed)
+        f.append(("seconds", .number(JSONNumber(text: seconds(r.seconds)))))
+        return f
+    }
+
+    /// The processing stage's counts as fields: `filtered` always, `skipped` and the others
+    /// (`no content` as `no_content`) when above 0.
+    static func counts(_ processed: [ProcessingTally.Label: Int]) -> [(String, JSONValue)] {
+        var f: [(String, JSONValue)] = [("filtered", .number(JSONNumber(processed[.filtered] ?? 0)))]
+        for (label, n) in processed.sorted(by: { $0.key < $1.key }) where label != .filtered && n > 0 {
+            f.append((label.name.replacing(" ", with: "_"), .number(JSONNumber(n))))
+        }
         return f
     }
 
@@ -166,7 +176,7 @@ extension Log {
         log(failed > 0 ? .warn : .info, "total", fields: [
             ("sources", .number(JSONNumber(report.sources.count))), ("failed", .number(JSONNumber(failed))),
             ("fetched", .number(JSONNumber(report.sources.reduce(0) { $0 + $1.fetched }))), ("new", .number(JSONNumber(report.delivered))),
-            ("filtered", .number(JSONNumber(report.sources.reduce(0) { $0 + $1.filtered }))), ("seconds", .number(JSONNumber(text: Self.seconds(elapsed)))),
-        ] + (dryRun ? [("dry_run", .bool(true))] : []))
+        ] + Self.counts(report.sources.reduce(into: [:]) { $0.merge($1.processed, uniquingKeysWith: +) })
+          + [("seconds", .number(JSONNumber(text: Self.seconds(elapsed))))] + (dryRun ? [("dry_run", .bool(true))] : []))
     }
 }

@@ -256,7 +256,17 @@ enum Summary {
 
     /// One source's summary line (also what `watch` logs after each run).
     static func line(_ r: SourceReport, nameWidth: Int = 0, typeWidth: Int = 0) -> String {
-        pad(r.name, nameWidth) + "  " + pad(r.type, typeWidth) + "  " + status(r) + "  \(r.fetched) fetched  \(r.new) new" + (r.filtered > 0 ? "  \(r.filtered) filtered" : "") + "  \(seconds(r.seconds))\n"
+        pad(r.name, nameWidth) + "  " + pad(r.type, typeWidth) + "  " + status(r) + "  \(r.fetched) fetched  \(r.new) new" + counts(r.processed, separator: "  ") + "  \(seconds(r.seconds))\n"
+    }
+
+    /// What the processing stage counted, `filtered` first, then `skipped`, then the others by
+    /// name: `  2 filtered  1 skipped` (only the ones above 0).
+    static func counts(_ processed: [ProcessingTally.Label: Int], separator: String) -> String {
+        let first: [ProcessingTally.Label] = [.filtered, .skipped]
+        let rest = processed.keys.filter { !first.contains($0) }.sorted()
+        var s = ""
+        for label in first + rest { if let n = processed[label], n > 0 { s += separator + "\(n) \(label.name)" } }
+        return s
     }
 
     /// `dryRun`: the total says so (`dry run: nothing written`).
@@ -267,9 +277,10 @@ enum Summary {
         for r in report.sources { s += line(r, nameWidth: nameW, typeWidth: typeW) }
         let failed = report.sources.filter(\.isFailure).count
         let fetched = report.sources.reduce(0) { $0 + $1.fetched }
-        let filtered = report.sources.reduce(0) { $0 + $1.filtered }
+        var processed: [ProcessingTally.Label: Int] = [:]
+        for r in report.sources { processed.merge(r.processed, uniquingKeysWith: +) }
         s += "total: \(report.sources.count) source\(report.sources.count == 1 ? "" : "s"), \(failed) failed, \(fetched) fetched, \(report.delivered) new"
-            + (filtered > 0 ? ", \(filtered) filtered" : "") + ", \(seconds(elapsed))"
+            + counts(processed, separator: ", ") + ", \(seconds(elapsed))"
             + (dryRun ? " (dry run: nothing written)" : "") + "\n"
         return s
     }

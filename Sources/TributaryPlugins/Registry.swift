@@ -1,8 +1,8 @@
 import TributaryPluginKit
 import TributaryCore
 
-/// The built-in source and sink types: one line per plugin. A new type adds its folder and
-/// one line here; nothing else in the engine changes.
+/// The built-in source, sink and processor types: one line per plugin. A new type adds its
+/// folder and one line here; nothing else in the engine changes.
 public enum BuiltinRegistry {
     public static let standard = Registry(
         sources: [
@@ -26,6 +26,9 @@ public enum BuiltinRegistry {
             WebhookSink.descriptor,
             ExecSink.descriptor,
             NATSSink.descriptor,
+        ],
+        processors: [
+            FilterProcessor.descriptor,
         ]
     )
 }

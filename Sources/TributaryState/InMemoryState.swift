@@ -3,8 +3,10 @@ import TributaryBase
 /// The state kept in memory, for as long as the process lives: what the engine's policies are
 /// tested against in process (first_run, emit_updates, dedupe, at-least-once, leases), as
 /// swift-nio's `EmbeddedEventLoop` stands in for sockets. It keeps the contract of
-/// `StateBackend` exactly as `SQLiteState` does (one process holds it, so every lease is
-/// granted), and it can be told to fail, to test what the engine does when a state breaks.
+/// `StateBackend` as the shared PostgreSQL state does: several engines (workers) may share one,
+/// each source is leased to one worker at a time, and an id claimed by an open transaction
+/// reads as known to every other transaction (where PostgreSQL would make the other wait for
+/// the first to end). It can be told to fail, to test what the engine does when a state breaks.
 ///
 /// Threading rule (why `@unchecked Sendable` is sound): every call, as for any backend, comes
 /// from the engine's delivery thread; the storage is behind a lock all the same, so a test may
@@ -20,6 +22,10 @@ public final class InMemoryState: StateBackend, @unchecked Sendable {
         public var inConfig: [String: Double] = [:]
         public var quotas: [String: (windowStart: Double, requests: Int)] = [:]
         public var counters: [StateCounter.Name: [String: Int]] = [:]
+        /// Which worker holds each source, until when.
+        public var leases: [String: (worker: String, until: Double)] = [:]
+        /// Ids claimed by transactions not yet ended, with their source and hash.
+        var pending: [String: (source: String, hash: String)] = [:]
     }
 
     /// A failure a test arranges: the next `begin` (or the next commit) throws it.
@@ -60,6 +66,10 @@ public final class InMemoryState: StateBackend, @unchecked Sendable {
     }
 
     func read<T>(_ body: (Storage) -> T) -> T { storage.withLock { body($0) } }
+    func update<T>(_ body: (inout Storage) -> T) -> T { storage.withLock { body(&$0) } }
+
+    /// The clock leases run on (seconds); a test may set its own.
+    public var clock: @Sendable () -> Double = { Timestamp.now().seconds }
 
     public func sourceStates(_ names: [String]) throws(StateError) -> [String: SourceState] {
         read { s in
@@ -125,27 +135,60 @@ public final class InMemoryState: StateBackend, @unchecked Sendable {
 
     public func close() {}
 
-    // MARK: leases: one process holds this state, so it has nobody to share with
+    // MARK: leases: one worker at a time per source, as the shared state
 
     public func claimDue(_ candidates: [SourceKey], worker: String, lease: Double, limit: Int, now: Double) throws(StateError) -> DueClaim {
-        let states = read { $0.sources }
-        var due: [(name: String, state: SourceState)] = []
-        var later: Double? = nil
-        for c in candidates {
-            let state = states[c.name] ?? SourceState()
-            if let next = state.nextDue, next > now {
-                later = min(later ?? next, next)
-            } else {
-                due.append((c.name, state))
+        let clock = self.clock()
+        return update { s in
+            var due: [(name: String, state: SourceState)] = []
+            var later: Double? = nil
+            for c in candidates {
+                let state = s.sources[c.name] ?? SourceState(type: c.type)
+                let heldUntil = s.leases[c.name].flatMap { $0.until >= clock ? $0.until : nil }
+                if let next = state.nextDue, next > now {
+                    later = min(later ?? next, max(next, heldUntil ?? 0))
+                } else if let heldUntil {
+                    later = min(later ?? heldUntil, heldUntil)
+                } else {
+                    due.append((c.name, state))
+                }
             }
+            due.sort { ($0.state.nextDue ?? -Double.infinity) < ($1.state.nextDue ?? -Double.infinity) }
+            let claimed = Array(due.prefix(max(0, limit)))
+            for c in claimed { s.leases[c.name] = (worker, clock + lease) }
+            return DueClaim(claimed: claimed, nextCheck: later)
         }
-        due.sort { ($0.state.nextDue ?? -Double.infinity) < ($1.state.nextDue ?? -Double.infinity) }
-        return DueClaim(claimed: Array(due.prefix(max(0, limit))), nextCheck: later)
     }
 
-    public func lease(_ sources: [SourceKey], worker: String, lease: Double) throws(StateError) -> [String: String] { [:] }
+    public func lease(_ sources: [SourceKey], worker: String, lease: Double) throws(StateError) -> [String: String] {
+        let clock = self.clock()
+        return update { s in
+            var held: [String: String] = [:]
+            for k in sources {
+                if let l = s.leases[k.name], l.until >= clock, l.worker != worker {
+                    held[k.name] = l.worker
+                } else {
+                    s.leases[k.name] = (worker, clock + lease)
+                }
+            }
+            return held
+        }
+    }
 
-    public func renewLeases(_ sources: [String], worker: String, lease: Double) throws(StateError) -> [String: String] { [:] }
+    public func renewLeases(_ sources: [String], worker: String, lease: Double) throws(StateError) -> [String: String] {
+        let clock = self.clock()
+        return update { s in
+            var lost: [String: String] = [:]
+            for name in sources {
+                if let l = s.leases[name], l.worker == worker {
+                    s.leases[name] = (worker, clock + lease)
+                } else {
+                    lost[name] = s.leases[name]?.worker ?? ""
+                }
+            }
+            return lost
+        }
+    }
 }
 
 /// One batch against an `InMemoryState`: its changes are kept aside and applied together on
@@ -161,7 +204,16 @@ final class InMemoryTransaction: StateTransaction {
     init(state: InMemoryState) { self.state = state }
 
     func claim(_ ids: [EmittedID], now: Double) throws(StateError) -> [KnownID?] {
-        let committed = state.read { s in ids.map { s.emitted[$0.id].map { KnownID(source: $0.source, hash: $0.hash) } } }
+        // Known: committed, or claimed by another transaction still open (reserved for it here).
+        let claimedHere = claimed
+        let committed = state.update { s in
+            ids.map { e -> KnownID? in
+                if let row = s.emitted[e.id] { return KnownID(source: row.source, hash: row.hash) }
+                if claimedHere[e.id] == nil, let p = s.pending[e.id] { return KnownID(source: p.source, hash: p.hash) }
+                s.pending[e.id] = (e.source, e.hash)
+                return nil
+            }
+        }
         var known: [KnownID?] = []
         known.reserveCapacity(ids.count)
         for (e, before) in zip(ids, committed) {
@@ -248,17 +300,29 @@ final class InMemoryTransaction: StateTransaction {
         }
     }
 
-    func releaseLease(source: String, worker: String) throws(StateError) {}
+    func releaseLease(source: String, worker: String) throws(StateError) {
+        changes.append { s in if s.leases[source]?.worker == worker { s.leases[source] = nil } }
+    }
 
     func commit() throws(StateError) {
         guard open else { return }
         open = false
-        try state.commit(changes)
+        let ids = Array(claimed.keys)
+        changes.append { s in for id in ids { s.pending[id] = nil } }
+        do { try state.commit(changes) } catch {
+            rollback()
+            throw error
+        }
         changes = []
     }
 
     func rollback() {
         open = false
         changes = []
+        let ids = Array(claimed.keys)
+        claimed = [:]
+        state.update { s in for id in ids { s.pending[id] = nil } }
     }
+
+    deinit { if open { rollback() } }
 }

@@ -40,7 +40,12 @@ public enum CommonOptions {
         public static let per = Option.duration("per", atLeast: 1, "window length, e.g. \"1d\"").required
     }
 
-    public static let source: [any OptionDeclaration] = [name, sourceType, enabled, interval, timeout, retries, maxItems, firstRun, emitUpdates, quota, expectNewWithin, FilterOptions.filter]
+    /// The processors a source's items go through after its `filter`, in order (Docs/processors.md).
+    public static let process = Option<[JSONValue]>(
+        spec: OptionSpec("process", .pluginList, "processors the items go through after the filter, in order: objects with a `type` (see `tributary sources`) and its options"),
+        read: { v, _ in v.arrayValue }, show: { _ in "[...]" }, placeholder: { [] })
+
+    public static let source: [any OptionDeclaration] = [name, sourceType, enabled, interval, timeout, retries, maxItems, firstRun, emitUpdates, quota, expectNewWithin, FilterOptions.filter, process]
 
     // MARK: every sink
 
@@ -49,6 +54,10 @@ public enum CommonOptions {
         .checked { ConfigLoader.isValidName($0) ? nil : "expected [a-z0-9][a-z0-9._-]*, found \"\($0)\"" }
     public static let sink: [any OptionDeclaration] = [sinkType, sinkName, FilterOptions.filter]
 
+    // MARK: every processor
+
+    public static let processorType = Option.string("type", "the processor type (see `tributary sources`)").required
+
     // MARK: top-level sections
 
     public enum Defaults {
@@ -56,7 +65,7 @@ public enum CommonOptions {
         public static let timeout = Option.duration("timeout", atLeast: 0.001, "default timeout of every source").defaulted(20)
         public static let retries = Option.integer("retries", 0...10, "default retries of every source").defaulted(2)
         public static let jitter = Option.duration("jitter", "random spread added to each scheduled run").documented(default: "10% of the interval")
-        public static let all: [any OptionDeclaration] = [interval, timeout, retries, jitter, FilterOptions.filter]
+        public static let all: [any OptionDeclaration] = [interval, timeout, retries, jitter, FilterOptions.filter, CommonOptions.process]
     }
 
     public typealias HTTP = HTTPSettings.Options

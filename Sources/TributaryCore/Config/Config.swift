@@ -77,6 +77,9 @@ public struct SourceSettings: Sendable {
 public struct ConfiguredSource: Sendable {
     public var settings: SourceSettings
     public var source: any FeedSource
+    /// Its processing stage, in order: its filter (own or `defaults.filter`) first, then its
+    /// `process` list (own or `defaults.process`).
+    public var processors: [any Processor] = []
     /// The machine checks of its options (a program that must exist), run before it is.
     public var checks: [PreflightCheck] = []
     /// Its unset environment variables, as messages, when this command does not run it (a

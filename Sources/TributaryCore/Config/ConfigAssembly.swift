@@ -46,7 +46,8 @@ extension ConfigLoader {
         let sourceDefaults = SourceDefaults(
             interval: defaults[CommonOptions.Defaults.interval], timeout: defaults[CommonOptions.Defaults.timeout],
             retries: defaults[CommonOptions.Defaults.retries], jitter: defaults[CommonOptions.Defaults.jitter],
-            filter: FilterOptions.read(defaults))
+            filter: FilterOptions.read(defaults),
+            process: defaults[CommonOptions.process].map { makeProcessors($0, context: "defaults.process", reader: defaults, registry: registry) })
 
         var sources: [ConfiguredSource] = []
         var names: [String: (part: Int, index: Int)] = [:]
@@ -129,6 +130,8 @@ extension ConfigLoader {
         let retries: Int
         let jitter: Double?
         let filter: ItemFilter?
+        /// `defaults.process`, built once: processors keep what they need per run in their run.
+        let process: [any Processor]?
     }
 
     /// The options of each source type (the common ones, then the type's), made once per type
@@ -182,8 +185,35 @@ extension ConfigLoader {
             filter: FilterOptions.read(reader) ?? defaults.filter)
         // The plugin's own checks run even when a key was wrong (typed reads give a
         // placeholder then), so every error of the config is reported at once.
+        let own = reader[CommonOptions.process].map { makeProcessors($0, context: context + ".process", reader: reader, registry: registry) }
         guard let source = desc.make(settings, reader), diag.errors.count == before else { return nil }
-        return ConfiguredSource(settings: settings, source: source, checks: Array(diag.preflight[checksBefore...]))
+        let processors = (settings.filter.map { [FilterProcessor($0)] } ?? []) + (own ?? defaults.process ?? [])
+        return ConfiguredSource(settings: settings, source: source, processors: processors, checks: Array(diag.preflight[checksBefore...]))
+    }
+
+    /// The processors of a `process` list (`context`: its key path), each checked against its
+    /// type's declarations; the errors go to `reader`'s file.
+    static func makeProcessors(_ list: [JSONValue], context: String, reader: OptionReader, registry: Registry) -> [any Processor] {
+        let diag = reader.diagnostics
+        var out: [any Processor] = []
+        for (i, el) in list.enumerated() {
+            let at = "\(context)[\(i)]"
+            guard let obj = el.objectValue else { continue }  // reported by the list's own check
+            guard let type = obj["type"]?.stringValue else {
+                diag.add("\(at): missing required key \"type\" (one of: \(registry.processors.map(\.type).joined(separator: ", ")))")
+                continue
+            }
+            guard let desc = registry.processor(type) else {
+                var msg = "\(at).type: unknown processor type \"\(type)\""
+                if let s = Suggest.closest(to: type, in: registry.processors.map(\.type)) { msg += " (did you mean \"\(s)\"?)" }
+                diag.add(msg + "; known types: " + registry.processors.map(\.type).joined(separator: ", "))
+                continue
+            }
+            let before = diag.errors.count
+            let r = OptionReader(object: obj, context: at, specs: [CommonOptions.processorType.spec] + desc.options, diagnostics: diag, configDirectory: reader.configDirectory)
+            if let p = desc.make(r), diag.errors.count == before { out.append(p) }
+        }
+        return out
     }
 
     static func makeSink(_ obj: JSONObject, context: String, part: ConfigPart, registry: Registry) -> ConfiguredSink? {

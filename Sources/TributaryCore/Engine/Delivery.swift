@@ -173,24 +173,26 @@ public final class Delivery: @unchecked Sendable {
     /// source should stop: delivery stopped (a sink failed, a sink's reader went away) or `max_items` was
     /// reached (after delivering up to it). `statuses`: the HTTP answers (by status) since the
     /// last batch, counted with this one.
-    public func deliver(_ items: [Item], to run: SourceRun, validators: [(key: String, response: CachedResponse)], statuses: [String: Int] = [:]) async throws(SourceError) {
-        try await thread.run { () throws(SourceError) in try self.deliverNow(items, run, validators, statuses) }
+    /// `processed`: what the source's processing stage counted on the way (items it filtered or
+    /// skipped: fetched, never claimed in state, so they come again on a later run).
+    public func deliver(_ items: [Item], processed: [ProcessingTally.Label: Int] = [:], to run: SourceRun, validators: [(key: String, response: CachedResponse)],
+                        statuses: [String: Int] = [:]) async throws(SourceError) {
+        try await thread.run { () throws(SourceError) in try self.deliverNow(items, processed, run, validators, statuses) }
     }
 
-    private func deliverNow(_ items: [Item], _ run: SourceRun, _ validators: [(key: String, response: CachedResponse)], _ statuses: [String: Int]) throws(SourceError) {
+    private func deliverNow(_ items: [Item], _ processed: [ProcessingTally.Label: Int], _ run: SourceRun, _ validators: [(key: String, response: CachedResponse)],
+                            _ statuses: [String: Int]) throws(SourceError) {
         thread.assertCurrent("Delivery.deliver")
         run.uncountedStatuses.merge(statuses, uniquingKeysWith: +)
+        if !processed.isEmpty {
+            // Filtered and skipped items were fetched: counted, never claimed in state.
+            let dropped = (processed[.filtered] ?? 0) + (processed[.skipped] ?? 0)
+            run.processed.merge(processed, uniquingKeysWith: +)
+            run.fetched += dropped
+            run.uncountedFetched += dropped
+        }
         try checkStillDelivering()
         var batch = items
-        // The source's filter first: what it drops is counted as fetched and filtered, never
-        // claimed in state, so a looser rule lets it through on a later run.
-        if let filter = run.settings.filter, !filter.isEmpty {
-            let now = Timestamp.now().seconds
-            batch = batch.filter { filter.passes($0, now: now) }
-            run.filtered += items.count - batch.count
-            run.fetched += items.count - batch.count
-            run.uncountedFetched += items.count - batch.count
-        }
         var reachedCap = false
         if let cap = run.settings.maxItems {
             let room = cap - run.passed
@@ -364,11 +366,11 @@ public final class Delivery: @unchecked Sendable {
                        seconds: Double? = nil, statuses: [String: Int] = [:]) async -> SourceRunResult {
         // Without state there is nothing to record: the counts are read here, after the last
         // `deliver` has come back from the thread (every write to them happened before that).
-        guard state != nil else { return SourceRunResult(fetched: run.fetched, new: run.new, filtered: run.filtered, nextDue: nil, notes: [], stateError: nil) }
+        guard state != nil else { return SourceRunResult(fetched: run.fetched, new: run.new, processed: run.processed, nextDue: nil, notes: [], stateError: nil) }
         return await thread.run {
             self.thread.assertCurrent("Delivery.finish")
             let settings = run.settings
-            var result = SourceRunResult(fetched: run.fetched, new: run.new, filtered: run.filtered, nextDue: nil, notes: [], stateError: nil)
+            var result = SourceRunResult(fetched: run.fetched, new: run.new, processed: run.processed, nextDue: nil, notes: [], stateError: nil)
             guard let state = self.state else { return result }
             let now = Timestamp.now().seconds
             let failures = failure == nil ? 0 : (run.previous?.failures ?? 0) + 1

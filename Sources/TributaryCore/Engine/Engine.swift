@@ -18,20 +18,25 @@ public struct SourceReport: Sendable {
     public let status: Status
     /// Items the source delivered to the engine (up to `max_items`), filtered ones included.
     public let fetched: Int
-    /// Items the source's filter dropped (not emitted, not recorded).
-    public let filtered: Int
+    /// What its processing stage counted (`filtered`, `skipped`, ...): items not emitted, not
+    /// recorded.
+    public let processed: [ProcessingTally.Label: Int]
+    /// Items the source's filter (or a processor) dropped on purpose.
+    public var filtered: Int { processed[.filtered] ?? 0 }
+    /// Items a processor could not handle (they come again on the next run).
+    public var skipped: Int { processed[.skipped] ?? 0 }
     /// Items delivered to the sinks (new to this run, not duplicates of another source's).
     public let new: Int
     public let seconds: Double
     /// When the source is next due (nil without state, or when no run was recorded).
     public let nextDue: Double?
 
-    public init(name: String, type: String, status: Status, fetched: Int = 0, new: Int = 0, filtered: Int = 0, seconds: Double = 0, nextDue: Double? = nil) {
+    public init(name: String, type: String, status: Status, fetched: Int = 0, new: Int = 0, processed: [ProcessingTally.Label: Int] = [:], seconds: Double = 0, nextDue: Double? = nil) {
         self.name = name
         self.type = type
         self.status = status
         self.fetched = fetched
-        self.filtered = filtered
+        self.processed = processed
         self.new = new
         self.seconds = seconds
         self.nextDue = nextDue
@@ -257,12 +262,18 @@ public struct Engine: Sendable {
         let ledger = RequestLedger(scope: name, known: run.validators, cache: delivery.state == nil ? nil : StateHTTPCache(delivery: delivery),
                                    warn: { observer(.warning(source: name, message: $0)) }, keepsValidators: delivery.state != nil)
         let client = HTTPClient(transport: transport, retries: settings.retries, timeout: settings.timeout, ledger: ledger)
+        // The processing stage: the source's filter, then its `process` list.
+        let tally = ProcessingTally()
+        let stage: ProcessingStage? = configured.processors.isEmpty ? nil : await ProcessingStage.start(configured.processors, context: ProcessorContext(
+            settings: settings, http: client, fetched: fetched, tally: tally,
+            warn: { observer(.warning(source: name, message: $0)) }, log: { observer(.log(source: name, message: $0)) }))
         let context = FetchContext(
             settings: settings, http: client, fetched: fetched,
             previousSuccess: previous?.lastSuccess.map { Timestamp(seconds: $0) },
             parallelism: options.concurrency,
             emit: { items throws(SourceError) in
-                try await delivery.deliver(items, to: run, validators: ledger.takePending(), statuses: ledger.takeStatuses())
+                let batch = await stage?.process(items) ?? items
+                try await delivery.deliver(batch, processed: tally.take(), to: run, validators: ledger.takePending(), statuses: ledger.takeStatuses())
                 observer(.delivered(source: name))
             },
             warn: { observer(.warning(source: name, message: $0)) },
@@ -271,6 +282,7 @@ public struct Engine: Sendable {
         var ended: SourceError? = nil
         leases.hold(CollectionOfOne(name))  // `watch` claimed it just now; a `run` holds it already
         do throws(SourceError) { try await configured.source.fetch(context) } catch { ended = error }
+        await stage?.finish()
         leases.drop(name)  // before `finish` releases it: never renewed after that
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         var status = SourceReport.Status.ok
@@ -297,7 +309,7 @@ public struct Engine: Sendable {
                                            seconds: seconds, statuses: ledger.takeStatuses())
         for note in result.notes { observer(.warning(source: name, message: note)) }
         if let e = result.stateError { observer(.warning(source: name, message: e)) }
-        return SourceReport(name: name, type: settings.type, status: status, fetched: result.fetched, new: result.new, filtered: result.filtered, seconds: seconds, nextDue: result.nextDue)
+        return SourceReport(name: name, type: settings.type, status: status, fetched: result.fetched, new: result.new, processed: result.processed, seconds: seconds, nextDue: result.nextDue)
     }
 
     /// Why a source is not run now, and (for a quota) until when.

@@ -128,16 +128,19 @@ public struct SinkDescriptor: Sendable {
 public struct Registry: Sendable {
     public let sources: [SourceDescriptor]
     public let sinks: [SinkDescriptor]
+    public let processors: [ProcessorDescriptor]
 
     /// The item lines the source types registered (the stdout sink's text format).
     public let itemLines: ItemLines
 
-    public init(sources: [SourceDescriptor], sinks: [SinkDescriptor]) {
+    public init(sources: [SourceDescriptor], sinks: [SinkDescriptor], processors: [ProcessorDescriptor] = []) {
         self.sources = sources
         self.sinks = sinks
+        self.processors = processors
         self.itemLines = ItemLines(sources.flatMap(\.lines))
     }
 
     public func source(_ type: String) -> SourceDescriptor? { sources.first { $0.type == type } }
     public func sink(_ type: String) -> SinkDescriptor? { sinks.first { $0.type == type } }
+    public func processor(_ type: String) -> ProcessorDescriptor? { processors.first { $0.type == type } }
 }

@@ -25,8 +25,8 @@ public final class SourceRun: @unchecked Sendable {
     var uncountedFetched = 0
     /// HTTP answers by status not yet added to the counters in state.
     var uncountedStatuses: [String: Int] = [:]
-    /// Items the source's filter dropped.
-    var filtered = 0
+    /// What its processing stage counted: items filtered, skipped, ...
+    var processed: [ProcessingTally.Label: Int] = [:]
     /// Items that passed the filter (what `max_items` counts).
     var passed = 0
     /// Items delivered to the sinks.
@@ -47,8 +47,8 @@ public final class SourceRun: @unchecked Sendable {
 public struct SourceRunResult: Sendable {
     public var fetched: Int
     public var new: Int
-    /// Items the source's filter dropped.
-    public var filtered: Int
+    /// What its processing stage counted: items filtered, skipped, ...
+    public var processed: [ProcessingTally.Label: Int]
     /// When the source is next due (nil without state).
     public var nextDue: Double?
     /// Warnings for the log: the source started failing, or recovered.

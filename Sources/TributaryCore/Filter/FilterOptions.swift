@@ -37,7 +37,12 @@ public enum FilterOptions {
     /// The filter of an object that declares `filter`; nil when it has none. Rules that cannot
     /// work are reported on `reader`.
     public static func read(_ reader: OptionReader) -> ItemFilter? {
-        guard let f = reader[filter] else { return nil }
+        reader[filter].flatMap(rules)
+    }
+
+    /// The filter an object of `include`, `exclude` and `max_age` declares (a `filter` value, or
+    /// a `filter` processor of a `process` list).
+    public static func rules(_ f: OptionReader) -> ItemFilter? {
         let include = (f[Self.include] ?? []).compactMap(rule)
         let exclude = (f[Self.exclude] ?? []).compactMap(rule)
         return ItemFilter(include: include, exclude: exclude, maxAge: f[maxAge])

@@ -1,0 +1,128 @@
+/// A stage between a source and the sinks: items in, items out (Docs/processors.md). A source's
+/// `filter` is its first processor, then its `process` list in order.
+///
+/// Contract:
+/// - `start` is called once per source run, before the run's first batch, with what the
+///   processor may use: the engine's HTTP client (retries, limits, conditional GET, record and
+///   replay), the run's time, and a way to report. What it keeps for the run (a program it
+///   started, a cache) lives in the `ProcessorRun` it returns; `finish` ends it once, after the
+///   run's last batch, whether the run succeeded or not.
+/// - `process` gets each batch in the order the source emitted it and returns what goes on, in
+///   order: the same items, changed ones, fewer (a drop is reported with
+///   `context.filtered(_:)`), more, or none. It never throws: one item it cannot handle is
+///   skipped with `context.skip(_:reason:)` (a warning naming the source, the item and why,
+///   counted as `skipped`); the item is not recorded, so it comes again on the next run.
+/// - An item that goes on keeps the item rules (an `id` and a `title`, Docs/contract.md#items);
+///   `source`, `type` and `fetched` are the engine's.
+/// - Processors run in the order of the stages (source -> filter -> process -> ids already
+///   emitted are dropped -> sinks), so a processor may change an item's `id`: what the state
+///   decides is new is decided on what the processors gave.
+/// - It may block only through `await`: the source's task runs it, never the delivery thread.
+public protocol Processor: Sendable {
+    func start(_ context: ProcessorContext) async -> any ProcessorRun
+}
+
+/// One processor's part of one source run.
+public protocol ProcessorRun: Sendable {
+    func process(_ items: [Item]) async -> [Item]
+    /// The run is over (its last batch was processed, or it failed or stopped).
+    func finish() async
+}
+
+extension ProcessorRun {
+    public func finish() async {}
+}
+
+/// A processor that needs nothing per run (a filter, a rename): it is its own run.
+public protocol StatelessProcessor: Processor, ProcessorRun {}
+
+extension StatelessProcessor {
+    public func start(_ context: ProcessorContext) async -> any ProcessorRun { self }
+}
+
+/// What a processor gets for one source run.
+public struct ProcessorContext: Sendable {
+    public let settings: SourceSettings
+    /// The engine's HTTP client for this source (its retries and timeout).
+    public let http: HTTPClient
+    /// When this run fetched.
+    public let fetched: Timestamp
+    let tally: ProcessingTally
+    private let warnHandler: @Sendable (String) -> Void
+    private let logHandler: @Sendable (String) -> Void
+
+    public init(settings: SourceSettings, http: HTTPClient, fetched: Timestamp, tally: ProcessingTally = ProcessingTally(),
+                warn: @escaping @Sendable (String) -> Void, log: @escaping @Sendable (String) -> Void) {
+        self.settings = settings
+        self.http = http
+        self.fetched = fetched
+        self.tally = tally
+        self.warnHandler = warn
+        self.logHandler = log
+    }
+
+    /// The item was dropped on purpose (a filter, a program's `null`): counted as `filtered`.
+    public func filtered(_ item: Item) { tally.add(.filtered) }
+
+    /// The item could not be processed: a warning naming it and why; counted as `skipped`. It
+    /// is not recorded, so it comes again on the next run.
+    public func skip(_ item: Item, reason: String) {
+        tally.add(.skipped)
+        warnHandler(Redactor.redactText("\(item.id): skipped: \(reason)"))
+    }
+
+    /// Counts something the summary, the metrics and `status` show per source (`no content`).
+    public func count(_ label: String, _ n: Int = 1) { tally.add(ProcessingTally.Label(label), n) }
+
+    /// A warning on stderr, prefixed by the source name (secrets redacted).
+    public func warn(_ message: String) { warnHandler(Redactor.redactText(message)) }
+
+    /// An informational line on stderr, prefixed by the source name (secrets redacted).
+    public func log(_ message: String) { logHandler(Redactor.redactText(message)) }
+}
+
+/// What a source run's processors counted, by label, until the engine takes it with a batch.
+public final class ProcessingTally: Sendable {
+    /// A count's name as the summary writes it (`filtered`, `skipped`, `no content`).
+    public struct Label: Hashable, Sendable, Comparable {
+        public let name: String
+        public init(_ name: String) { self.name = name }
+        public static let filtered = Label("filtered")
+        public static let skipped = Label("skipped")
+        public static func < (a: Label, b: Label) -> Bool { a.name < b.name }
+    }
+
+    private let counts = Locked<[Label: Int]>([:])
+
+    public init() {}
+
+    public func add(_ label: Label, _ n: Int = 1) {
+        guard n != 0 else { return }
+        counts.withLock { $0[label, default: 0] += n }
+    }
+
+    /// The counts since the last call; empties them.
+    public func take() -> [Label: Int] {
+        counts.withLock { c in
+            let taken = c
+            c.removeAll()
+            return taken
+        }
+    }
+}
+
+/// A processor type in the registry: its name, what it does, its options, and how to build
+/// one from validated options (recording further errors on the reader and returning nil).
+public struct ProcessorDescriptor: Sendable {
+    public let type: String
+    public let summary: String
+    public let options: [OptionSpec]
+    public let make: @Sendable (OptionReader) -> (any Processor)?
+
+    public init(type: String, summary: String, options: [any OptionDeclaration], make: @escaping @Sendable (OptionReader) -> (any Processor)?) {
+        self.type = type
+        self.summary = summary
+        self.options = options.map(\.spec)
+        self.make = make
+    }
+}
