@@ -55,7 +55,7 @@ DEB_COMPRESSION ?= xz
 DEB_MAINTAINER ?= Tributary maintainers <maintainers@users.noreply.a-seed-56b6c804.example>
 DEB_ROOT = $(DEB_BUILD)/debian/tributary
 
-.PHONY: deps test-tools commit-header build release demo test stress sanitize sanitize-thread sanitize-address sanitize-ci fuzz bench install uninstall deb package-deb clean
+.PHONY: deps test-tools commit-header generate build release demo test stress sanitize sanitize-thread sanitize-address sanitize-ci fuzz bench install uninstall deb package-deb clean
 
 # apt_ensure PACKAGES: install the packages with apt-get unless all of them are installed.
 define apt_ensure
@@ -94,6 +94,12 @@ commit-header:
 		mkdir -p $(dir $(COMMIT_HEADER)) && printf '%s\n' "$$line" > $(COMMIT_HEADER) && \
 		touch Sources/CBuildInfo/build_info.c && echo "commit: $$commit" >&2; \
 	fi
+
+## generate: rewrite every generated file from its declaration (Docs/ option tables and the
+## synopsis in README.md and Docs/, the config schema, the man page and completion scripts,
+## the HTML entity and slug tables); RepositoryTests' GeneratedFilesTests fails on a stale one
+generate: deps
+	$(SWIFT) run tributary-generate
 
 ## build: debug build, .build/debug/tributary
 build: deps commit-header

@@ -83,6 +83,11 @@ let package = Package(
         // Command-line front end (argument parsing, signals, summary); no business logic.
         .target(name: "TributaryCLI", dependencies: ["TributaryCore", "TributaryPlugins", "CBuildInfo"], swiftSettings: strict),
         .executableTarget(name: "tributary", dependencies: ["TributaryCLI"], swiftSettings: strict),
+        // What `make generate` writes (docs tables, schema, synopsis, man page, completions, the
+        // entity and slug tables), and the worked example of Docs/writing-a-source.md; never in
+        // the binary (it uses Foundation proper).
+        .target(name: "TributaryDocs", dependencies: ["TributaryCLI", "TributaryPlugins", "TributaryPluginKit", "TributaryCore"], swiftSettings: strict),
+        .executableTarget(name: "tributary-generate", dependencies: ["TributaryDocs"], path: "Tools/Generate", swiftSettings: strict),
         // Benchmark of the state store's cost per run (bench/README.md).
         .executableTarget(name: "tributary-state-bench", dependencies: ["TributaryCore"], path: "bench/StateBench", swiftSettings: strict),
         // Benchmark of the JSON layer: the corpus parsed from memory, eight fields read per item (bench/README.md).
@@ -92,10 +97,10 @@ let package = Package(
         // Loopback HTTP server, fixtures and an in-memory sink for tests.
         .target(name: "TributaryTestSupport", dependencies: ["TributaryCore", "TributaryPluginKit", "TributaryPostgres"], swiftSettings: strict),
         .testTarget(name: "TributaryCoreTests", dependencies: ["TributaryCore", "TributaryPluginKit", "TributaryTestSupport", "CSystem"], swiftSettings: strict + libxml2Headers),
-        .testTarget(name: "TributaryPluginsTests", dependencies: ["TributaryPlugins", "TributaryPluginKit", "TributaryTestSupport", "CNATS"], swiftSettings: strict + libxml2Headers),
+        .testTarget(name: "TributaryPluginsTests", dependencies: ["TributaryPlugins", "TributaryPluginKit", "TributaryDocs", "TributaryTestSupport", "CNATS"], swiftSettings: strict + libxml2Headers),
         .testTarget(name: "EndToEndTests", dependencies: ["TributaryCore", "TributaryTestSupport"], swiftSettings: strict),
         // Rules about the repository itself: source constructs, docs, examples.
-        .testTarget(name: "RepositoryTests", dependencies: ["TributaryTestSupport"], exclude: [], swiftSettings: strict),
+        .testTarget(name: "RepositoryTests", dependencies: ["TributaryTestSupport", "TributaryDocs"], exclude: [], swiftSettings: strict),
     ]
 )
 

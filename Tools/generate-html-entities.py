@@ -3,15 +3,16 @@
 (WHATWG's table, as Python's html.entities.html5 holds it: 2,231 names, the 106 legacy ones also
 without their ';'), for HTMLText.decodeEntities.
 
-Run from anywhere: python3 Tools/generate-html-entities.py
-Tests/TributaryCoreTests/HTMLEntitiesTests.swift checks that the generated table equals
+`make generate` runs it (`--stdout`: print the file instead of writing it), and RepositoryTests'
+GeneratedFilesTests fails when the file differs from what it prints;
+Tests/TributaryCoreTests/HTMLEntitiesTests.swift checks that the table equals
 html.entities.html5 of the python3 the tests find.
 """
 import html.entities
 import os
 import sys
 
-OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Sources", "TributaryCore", "Text", "HTMLEntities.swift")
+OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Sources", "TributaryPluginKit", "Text", "HTMLEntities.swift")
 
 
 def swift_literal(value: str) -> str:
@@ -57,6 +58,9 @@ def main() -> int:
         "}",
         "",
     ]
+    if "--stdout" in sys.argv[1:]:
+        sys.stdout.write("\n".join(lines))
+        return 0
     with open(OUT, "w", encoding="ascii") as f:
         f.write("\n".join(lines))
     print("wrote %s (%d names)" % (os.path.relpath(OUT), len(names)))

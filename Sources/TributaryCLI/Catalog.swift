@@ -14,6 +14,11 @@ enum Catalog {
             s += "\n  \(d.type): \(d.summary)\n"
             s += options(d.options, indent: "    ")
         }
+        s += "\nProcessor types (in a source's `process` list, or defaults.process)\n"
+        for d in registry.processors {
+            s += "\n  \(d.type): \(d.summary)\n"
+            s += options(d.options, indent: "    ")
+        }
         return s
     }
 

@@ -116,8 +116,12 @@ struct Command: Sendable {
     }
 
     /// `tributary run [-c FILE] [--only NAMES] ...`
-    var synopsis: String {
-        var parts = ["tributary", name.rawValue]
+    var synopsis: String { synopsisUnits.joined(separator: " ") }
+
+    /// The synopsis in the pieces a line may break between: `tributary run`, then each
+    /// argument and each flag with its value.
+    var synopsisUnits: [String] {
+        var parts = ["tributary " + name.rawValue]
         switch positional {
         case .none: break
         case .one(let p, _): parts.append(p)
@@ -125,7 +129,19 @@ struct Command: Sendable {
         case .choice(let words): parts.append(words.joined(separator: "|"))
         case .choiceThen(let words, let p): parts += [words.joined(separator: "|"), p]
         }
-        return (parts + flags.map(\.synopsis)).joined(separator: " ")
+        // A flag that excludes the next one (`--record DIR | --replay DIR`) shares its brackets.
+        var i = 0
+        while i < flags.count {
+            let f = flags[i]
+            if i + 1 < flags.count, exclusive.contains(where: { ($0.0 == f && $0.1 == flags[i + 1]) || ($0.1 == f && $0.0 == flags[i + 1]) }) {
+                parts.append(String(f.synopsis.dropLast()) + " | " + String(flags[i + 1].synopsis.dropFirst()))
+                i += 2
+            } else {
+                parts.append(f.synopsis)
+                i += 1
+            }
+        }
+        return parts
     }
 }
 

@@ -14,10 +14,35 @@ enum Help {
         ("130/143", "interrupted by SIGINT/SIGTERM", "interrupted by SIGINT / SIGTERM after a clean shutdown"),
     ]
 
+    /// One synopsis per command, wrapped under its first flag: `--help`'s usage, and the
+    /// synopsis README.md and Docs/ show (`make generate`).
+    static var usage: String {
+        var s = ""
+        for c in Commands.all { s += wrap(units: c.synopsisUnits, width: 100, indent: 9 + c.name.rawValue.count + 1) + "\n" }
+        return s + "tributary --version\n"
+    }
+
+    /// `units` joined by spaces in lines of at most `width` columns, never breaking inside a
+    /// unit, continuation lines indented by `indent`.
+    static func wrap(units: [String], width: Int, indent: Int) -> String {
+        var lines: [String] = []
+        var line = ""
+        for u in units {
+            if !line.isEmpty && line.count + 1 + u.count > width {
+                lines.append(line)
+                line = String(repeating: " ", count: indent) + u
+            } else {
+                line += (line.isEmpty ? "" : " ") + u
+            }
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines.joined(separator: "\n")
+    }
+
     static var main: String {
         var s = "tributary \(Tributary.version): fetch many sources concurrently, turn them into unified items, hand them to sinks.\n\nUsage:\n"
-        for c in Commands.all { s += "  " + wrap(c.synopsis, width: 100, indent: 4 + 9 + c.name.rawValue.count) + "\n" }
-        s += "  tributary --version\n\nCommands:\n"
+        for line in usage.split(separator: "\n") { s += "  " + line + "\n" }
+        s += "\nCommands:\n"
         let width = Commands.all.map(\.name.rawValue.count).max() ?? 0
         for c in Commands.all { s += "  " + pad(c.name.rawValue, width + 2) + c.summary + "\n" }
         s += "\n" + environment + "\n" + wrap("Exit codes: " + exitCodes.map { "\($0.code) \($0.short)" }.joined(separator: ", ") + ".", width: 96, indent: 0) + "\n"
@@ -26,7 +51,7 @@ enum Help {
     }
 
     static func command(_ c: Command) -> String {
-        var s = wrap(c.synopsis, width: 100, indent: 11 + c.name.rawValue.count) + "\n\n" + wrap(c.details, width: 96, indent: 0) + "\n"
+        var s = wrap(units: c.synopsisUnits, width: 100, indent: 11 + c.name.rawValue.count) + "\n\n" + wrap(c.details, width: 96, indent: 0) + "\n"
         if !c.flags.isEmpty {
             let width = min(24, c.flags.map(\.shownWithValue.count).max() ?? 0)
             s += "\n"
@@ -58,4 +83,13 @@ enum Help {
         if !line.isEmpty { lines.append(line) }
         return lines.joined(separator: "\n")
     }
+}
+
+/// What the docs generator (`make generate`) takes from the command table: the usage, the man
+/// page and the completion scripts, as the binary prints them.
+public enum CommandLineDocs {
+    public static var usage: String { Help.usage }
+    public static var manPage: String { ManPage.render() }
+    public static func completion(_ shell: String) -> String? { Completion.Shell(rawValue: shell).map(Completion.script) }
+    public static let shells = Completion.Shell.allCases.map(\.rawValue)
 }

@@ -4,9 +4,17 @@
 /// copy is Sources-config/tributary.schema.json; a test keeps the two equal.
 public enum ConfigSchema {
     public static func generate(_ registry: Registry) -> JSONValue {
+        // A `process` list: objects with a registered processor type, each with its options.
+        let processor = obj([
+            ("type", .string("object")),
+            ("required", .array([.string("type")])),
+            ("properties", obj([("type", obj([("enum", .array(registry.processors.map { .string($0.type) }))]))])),
+            ("allOf", .array(registry.processors.map { rule(type: $0.type, specs: [CommonOptions.processorType.spec] + $0.options) })),
+        ])
+        let lists = ["process": processor]
         var sourceRules: [JSONValue] = []
         for d in registry.sources {
-            sourceRules.append(rule(type: d.type, specs: CommonOptions.source.map(\.spec) + d.options))
+            sourceRules.append(rule(type: d.type, specs: CommonOptions.source.map(\.spec) + d.options, lists: lists))
         }
         var sinkRules: [JSONValue] = []
         for d in registry.sinks {
@@ -32,7 +40,7 @@ public enum ConfigSchema {
             switch spec.name {
             case "sources": props.append(("sources", obj([("type", .string("array")), ("items", source), ("description", .string(spec.help))])))
             case "sinks": props.append(("sinks", obj([("type", .string("array")), ("items", sink), ("description", .string(spec.help))])))
-            default: props.append((spec.name, schema(spec)))
+            default: props.append((spec.name, schema(spec, lists: lists)))
             }
         }
         return obj([
@@ -53,16 +61,17 @@ public enum ConfigSchema {
         .object(JSONObject(entries.map { (key: $0.0, value: $0.1) }))
     }
 
-    static func rule(type: String, specs: [OptionSpec]) -> JSONValue {
+    /// `lists`: the item schema of a `pluginList` option, by name (`process`).
+    static func rule(type: String, specs: [OptionSpec], lists: [String: JSONValue] = [:]) -> JSONValue {
         obj([
             ("if", obj([("properties", obj([("type", obj([("const", .string(type))]))]))])),
-            ("then", objectSchema(specs)),
+            ("then", objectSchema(specs, lists: lists)),
         ])
     }
 
-    static func objectSchema(_ specs: [OptionSpec]) -> JSONValue {
+    static func objectSchema(_ specs: [OptionSpec], lists: [String: JSONValue] = [:]) -> JSONValue {
         var props: [(String, JSONValue)] = []
-        for s in specs { props.append((s.name, schema(s))) }
+        for s in specs { props.append((s.name, schema(s, lists: lists))) }
         var entries: [(String, JSONValue)] = [("type", .string("object")), ("properties", obj(props))]
         let required = specs.filter(\.required).map { JSONValue.string($0.name) }
         if !required.isEmpty { entries.append(("required", .array(required))) }
@@ -74,7 +83,7 @@ public enum ConfigSchema {
     static let durationPattern = "^([0-9]+(\\.[0-9]+)?(ms|s|m|h|d|w))+$|^[0-9]+(\\.[0-9]+)?$"
     static let sizePattern = "^[0-9]+(\\.[0-9]+)?\\s*(B|KiB|MiB|GiB|KB|MB|GB)?$"
 
-    static func schema(_ s: OptionSpec) -> JSONValue {
+    static func schema(_ s: OptionSpec, lists: [String: JSONValue] = [:]) -> JSONValue {
         var e: [(String, JSONValue)] = []
         switch s.kind {
         case .string, .keyPath: e.append(("type", .string("string")))
@@ -100,9 +109,9 @@ public enum ConfigSchema {
             e.append(("additionalProperties", obj([("type", .string("string"))])))
         case .enumeration(let values): e.append(("enum", .array(values.map { .string($0) })))
         case .object(let sub):
-            if case .object(let o)? = objectSchema(sub).objectValue.map({ JSONValue.object($0) }) { e += o.entries.map { ($0.key, $0.value) } }
+            if case .object(let o)? = objectSchema(sub, lists: lists).objectValue.map({ JSONValue.object($0) }) { e += o.entries.map { ($0.key, $0.value) } }
         case .objectList(let sub): e.append(("type", .string("array"))); e.append(("items", objectSchema(sub)))
-        case .pluginList: e.append(("type", .string("array"))); e.append(("items", obj([("type", .string("object"))])))
+        case .pluginList: e.append(("type", .string("array"))); e.append(("items", lists[s.name] ?? obj([("type", .string("object"))])))
         case .enumOrInteger(let words, let min):
             e.append(("oneOf", .array([obj([("enum", .array(words.map { .string($0) }))]), obj([("type", .string("integer")), ("minimum", .int(min))])])))
         }

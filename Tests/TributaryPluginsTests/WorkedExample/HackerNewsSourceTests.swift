@@ -1,4 +1,5 @@
 import TributaryCore
+import TributaryDocs
 import TributaryPlugins
 import TributaryTestSupport
 import XCTest
@@ -85,7 +86,7 @@ final class HackerNewsSourceTests: XCTestCase {
             XCTAssertEqual(block, file, "Docs/writing-a-source.md:\(i + 3): the block differs from \(path); paste the file there")
             shown.append(path)
         }
-        XCTAssertEqual(shown, ["Tests/TributaryPluginsTests/WorkedExample/HackerNewsSource.swift",
+        XCTAssertEqual(shown, ["Sources/TributaryDocs/WorkedExample/HackerNewsSource.swift",
                                "Tests/TributaryPluginsTests/WorkedExample/HackerNewsSourceTests.swift"])
     }
 }
