@@ -99,4 +99,63 @@ final class HostileRoundTwoSinksTests: XCTestCase {
         XCTAssertEqual(ids(), ["news:0", "news:1", "news:3", "news:4", "news:6"])
         XCTAssertEqual(try counters(dir.path + "/state.sqlite", "sink_rejected"), ["nats": 2])
     }
+
+    // MARK: webhooks
+
+    /// A local file of items `1...count`, item `huge` with a title of 20,000 characters.
+    func items(_ dir: TempDir, _ count: Int, huge: Int? = nil) -> String {
+        let list = (1...count).map { n in
+            #"{"id":"\#(n)","title":"\#(n == huge ? String(repeating: "y", count: 20_000) : "Item \(n)")","link":"https://e.org/\#(n)"}"#
+        }
+        return "file://" + dir.write("items.json", #"{"items":[\#(list.joined(separator: ","))]}"#)
+    }
+
+    func webhookConfig(_ dir: TempDir, source: String, sink: String) -> String {
+        dir.write("tributary.json", #"""
+            {"state":{"path":"state.sqlite"},
+             "sources":[{"name":"demo","type":"json","url":"\#(source)","items":"items","fields":{"id":"id","title":"title","url":"link"}}],
+             "sinks":[\#(sink)]}
+            """#)
+    }
+
+    // MARK: finding 6: a token in the webhook URL's path
+
+    func testAWebhookURLWithATokenInItsPathIsNeverShown() throws {
+        let token = "tokEN-5f2a9c81d0b7e34a"
+        let path = "/services/T0001/B0002/\(token)"
+        let server = try LoopbackServer { req in
+            LoopbackResponse(status: 503, body: Array("no route for POST \(req.path)".utf8))
+        }
+        defer { server.stop() }
+        let dir = TempDir()
+        defer { dir.remove() }
+        let cfg = webhookConfig(dir, source: items(dir, 2), sink: #"{"type":"webhook","url":"\#(server.url(path))","retries":1,"timeout":"2s"}"#)
+        let metrics = dir.path + "/metrics.prom"
+        let shown = server.baseURL + "/***"
+
+        let check = try BinaryRunner.run(["check", "-c", cfg])
+        XCTAssertEqual(check.status, 0, check.stderr)
+        let r = try BinaryRunner.run(["run", "-c", cfg, "--metrics-file", metrics])
+        XCTAssertEqual(r.status, 3, r.stderr)
+        XCTAssertEqual(server.requestCount, 2)
+        XCTAssertTrue(r.stderr.contains("webhook: POST \(shown): attempt 1 of 2: HTTP 503; retrying"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("tributary: sink failed: webhook: POST \(shown): HTTP 503 Service Unavailable: no route for POST ***, expected a 2xx answer, after 2 attempts"),
+                      r.stderr)
+        let json = try BinaryRunner.run(["run", "-c", cfg, "--log-format", "json"])
+        XCTAssertEqual(json.status, 3, json.stderr)
+        let status = try BinaryRunner.run(["status", "-c", cfg])
+        let statusJSON = try BinaryRunner.run(["status", "-c", cfg, "--json"])
+        let dump = try Shell.run(["sqlite3", dir.path + "/state.sqlite", ".dump"])
+        let outputs: [(String, String)] = [
+            ("check", check.stdout + check.stderr), ("run", r.stdout + r.stderr), ("run --log-format json", json.stdout + json.stderr),
+            ("status", status.stdout + status.stderr), ("status --json", statusJSON.stdout + statusJSON.stderr),
+            ("metrics", (try? String(contentsOfFile: metrics, encoding: .utf8)) ?? ""), ("state", dump.stdout),
+        ]
+        for (what, text) in outputs {
+            XCTAssertFalse(text.contains(token), "\(what) shows the token:\n\(text)")
+            XCTAssertFalse(text.contains("/services/T0001"), "\(what) shows the path:\n\(text)")
+        }
+        XCTAssertTrue(server.requests.allSatisfy { $0.path == path }, "the real URL is what is POSTed to")
+    }
+
 }

@@ -14,6 +14,18 @@ final class SecretsTests: XCTestCase {
         XCTAssertEqual(Secrets.scrub(Array(#"{"echo":"S3CRET-key/with+plus"}"#.utf8)), Array(#"{"echo":"***"}"#.utf8))
     }
 
+    func testASecretURLIsScrubbedWholeAndByItsPathButNotByItsHost() {
+        Secrets.registerURL("https://hooks.example.com/services/T01/B02/tok3n-abcdef")
+        XCTAssertEqual(Secrets.scrub("POST https://hooks.example.com/services/T01/B02/tok3n-abcdef: HTTP 500"), "POST ***: HTTP 500")
+        XCTAssertEqual(Secrets.scrub("no route for POST /services/T01/B02/tok3n-abcdef"), "no route for POST ***")
+        XCTAssertEqual(Secrets.scrub("https://hooks.example.com/***"), "https://hooks.example.com/***", "the host alone is no secret")
+        Secrets.registerURL("https://plain.example.com/")
+        Secrets.registerURL("https://plain.example.com")
+        XCTAssertEqual(Secrets.scrub("POST https://plain.example.com/***"), "POST https://plain.example.com/***", "nothing after the host: nothing registered")
+        Secrets.registerURL("https://q.example.com/?token=abcd1234")
+        XCTAssertEqual(Secrets.scrub("GET /?token=abcd1234"), "GET ***")
+    }
+
     func testShortValuesAreNotRegistered() {
         Secrets.register("abc")
         XCTAssertEqual(Redactor.redactText("abc abc"), "abc abc")

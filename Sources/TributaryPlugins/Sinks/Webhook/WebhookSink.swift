@@ -16,15 +16,16 @@ import TributaryCore
 /// (`BlockingWait`); the run's interruption (`SinkContext.interruption`) cancels the request in
 /// flight or the wait before a retry, so SIGINT/SIGTERM still ends the run.
 ///
-/// Messages name the sink and the URL with its secrets redacted (user info, secret query
-/// values); configured header values and `secret` are registered as secrets, so they are
-/// scrubbed from every message and log line.
+/// The URL is a secret as a whole (Slack's and Discord's webhook URLs carry their token in the
+/// path): messages show it as `scheme://host/***`, and its value, its password and its secret
+/// query values are registered as secrets, as are the configured header values and `secret`,
+/// so none of them reaches a message or a log line.
 public final class WebhookSink: Sink {
     public static let descriptor = SinkDescriptor(type: "webhook", summary: "POST the items to a URL (JSON Lines or a JSON array), signed, retried", options: options) { reader in
         WebhookSink(reader: reader)
     }
 
-    static let url = Option.httpURL("url", "where the items are POSTed").required
+    static let url = Option.httpURL("url", "where the items are POSTed (shown as scheme://host/***: its path may hold a token)").asSecret.required
     static let headers = Option.stringMap("headers", "extra request headers, e.g. Authorization (their values are treated as secrets)")
         .checked(WebhookPayload.headersProblem)
     static let format = Option.choice("format", WebhookFormat.self, "jsonl: the items as JSON Lines (application/x-ndjson); json: one JSON array (application/json)")
@@ -72,9 +73,11 @@ public final class WebhookSink: Sink {
                   batchSize: reader[Self.batch], secret: reader[Self.secret], timeout: reader[Self.timeout], retries: reader[Self.retries])
     }
 
-    /// Every configured header value (but those of `publicHeaders`), the URL's password and its
-    /// secret-named query values become registered secrets (`Secrets`).
+    /// Every configured header value (but those of `publicHeaders`), the URL and its path
+    /// (`Secrets.registerURL`), its password and its secret-named query values become
+    /// registered secrets (`Secrets`).
     static func registerSecrets(url: String, headers: [(name: String, value: String)]) {
+        Secrets.registerURL(url)
         for h in headers where !publicHeaders.contains(h.name.lowercased()) {
             Secrets.register(h.value)
             if let space = h.value.firstIndex(of: " ") { Secrets.register(String(h.value[h.value.index(after: space)...])) }
@@ -99,8 +102,16 @@ public final class WebhookSink: Sink {
         }
     }
 
-    /// The URL as messages show it.
-    var shownURL: String { Redactor.redactText(Redactor.redactURL(url)) }
+    /// The URL as messages show it: `scheme://host[:port]/***`, without user info, path or query.
+    var shownURL: String { Self.shown(url) }
+
+    static func shown(_ url: String) -> String {
+        guard let scheme = url.firstRange(of: "://") else { return "***" }
+        let rest = url[scheme.upperBound...]
+        var authority = rest[..<(rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? rest.endIndex)]
+        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
+        return String(url[..<scheme.upperBound]) + authority + "/***"
+    }
 
     public func open(_ context: SinkContext) throws(SinkError) {
         state.withLock { s in
@@ -153,7 +164,18 @@ public final class WebhookSink: Sink {
             throw failure("POST \(shownURL): interrupted before a 2xx answer\(after)\(notSent)")
         case .failure(let e):
             let kind = e.kind != .status ? "" : Self.shouldRetry(e) ? ", expected a 2xx answer" : ", expected a 2xx answer (\(e.status ?? 0) is not retried)"
-            throw failure("\(e.description)\(kind)\(after)\(notSent)")
+            throw failure("\(describe(e))\(kind)\(after)\(notSent)")
+        }
+    }
+
+    /// What went wrong with a request, naming the URL as `shownURL` (never `e.url`, which would
+    /// show the path).
+    func describe(_ e: HTTPError) -> String {
+        switch e.kind {
+        case .status:
+            return "POST \(shownURL): HTTP \(e.status ?? 0)\(e.message.isEmpty ? "" : " " + e.message)" + (e.bodySnippet.map { ": " + $0 } ?? "")
+        default:
+            return "POST \(shownURL): \(e.message)"
         }
     }
 
