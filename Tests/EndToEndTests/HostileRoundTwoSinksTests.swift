@@ -158,4 +158,31 @@ final class HostileRoundTwoSinksTests: XCTestCase {
         XCTAssertTrue(server.requests.allSatisfy { $0.path == path }, "the real URL is what is POSTed to")
     }
 
+    // MARK: finding 7: a 2xx with a huge or endless body
+
+    func testAWebhook2xxWithAHugeOrEndlessOrStalledBodyIsDeliveredOnce() throws {
+        let answers: [(String, LoopbackResponse)] = [
+            ("a 20 MiB body", LoopbackResponse(status: 200, body: Array(repeating: UInt8(ascii: "z"), count: 20 << 20))),
+            ("an endless body", LoopbackResponse(status: 200, endlessChunks: 8192)),
+            ("a body that stalls", LoopbackResponse(status: 200, headers: [("Content-Length", "100000")], body: Array(repeating: UInt8(ascii: "z"), count: 100_000),
+                                                    stallAfter: 100)),
+        ]
+        for (what, answer) in answers {
+            let server = try LoopbackServer { _ in answer }
+            defer { server.stop() }
+            let dir = TempDir()
+            defer { dir.remove() }
+            let cfg = webhookConfig(dir, source: items(dir, 3), sink: #"{"type":"webhook","url":"\#(server.url("/hook"))","timeout":"5s","retries":2}"#)
+            let start = Date()
+            let r = try BinaryRunner.run(["run", "-c", cfg])
+            XCTAssertEqual(r.status, 0, "\(what): \(r.stderr)")
+            XCTAssertLessThan(Date().timeIntervalSince(start), 15, "\(what): the status line decides, the body is not waited for")
+            XCTAssertEqual(server.requestCount, 1, "\(what): sent once: \(r.stderr)")
+            XCTAssertFalse(r.stderr.contains("retrying"), "\(what): \(r.stderr)")
+            let again = try BinaryRunner.run(["run", "-c", cfg])
+            XCTAssertEqual(again.status, 0, "\(what): \(again.stderr)")
+            XCTAssertTrue(again.stderr.contains("3 fetched  0 new"), "\(what): \(again.stderr)")
+            XCTAssertEqual(server.requestCount, 1, "\(what): nothing is sent again")
+        }
+    }
 }

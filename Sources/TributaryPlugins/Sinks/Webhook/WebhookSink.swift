@@ -12,6 +12,10 @@ import TributaryCore
 /// not record the batch, so the next run sends the same items again, with the same
 /// `Idempotency-Key` per request (`WebhookPayload`).
 ///
+/// The answer is decided on its status line: only the first few KiB of a response body are
+/// read (for error messages), for at most a couple of seconds after the head
+/// (`HTTPRequest.BodyPeek`), so a 2xx with a huge or endless body is a 2xx.
+///
 /// `write` runs on the delivery thread and waits there for the async client
 /// (`BlockingWait`); the run's interruption (`SinkContext.interruption`) cancels the request in
 /// flight or the wait before a retry, so SIGINT/SIGTERM still ends the run.
@@ -35,6 +39,10 @@ public final class WebhookSink: Sink {
     static let timeout = Option.duration("timeout", atLeast: 0.001, "time allowed for one attempt of one request").defaulted(10)
     static let retries = Option.integer("retries", 0...10, "further attempts of a request after a connection error, a timeout, 429 or 5xx").defaulted(5)
     public static let options: [any OptionDeclaration] = [url, headers, format, batch, secret, timeout, retries]
+
+    /// How much of a response body is read, for error messages only, and for how long after the
+    /// head: the status line decides.
+    static let peek = HTTPRequest.BodyPeek(bytes: 4096, seconds: 2)
 
     /// Header names whose values are not treated as secrets.
     static let publicHeaders: Set<String> = ["accept", "accept-language", "user-agent", "x-source"]
@@ -138,7 +146,8 @@ public final class WebhookSink: Sink {
     /// Sends one request of a batch until it is answered 2xx, or throws.
     private func post(_ chunk: [Item], place: String, transport: CurlTransport, interruption: StopFlag, warn: @escaping @Sendable (String) -> Void) throws(SinkError) {
         let payload = WebhookPayload(items: chunk, format: format, secret: secret, extraHeaders: headers)
-        let request = HTTPRequest(method: "POST", url: url, headers: payload.headers, body: payload.body, timeout: timeout, followRedirects: false)
+        let request = HTTPRequest(method: "POST", url: url, headers: payload.headers, body: payload.body, timeout: timeout, followRedirects: false,
+                                  peek: Self.peek)
         let attempts = AttemptLog(inner: transport, limit: retries + 1, shown: shownURL, shouldRetry: Self.shouldRetry, warn: warn)
         var client = HTTPClient(transport: attempts, retries: retries, timeout: timeout)
         client.shouldRetry = Self.shouldRetry
