@@ -118,6 +118,44 @@ final class HostileRoundTwoSinksTests: XCTestCase {
             """#)
     }
 
+    // MARK: finding 2: a webhook's 413
+
+    func testAWebhook413SplitsTheBatchAndRejectsOnlyTheItemTooLarge() throws {
+        let limit = 4096
+        let server = try LoopbackServer { req in LoopbackResponse(status: req.body.count > limit ? 413 : 200) }
+        defer { server.stop() }
+        let dir = TempDir()
+        defer { dir.remove() }
+        let cfg = webhookConfig(dir, source: items(dir, 12, huge: 7), sink: #"{"type":"webhook","url":"\#(server.url("/hook"))"}"#)
+        let metrics = dir.path + "/metrics.prom"
+
+        let r = try BinaryRunner.run(["run", "-c", cfg, "--metrics-file", metrics])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let shown = server.baseURL + "/***"
+        XCTAssertTrue(r.stderr.contains("webhook: POST \(shown): HTTP 413 for 12 items (a body of "), r.stderr)
+        XCTAssertTrue(r.stderr.contains("sending them again as two requests of 6 and 6"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("warning: demo: sink webhook rejected item demo:7: webhook: POST \(shown): HTTP 413 for this item alone"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("total: 1 source, 0 failed, 12 fetched, 12 new, 1 rejected, "), r.stderr)
+        // What the receiver accepted: every other item, once.
+        let accepted = server.requests.filter { $0.body.count <= limit }.flatMap { req in
+            req.bodyText.split(separator: "\n").compactMap { line -> String? in
+                guard case .string(let id)? = try? JSONParser.parse(String(line))[path: "id"] else { return nil }
+                return id
+            }
+        }
+        XCTAssertEqual(accepted.sorted(), (1...12).filter { $0 != 7 }.map { "demo:\($0)" }.sorted())
+        XCTAssertEqual(Set(accepted).count, accepted.count, "no item delivered twice: \(accepted)")
+        let text = try String(contentsOfFile: metrics, encoding: .utf8)
+        XCTAssertTrue(text.contains("tributary_sink_rejected_items_total{sink=\"webhook\"} 1\n"), text)
+        XCTAssertTrue(text.contains("tributary_sink_written_items_total{sink=\"webhook\"} 11\n"), text)
+
+        let requests = server.requestCount
+        let again = try BinaryRunner.run(["run", "-c", cfg])
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertTrue(again.stderr.contains("12 fetched  0 new"), again.stderr)
+        XCTAssertEqual(server.requestCount, requests, "the rejected item is not sent again")
+    }
+
     // MARK: finding 6: a token in the webhook URL's path
 
     func testAWebhookURLWithATokenInItsPathIsNeverShown() throws {

@@ -16,6 +16,10 @@ import TributaryCore
 /// read (for error messages), for at most a couple of seconds after the head
 /// (`HTTPRequest.BodyPeek`), so a 2xx with a huge or endless body is a 2xx.
 ///
+/// A 413 (Content Too Large) splits the request's items in two halves, each sent as a request
+/// of its own (and split again on a 413), down to a single item: one that is still answered
+/// 413 can never be delivered, and is rejected (`SinkContext.reject`) while the rest go out.
+///
 /// `write` runs on the delivery thread and waits there for the async client
 /// (`BlockingWait`); the run's interruption (`SinkContext.interruption`) cancels the request in
 /// flight or the wait before a retry, so SIGINT/SIGTERM still ends the run.
@@ -57,8 +61,7 @@ public final class WebhookSink: Sink {
 
     private struct State {
         var transport: CurlTransport?
-        var interruption = StopFlag()
-        var warn: @Sendable (String) -> Void = { _ in }
+        var context = SinkContext(window: nil)
     }
     /// Only the delivery thread calls the sink (Sink contract), so the lock is never contended;
     /// it makes the sink `Sendable` without `@unchecked`.
@@ -122,33 +125,48 @@ public final class WebhookSink: Sink {
     }
 
     public func open(_ context: SinkContext) throws(SinkError) {
-        state.withLock { s in
-            s.interruption = context.interruption
-            s.warn = { context.warn($0) }
-        }
+        state.withLock { $0.context = context }
     }
 
     public func write(_ items: [Item]) throws(SinkError) {
         guard !items.isEmpty else { return }
-        let (transport, interruption, warn) = state.withLock { s -> (CurlTransport, StopFlag, @Sendable (String) -> Void) in
+        let (transport, context) = state.withLock { s -> (CurlTransport, SinkContext) in
             let t = s.transport ?? CurlTransport(settings: HTTPSettings())
             s.transport = t
-            return (t, s.interruption, s.warn)
+            return (t, s.context)
         }
         let requests = (items.count + batchSize - 1) / batchSize
         for r in 0..<requests {
             let chunk = Array(items[(r * batchSize)..<min((r + 1) * batchSize, items.count)])
             let place = requests == 1 ? "\(chunk.count) item\(chunk.count == 1 ? "" : "s")" : "request \(r + 1) of \(requests) (\(chunk.count) items)"
-            try post(chunk, place: place, transport: transport, interruption: interruption, warn: warn)
+            try send(chunk, place: place, transport: transport, context: context)
         }
     }
 
-    /// Sends one request of a batch until it is answered 2xx, or throws.
-    private func post(_ chunk: [Item], place: String, transport: CurlTransport, interruption: StopFlag, warn: @escaping @Sendable (String) -> Void) throws(SinkError) {
+    /// Sends `chunk` as one request; after a 413, as two requests of its halves (each split
+    /// again on a 413), down to one item, which is then rejected: it can never be delivered.
+    private func send(_ chunk: [Item], place: String, transport: CurlTransport, context: SinkContext) throws(SinkError) {
+        guard let bytes = try post(chunk, place: place, transport: transport, context: context) else { return }
+        if chunk.count == 1 {
+            context.reject(chunk[0], reason: "webhook: POST \(shownURL): HTTP 413 for this item alone (a body of \(bytes) bytes): the receiver takes no request this large; not delivered")
+            return
+        }
+        let middle = (chunk.count + 1) / 2
+        let halves = [Array(chunk[..<middle]), Array(chunk[middle...])]
+        context.warn("webhook: POST \(shownURL): HTTP 413 for \(place) (a body of \(bytes) bytes); sending them again as two requests of \(halves[0].count) and \(halves[1].count)")
+        for (n, half) in halves.enumerated() {
+            try send(half, place: "\(n == 0 ? "the first" : "the second") \(half.count) of those \(chunk.count) items", transport: transport, context: context)
+        }
+    }
+
+    /// Sends one request until it is answered 2xx (nil), or 413 (the body's size: the caller
+    /// splits it), or throws.
+    private func post(_ chunk: [Item], place: String, transport: CurlTransport, context: SinkContext) throws(SinkError) -> Int? {
+        let interruption = context.interruption
         let payload = WebhookPayload(items: chunk, format: format, secret: secret, extraHeaders: headers)
         let request = HTTPRequest(method: "POST", url: url, headers: payload.headers, body: payload.body, timeout: timeout, followRedirects: false,
                                   peek: Self.peek)
-        let attempts = AttemptLog(inner: transport, limit: retries + 1, shown: shownURL, shouldRetry: Self.shouldRetry, warn: warn)
+        let attempts = AttemptLog(inner: transport, limit: retries + 1, shown: shownURL, shouldRetry: Self.shouldRetry, warn: { context.warn($0) })
         var client = HTTPClient(transport: attempts, retries: retries, timeout: timeout)
         client.shouldRetry = Self.shouldRetry
         let outcome: Result<HTTPResponse, HTTPError> = BlockingWait.run(cancelWhen: interruption) { [client] in
@@ -162,7 +180,9 @@ public final class WebhookSink: Sink {
         let notSent = "; \(place) not delivered: the batch is not recorded and is sent again next run"
         switch outcome {
         case .success(let response) where (200..<300).contains(response.status):
-            return
+            return nil
+        case .failure(let e) where e.kind == .status && e.status == 413 && !interruption.isSet:
+            return payload.body.count
         case .success(let response):
             var what = "HTTP \(response.status)"
             if (300..<400).contains(response.status) {
