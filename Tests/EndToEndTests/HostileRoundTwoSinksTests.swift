@@ -223,4 +223,63 @@ final class HostileRoundTwoSinksTests: XCTestCase {
             XCTAssertEqual(server.requestCount, 1, "\(what): nothing is sent again")
         }
     }
+
+    // MARK: finding 14: jsonl on a full disk
+
+    func testAJSONLBatchThatFillsTheDiskIsCutBackAndWrittenOnceByTheNextRun() throws {
+        let calls = Locked(0)
+        let long = String(repeating: "w", count: 1000)
+        let web = try LoopbackServer { _ in
+            let n = calls.withLock { c -> Int in
+                defer { c += 1 }
+                return c
+            }
+            let count = n == 0 ? 5 : 105
+            return .text("{\"items\":[" + (0..<count).map { #"{"id":\#($0),"title":"\#($0 < 5 ? "Item \($0)" : long)"}"# }.joined(separator: ",") + "]}")
+        }
+        defer { web.stop() }
+        let dir = TempDir()
+        defer { dir.remove() }
+        let mnt = dir.path + "/mnt"
+        try FileManager.default.createDirectory(atPath: mnt, withIntermediateDirectories: true)
+        let cfg = dir.write("tributary.json", #"""
+            {"state":{"path":"\#(dir.path)/state.sqlite"},"sources":[\#(source("s", web.baseURL + "/x"))],
+             "sinks":[{"type":"jsonl","path":"\#(mnt)/items.jsonl"}]}
+            """#)
+        // Everything on the small file system happens in one mount namespace: five lines fit;
+        // then the file system is filled but for 16 KiB, and 100 lines of 1 KiB do not; then
+        // room is made and the next run writes them.
+        let script = #"""
+            mount -t tmpfs -o size=256k tmpfs "$MNT" || exit 97
+            step() { "$BIN" run -c "$CFG" >"$OUT/$1.out" 2>"$OUT/$1.err"; echo $? >"$OUT/$1.rc"; cp "$MNT/items.jsonl" "$OUT/$1.jsonl"; }
+            step r1
+            cat /dev/zero >"$MNT/filler" 2>/dev/null
+            truncate -s -16K "$MNT/filler"
+            step r2
+            rm "$MNT/filler"
+            step r3
+            """#
+        let r = try Shell.run(["unshare", "-m", "--propagation", "private", "sh", "-c", script],
+                              env: ["MNT": mnt, "BIN": BinaryRunner.binary, "CFG": cfg, "OUT": dir.path, "XDG_STATE_HOME": dir.path + "/xdg"], timeout: 120)
+        if r.status == 97 || (r.status != 0 && r.stderr.hasPrefix("unshare:")) {
+            throw XCTSkip("this process may not create a mount namespace or mount a tmpfs: \(r.stderr)")
+        }
+        XCTAssertEqual(r.status, 0, r.stderr)
+        func read(_ name: String) -> String { dir.read(name) ?? "" }
+        func ids(_ name: String) -> [String] {
+            read(name).split(separator: "\n").compactMap { line -> String? in
+                guard case .string(let id)? = try? JSONParser.parse(String(line))[path: "id"] else { return nil }
+                return id
+            }
+        }
+        XCTAssertEqual(read("r1.rc"), "0\n", read("r1.err"))
+        XCTAssertEqual(ids("r1.jsonl"), (0..<5).map { "s:\($0)" })
+        XCTAssertEqual(read("r2.rc"), "3\n", read("r2.err"))
+        XCTAssertTrue(read("r2.err").contains("No space left on device"), read("r2.err"))
+        XCTAssertTrue(read("r2.err").contains("the file was cut back to its"), read("r2.err"))
+        XCTAssertEqual(read("r2.jsonl"), read("r1.jsonl"), "the failed batch left no line and no part of one")
+        XCTAssertEqual(read("r3.rc"), "0\n", read("r3.err"))
+        XCTAssertFalse(read("r3.err").contains("partial last line"), read("r3.err"))
+        XCTAssertEqual(ids("r3.jsonl"), (0..<105).map { "s:\($0)" }, "each item exactly once")
+    }
 }
