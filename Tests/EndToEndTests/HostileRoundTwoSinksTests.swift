@@ -282,4 +282,79 @@ final class HostileRoundTwoSinksTests: XCTestCase {
         XCTAssertFalse(read("r3.err").contains("partial last line"), read("r3.err"))
         XCTAssertEqual(ids("r3.jsonl"), (0..<105).map { "s:\($0)" }, "each item exactly once")
     }
+
+    // MARK: finding 20: Atom entries need a link or content; feeds name their own URL
+
+    func feedServer() throws -> LoopbackServer {
+        try LoopbackServer { _ in
+            .text(#"{"items":[{"id":1,"title":"Linked","link":"https://e.org/1"},{"id":2,"title":"Only a title"},{"id":3,"title":"Summed up","summary":"The summary & more"}]}"#)
+        }
+    }
+
+    func feedConfig(_ dir: TempDir, _ web: LoopbackServer, sinks: String) -> String {
+        dir.write("tributary.json", #"""
+            {"state":{"path":"state.sqlite"},
+             "sources":[{"name":"w","type":"json","url":"\#(web.baseURL)/x","items":"items","fields":{"id":"id","title":"title","url":"link","summary":"summary"}}],
+             "sinks":\#(sinks)}
+            """#)
+    }
+
+    func testAtomEntriesWithoutALinkHaveContent() throws {
+        let web = try feedServer()
+        defer { web.stop() }
+        let dir = TempDir()
+        defer { dir.remove() }
+        let cfg = feedConfig(dir, web, sinks: #"[{"type":"atom","path":"out/feed.atom","link":"https://example.org/"}]"#)
+        let r = try BinaryRunner.run(["run", "-c", cfg])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let atom = try FeedReader.read(dir.path + "/out/feed.atom")
+        XCTAssertEqual(atom.bozo, 0, atom.bozoException)
+        XCTAssertEqual(atom.version, "atom10")
+        XCTAssertEqual(atom.entries.count, 3)
+        for e in atom.entries {
+            XCTAssertTrue(e.link != nil || e.content != nil, "RFC 4287 4.1.1: entry \(e.id) has neither a link nor content")
+        }
+        let byID = Dictionary(uniqueKeysWithValues: atom.entries.map { ($0.id, $0) })
+        XCTAssertEqual(byID["w:1"]?.link, "https://e.org/1")
+        XCTAssertNil(byID["w:1"]?.content, "an entry with a link needs no content")
+        XCTAssertEqual(byID["w:2"]?.content, "Only a title")
+        XCTAssertEqual(byID["w:3"]?.content, "The summary & more")
+        XCTAssertEqual(byID["w:3"]?.summary, "The summary & more")
+        XCTAssertNil(atom.selfLink, "no self_url, no rel=\"self\" link")
+
+        // The file reads back into the same window: a run without state keeps every entry once,
+        // and the content does not turn into a summary.
+        let look = try BinaryRunner.run(["run", "-c", cfg, "--no-state", "--all"])
+        XCTAssertEqual(look.status, 0, look.stderr)
+        let text = dir.read("out/feed.atom") ?? ""
+        XCTAssertEqual(text.components(separatedBy: "<entry>").count - 1, 3, text)
+        XCTAssertEqual(text.components(separatedBy: "<summary>").count - 1, 1, text)
+        XCTAssertEqual(text.components(separatedBy: #"<content type="text">"#).count - 1, 2, text)
+    }
+
+    func testFeedsNameTheirOwnURLWhenGiven() throws {
+        let web = try feedServer()
+        defer { web.stop() }
+        let dir = TempDir()
+        defer { dir.remove() }
+        let cfg = feedConfig(dir, web, sinks: #"""
+            [{"type":"atom","path":"out/feed.atom","link":"https://example.org/","self_url":"https://example.org/feed.atom"},
+             {"type":"rss","path":"out/feed.xml","link":"https://example.org/","self_url":"https://example.org/feed.xml"},
+             {"type":"jsonfeed","path":"out/feed.json","link":"https://example.org/","self_url":"https://example.org/feed.json"}]
+            """#)
+        let r = try BinaryRunner.run(["run", "-c", cfg])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        for (file, json, expected) in [("feed.atom", false, "atom10"), ("feed.xml", false, "rss20"), ("feed.json", true, "json11")] {
+            let feed = try FeedReader.read(dir.path + "/out/" + file, json: json)
+            XCTAssertEqual(feed.bozo, 0, "\(file): \(feed.bozoException)")
+            XCTAssertEqual(feed.version, expected, file)
+            XCTAssertEqual(feed.selfLink, "https://example.org/" + file, file)
+            XCTAssertEqual(feed.link, "https://example.org/", "\(file): the alternate link stays the site")
+            XCTAssertEqual(feed.entries.count, 3, file)
+        }
+        // Read back without state, each file keeps its entries once.
+        let look = try BinaryRunner.run(["run", "-c", cfg, "--no-state", "--all"])
+        XCTAssertEqual(look.status, 0, look.stderr)
+        XCTAssertEqual(try FeedReader.read(dir.path + "/out/feed.xml").entries.map(\.id).sorted(), ["w:1", "w:2", "w:3"])
+    }
 }
