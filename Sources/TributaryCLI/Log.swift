@@ -142,8 +142,9 @@ extension Log {
         case .skipped(let reason): f += [("status", .string("skipped")), ("reason", .string(reason))]
         case .stopped(let reason): f += [("status", .string("stopped")), ("reason", .string(reason))]
         }
-        f += [("fetched", .number(JSONNumber(r.fetched))), ("new", .number(JSONNumber(r.new))), ("filtered", .number(JSONNumber(r.filtered))),
-              ("seconds", .number(JSONNumber(text: seconds(r.seconds))))]
+        f += [("fetched", .number(JSONNumber(r.fetched))), ("new", .number(JSONNumber(r.new))), ("filtered", .number(JSONNumber(r.filtered)))]
+        if r.rejected > 0 { f.append(("rejected", .number(JSONNumber(r.rejected)))) }
+        f.append(("seconds", .number(JSONNumber(text: seconds(r.seconds)))))
         return f
     }
 
@@ -163,10 +164,14 @@ extension Log {
         }
         for r in report.sources { sourceFinished(r, level: .info) }
         let failed = report.sources.filter(\.isFailure).count
-        log(failed > 0 ? .warn : .info, "total", fields: [
+        var fields: [(String, JSONValue)] = [
             ("sources", .number(JSONNumber(report.sources.count))), ("failed", .number(JSONNumber(failed))),
             ("fetched", .number(JSONNumber(report.sources.reduce(0) { $0 + $1.fetched }))), ("new", .number(JSONNumber(report.delivered))),
-            ("filtered", .number(JSONNumber(report.sources.reduce(0) { $0 + $1.filtered }))), ("seconds", .number(JSONNumber(text: Self.seconds(elapsed)))),
-        ] + (dryRun ? [("dry_run", .bool(true))] : []))
+            ("filtered", .number(JSONNumber(report.sources.reduce(0) { $0 + $1.filtered }))),
+        ]
+        if report.rejected > 0 { fields.append(("rejected", .number(JSONNumber(report.rejected)))) }
+        fields.append(("seconds", .number(JSONNumber(text: Self.seconds(elapsed)))))
+        if dryRun { fields.append(("dry_run", .bool(true))) }
+        log(failed > 0 ? .warn : .info, "total", fields: fields)
     }
 }

@@ -256,7 +256,8 @@ enum Summary {
 
     /// One source's summary line (also what `watch` logs after each run).
     static func line(_ r: SourceReport, nameWidth: Int = 0, typeWidth: Int = 0) -> String {
-        pad(r.name, nameWidth) + "  " + pad(r.type, typeWidth) + "  " + status(r) + "  \(r.fetched) fetched  \(r.new) new" + (r.filtered > 0 ? "  \(r.filtered) filtered" : "") + "  \(seconds(r.seconds))\n"
+        pad(r.name, nameWidth) + "  " + pad(r.type, typeWidth) + "  " + status(r) + "  \(r.fetched) fetched  \(r.new) new" + (r.filtered > 0 ? "  \(r.filtered) filtered" : "")
+            + (r.rejected > 0 ? "  \(r.rejected) rejected" : "") + "  \(seconds(r.seconds))\n"
     }
 
     /// `dryRun`: the total says so (`dry run: nothing written`).
@@ -269,7 +270,7 @@ enum Summary {
         let fetched = report.sources.reduce(0) { $0 + $1.fetched }
         let filtered = report.sources.reduce(0) { $0 + $1.filtered }
         s += "total: \(report.sources.count) source\(report.sources.count == 1 ? "" : "s"), \(failed) failed, \(fetched) fetched, \(report.delivered) new"
-            + (filtered > 0 ? ", \(filtered) filtered" : "") + ", \(seconds(elapsed))"
+            + (filtered > 0 ? ", \(filtered) filtered" : "") + (report.rejected > 0 ? ", \(report.rejected) rejected" : "") + ", \(seconds(elapsed))"
             + (dryRun ? " (dry run: nothing written)" : "") + "\n"
         return s
     }
