@@ -36,6 +36,8 @@ typedef struct tributary_curl {
 #define TRIBUTARY_CURL_FN(c, name) ((__typeof__(&curl_##name))(c)->name)
 
 typedef size_t (*tributary_write_cb)(char *, size_t, size_t, void *);
+// CURLOPT_XFERINFOFUNCTION's callback (curl_xferinfo_callback): non-zero aborts the transfer.
+typedef int (*tributary_xferinfo_cb)(void *, curl_off_t, curl_off_t, curl_off_t, curl_off_t);
 
 static inline CURLcode tributary_curl_global_init(const tributary_curl *c, long flags) { return TRIBUTARY_CURL_FN(c, global_init)(flags); }
 static inline curl_version_info_data *tributary_curl_version_info(const tributary_curl *c) { return TRIBUTARY_CURL_FN(c, version_info)(CURLVERSION_NOW); }
@@ -50,6 +52,7 @@ static inline CURLcode tributary_easy_setopt_off(const tributary_curl *c, CURL *
 static inline CURLcode tributary_easy_setopt_string(const tributary_curl *c, CURL *h, CURLoption o, const char *v) { return TRIBUTARY_CURL_FN(c, easy_setopt)(h, o, v); }
 static inline CURLcode tributary_easy_setopt_pointer(const tributary_curl *c, CURL *h, CURLoption o, void *v) { return TRIBUTARY_CURL_FN(c, easy_setopt)(h, o, v); }
 static inline CURLcode tributary_easy_setopt_write_cb(const tributary_curl *c, CURL *h, CURLoption o, tributary_write_cb v) { return TRIBUTARY_CURL_FN(c, easy_setopt)(h, o, v); }
+static inline CURLcode tributary_easy_setopt_xferinfo_cb(const tributary_curl *c, CURL *h, tributary_xferinfo_cb v) { return TRIBUTARY_CURL_FN(c, easy_setopt)(h, CURLOPT_XFERINFOFUNCTION, v); }
 static inline CURLcode tributary_easy_getinfo_long(const tributary_curl *c, CURL *h, CURLINFO i, long *v) { return TRIBUTARY_CURL_FN(c, easy_getinfo)(h, i, v); }
 static inline CURLcode tributary_easy_getinfo_pointer(const tributary_curl *c, CURL *h, CURLINFO i, void **v) { return TRIBUTARY_CURL_FN(c, easy_getinfo)(h, i, v); }
 static inline CURLcode tributary_easy_getinfo_string(const tributary_curl *c, CURL *h, CURLINFO i, char **v) { return TRIBUTARY_CURL_FN(c, easy_getinfo)(h, i, v); }

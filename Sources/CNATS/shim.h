@@ -25,6 +25,7 @@ typedef struct tributary_nats {
     void *natsOptions_SetDisconnectedCB;
     void *natsConnection_Connect;
     void *natsConnection_Destroy;
+    void *natsConnection_GetMaxPayload;
     void *natsConnection_JetStream;
     void *jsCtx_Destroy;
     void *jsOptions_Init;
@@ -64,6 +65,8 @@ static inline natsStatus tributary_nats_options_set_disconnected_cb(const tribut
 
 static inline natsStatus tributary_nats_connect(const tributary_nats *t, natsConnection **nc, natsOptions *o) { return TRIBUTARY_NATS_FN(t, natsConnection_Connect)(nc, o); }
 static inline void tributary_nats_connection_destroy(const tributary_nats *t, natsConnection *nc) { TRIBUTARY_NATS_FN(t, natsConnection_Destroy)(nc); }
+/// The largest message (headers and payload) the connected server accepts: its INFO's max_payload.
+static inline int64_t tributary_nats_max_payload(const tributary_nats *t, natsConnection *nc) { return TRIBUTARY_NATS_FN(t, natsConnection_GetMaxPayload)(nc); }
 
 static inline natsStatus tributary_nats_jetstream(const tributary_nats *t, jsCtx **js, natsConnection *nc, jsOptions *o) { return TRIBUTARY_NATS_FN(t, natsConnection_JetStream)(js, nc, o); }
 static inline void tributary_nats_js_destroy(const tributary_nats *t, jsCtx *js) { TRIBUTARY_NATS_FN(t, jsCtx_Destroy)(js); }

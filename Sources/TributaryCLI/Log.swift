@@ -143,6 +143,7 @@ extension Log {
         case .stopped(let reason): f += [("status", .string("stopped")), ("reason", .string(reason))]
         }
         f += [("fetched", .number(JSONNumber(r.fetched))), ("new", .number(JSONNumber(r.new)))] + counts(r.processed)
+        if r.rejected > 0 { f.append(("rejected", .number(JSONNumber(r.rejected)))) }
         f.append(("seconds", .number(JSONNumber(text: seconds(r.seconds)))))
         return f
     }
@@ -173,10 +174,13 @@ extension Log {
         }
         for r in report.sources { sourceFinished(r, level: .info) }
         let failed = report.sources.filter(\.isFailure).count
-        log(failed > 0 ? .warn : .info, "total", fields: [
+        var fields: [(String, JSONValue)] = [
             ("sources", .number(JSONNumber(report.sources.count))), ("failed", .number(JSONNumber(failed))),
             ("fetched", .number(JSONNumber(report.sources.reduce(0) { $0 + $1.fetched }))), ("new", .number(JSONNumber(report.delivered))),
         ] + Self.counts(report.sources.reduce(into: [:]) { $0.merge($1.processed, uniquingKeysWith: +) })
-          + [("seconds", .number(JSONNumber(text: Self.seconds(elapsed))))] + (dryRun ? [("dry_run", .bool(true))] : []))
+        if report.rejected > 0 { fields.append(("rejected", .number(JSONNumber(report.rejected)))) }
+        fields.append(("seconds", .number(JSONNumber(text: Self.seconds(elapsed)))))
+        if dryRun { fields.append(("dry_run", .bool(true))) }
+        log(failed > 0 ? .warn : .info, "total", fields: fields)
     }
 }

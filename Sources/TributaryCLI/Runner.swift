@@ -256,7 +256,8 @@ enum Summary {
 
     /// One source's summary line (also what `watch` logs after each run).
     static func line(_ r: SourceReport, nameWidth: Int = 0, typeWidth: Int = 0) -> String {
-        pad(r.name, nameWidth) + "  " + pad(r.type, typeWidth) + "  " + status(r) + "  \(r.fetched) fetched  \(r.new) new" + counts(r.processed, separator: "  ") + "  \(seconds(r.seconds))\n"
+        pad(r.name, nameWidth) + "  " + pad(r.type, typeWidth) + "  " + status(r) + "  \(r.fetched) fetched  \(r.new) new" + counts(r.processed, separator: "  ")
+            + (r.rejected > 0 ? "  \(r.rejected) rejected" : "") + "  \(seconds(r.seconds))\n"
     }
 
     /// What the processing stage counted, `filtered` first, then `skipped`, then the others by
@@ -280,7 +281,7 @@ enum Summary {
         var processed: [ProcessingTally.Label: Int] = [:]
         for r in report.sources { processed.merge(r.processed, uniquingKeysWith: +) }
         s += "total: \(report.sources.count) source\(report.sources.count == 1 ? "" : "s"), \(failed) failed, \(fetched) fetched, \(report.delivered) new"
-            + counts(processed, separator: ", ") + ", \(seconds(elapsed))"
+            + counts(processed, separator: ", ") + (report.rejected > 0 ? ", \(report.rejected) rejected" : "") + ", \(seconds(elapsed))"
             + (dryRun ? " (dry run: nothing written)" : "") + "\n"
         return s
     }

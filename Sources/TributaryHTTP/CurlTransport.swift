@@ -354,6 +354,13 @@ final class Transfer: @unchecked Sendable {
     var body: [UInt8] = []
     var headers: [(name: String, value: String)] = []
     var tooLarge = false
+    /// The status of the response whose head is being read or was read (the last status line).
+    var headStatus = 0
+    /// When the head of a final (not 1xx) response was complete (uptime ns), 0 before: where a
+    /// `peek` transfer's body deadline starts, and what makes a failure after it a response.
+    var headDone: UInt64 = 0
+    /// A `peek` transfer ended by us once it had what it wanted (bytes or time).
+    var cut = false
     var headerList: UnsafeMutablePointer<curl_slist>?
     /// When curl got the handle (uptime ns), to tell the stall rule from the timeout.
     var started: UInt64 = 0
@@ -409,12 +416,24 @@ final class Transfer: @unchecked Sendable {
         tributary_easy_setopt_long(api, h, CURLOPT_SSL_VERIFYPEER, 1)
         tributary_easy_setopt_long(api, h, CURLOPT_SSL_VERIFYHOST, 2)
         tributary_easy_setopt_string(api, h, CURLOPT_USERAGENT, settings.userAgent)
-        tributary_easy_setopt_off(api, h, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(settings.maxBody))
+        // A peek reads a few KiB whatever the body's announced length: no size refusal then.
+        if request.peek == nil { tributary_easy_setopt_off(api, h, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(settings.maxBody)) }
         tributary_easy_setopt_pointer(api, h, CURLOPT_ERRORBUFFER, errorBuffer)
         let me = Unmanaged.passUnretained(self).toOpaque()
         tributary_easy_setopt_write_cb(api, h, CURLOPT_WRITEFUNCTION, { ptr, size, n, ctx in
             let t = Unmanaged<Transfer>.fromOpaque(ctx!).takeUnretainedValue()
             let count = size * n
+            if let peek = t.request.peek {
+                // Keep up to `peek.bytes`, then end the transfer (a write error curl reports,
+                // which `complete` turns into the response); also once the body's time is up.
+                let room = max(0, peek.bytes - t.body.count)
+                if let ptr, room > 0 { t.body.append(contentsOf: UnsafeRawBufferPointer(start: ptr, count: min(room, count))) }
+                if t.body.count >= peek.bytes || t.bodyTimeIsUp(peek) {
+                    t.cut = true
+                    return 0
+                }
+                return count
+            }
             if t.body.count + count > t.maxBody {
                 t.tooLarge = true
                 return 0
@@ -422,6 +441,17 @@ final class Transfer: @unchecked Sendable {
             if let ptr { t.body.append(contentsOf: UnsafeRawBufferPointer(start: ptr, count: count)) }
             return count
         })
+        if request.peek != nil {
+            // Called about once a second even when nothing arrives: ends a body that stalls.
+            tributary_easy_setopt_long(api, h, CURLOPT_NOPROGRESS, 0)
+            tributary_easy_setopt_xferinfo_cb(api, h, { ctx, _, _, _, _ in
+                let t = Unmanaged<Transfer>.fromOpaque(ctx!).takeUnretainedValue()
+                guard let peek = t.request.peek, t.bodyTimeIsUp(peek) else { return 0 }
+                t.cut = true
+                return 1
+            })
+            tributary_easy_setopt_pointer(api, h, CURLOPT_XFERINFODATA, me)
+        }
         tributary_easy_setopt_pointer(api, h, CURLOPT_WRITEDATA, me)
         tributary_easy_setopt_write_cb(api, h, CURLOPT_HEADERFUNCTION, { ptr, size, n, ctx in
             let t = Unmanaged<Transfer>.fromOpaque(ctx!).takeUnretainedValue()
@@ -457,6 +487,11 @@ final class Transfer: @unchecked Sendable {
         var effective: UnsafeMutablePointer<CChar>? = nil
         tributary_easy_getinfo_string(api, h, CURLINFO_EFFECTIVE_URL, &effective)
         let finalURL = effective.map { String(cString: $0) } ?? request.url
+        // A peek decides on the head: whatever ended the body (we did, the server hung up, the
+        // timeout), a response whose head is in is the response.
+        if code != CURLE_OK, request.peek != nil, headDone > 0, status > 0 {
+            return .success(HTTPResponse(status: status, headers: headers, body: body, url: finalURL))
+        }
         if code == CURLE_OK {
             if request.url.hasPrefix("file:") && status == 0 { status = 200 }
             return .success(HTTPResponse(status: status, headers: headers, body: body, url: finalURL))
@@ -497,6 +532,13 @@ final class Transfer: @unchecked Sendable {
     func addHeaderLine(_ line: UnsafeRawBufferPointer) {
         if line.count >= 5, line[0] == 0x48, line[1] == 0x54, line[2] == 0x54, line[3] == 0x50, line[4] == 0x2F {  // "HTTP/"
             headers.removeAll()
+            headDone = 0
+            headStatus = Self.statusCode(line)
+            return
+        }
+        // The blank line ending a head: a final response's (not a 100 Continue's) is complete.
+        if line.count <= 2, line.allSatisfy({ $0 == 0x0D || $0 == 0x0A }) {
+            if headStatus >= 200 { headDone = max(1, DispatchTime.now().uptimeNanoseconds) }
             return
         }
         guard let colon = line.firstIndex(of: 0x3A) else { return }  // the blank line, or junk
@@ -509,6 +551,24 @@ final class Transfer: @unchecked Sendable {
         while valueEnd > valueStart && isBlank(line[valueEnd - 1]) { valueEnd -= 1 }
         headers.append((String(decoding: UnsafeRawBufferPointer(rebasing: line[nameStart..<nameEnd]), as: UTF8.self),
                         String(decoding: UnsafeRawBufferPointer(rebasing: line[valueStart..<valueEnd]), as: UTF8.self)))
+    }
+
+    /// The code of a status line (`HTTP/1.1 200 OK`, `HTTP/2 204`): the three digits after the
+    /// first space; 0 when there are none.
+    static func statusCode(_ line: UnsafeRawBufferPointer) -> Int {
+        guard let space = line.firstIndex(of: 0x20), space + 3 < line.count else { return 0 }
+        var code = 0
+        for i in (space + 1)...(space + 3) {
+            guard line[i] >= 0x30, line[i] <= 0x39 else { return 0 }
+            code = code * 10 + Int(line[i] - 0x30)
+        }
+        return code
+    }
+
+    /// Whether a peek's time for the body is over (its head came `peek.seconds` ago or more).
+    func bodyTimeIsUp(_ peek: HTTPRequest.BodyPeek) -> Bool {
+        guard headDone > 0 else { return false }
+        return Double(DispatchTime.now().uptimeNanoseconds &- headDone) / 1e9 >= peek.seconds
     }
 
     /// How long a transfer may move less than 1 byte/s before it is ended (at most 15 s, and

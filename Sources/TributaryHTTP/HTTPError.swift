@@ -62,7 +62,7 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible, Equatable {
     }
 
     /// The start of a text body on one line (the API's own error message is usually there).
-    var bodySnippet: String? {
+    public var bodySnippet: String? {
         guard !body.isEmpty, let text = String(validating: body.prefix(300), as: UTF8.self) ?? String(validating: body.prefix(297), as: UTF8.self) else { return nil }
         let oneLine = text.split(whereSeparator: { $0.isNewline }).joined(separator: " ").trimmingBlanks
         if oneLine.isEmpty || oneLine.lowercased().hasPrefix("<!doctype") || oneLine.lowercased().hasPrefix("<html") { return nil }

@@ -16,9 +16,26 @@ public struct HTTPRequest: Sendable, Equatable {
     /// False: a 3xx is the response, not followed (a webhook's POST must not turn into a GET
     /// elsewhere and count as delivered).
     public var followRedirects: Bool
+    /// Set by a caller that decides on the status line and wants the body only for an error
+    /// message (`BodyPeek`); nil: the whole body is the response (up to `http.max_body`).
+    public var peek: BodyPeek?
+
+    /// Only the start of a response body: at most `bytes` of it are read, for at most `seconds`
+    /// after the response's head (status line and headers) arrived. A response cut short so,
+    /// or whose connection fails or times out once its head is in, is complete: its status,
+    /// its headers and the body read so far. So a receiver that answers 2xx and then sends a
+    /// body without end (or of gigabytes, or never finishes it) has answered 2xx.
+    public struct BodyPeek: Sendable, Equatable {
+        public var bytes: Int
+        public var seconds: Double
+        public init(bytes: Int, seconds: Double) {
+            self.bytes = bytes
+            self.seconds = seconds
+        }
+    }
 
     public init(method: String = "GET", url: String, headers: [(name: String, value: String)] = [], body: [UInt8]? = nil, timeout: Double? = nil,
-                allowFile: Bool = false, followRedirects: Bool = true) {
+                allowFile: Bool = false, followRedirects: Bool = true, peek: BodyPeek? = nil) {
         self.method = method
         self.url = url
         self.headers = headers
@@ -26,6 +43,7 @@ public struct HTTPRequest: Sendable, Equatable {
         self.timeout = timeout
         self.allowFile = allowFile
         self.followRedirects = followRedirects
+        self.peek = peek
     }
 
     public static func == (a: HTTPRequest, b: HTTPRequest) -> Bool {

@@ -79,6 +79,12 @@ public struct Option<Value>: OptionDeclaration {
         }))
     }
 
+    /// The value is a secret as a whole (a webhook URL whose path holds a token): registered
+    /// with `Secrets` when the config is loaded, so it is scrubbed from every message, log line,
+    /// state row and recording. The plugin shows it in its own messages in a form without the
+    /// secret part.
+    public var asSecret: Option<Value> { with(spec.with(secret: true)) }
+
     /// Says what `checked` bounds the value to, for the docs (`at least 1s`).
     public func bounded(_ text: String) -> Option<Value> { with(spec.with(bound: text)) }
 

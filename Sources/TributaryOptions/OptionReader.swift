@@ -71,7 +71,9 @@ public final class OptionReader {
                 diagnostics.add("\(context): \(msg)")
                 continue
             }
-            if specs[i].secret, let s = value.stringValue { Secrets.register(s) }
+            if specs[i].secret, let s = value.stringValue {
+                if case .url = specs[i].kind { Secrets.registerURL(s) } else { Secrets.register(s) }
+            }
             if diagnostics.isUnresolved(value) { continue }
             let before = diagnostics.errors.count
             check(specs[i], value)

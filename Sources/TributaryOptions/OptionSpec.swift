@@ -39,9 +39,10 @@ public struct OptionSpec: Sendable {
     /// The default as shown to people (nil: none).
     public let defaultText: String?
     public let help: String
-    /// A secret (an API key, an app secret): its value is registered with `Secrets` when the
-    /// config is loaded, so it is scrubbed from every message, log line, state row and
-    /// recording, whatever carries it.
+    /// A secret (an API key, an app secret, a webhook URL with its token in the path): its
+    /// value is registered with `Secrets` when the config is loaded (a URL with
+    /// `Secrets.registerURL`: whole, and its path and query), so it is scrubbed from every
+    /// message, log line, state row and recording, whatever carries it.
     public let secret: Bool
     /// A rule beyond the kind (`must be at least 1s`), checked when the config is loaded on a
     /// value that passed the kind check: returns what is wrong, or nil.
@@ -76,6 +77,10 @@ public struct OptionSpec: Sendable {
         var s = keeping(OptionSpec(name, kind, required: required, default: defaultText, secret: secret, help, rule: rule))
         s.defaultIsValue = isValue
         return s
+    }
+
+    package func with(secret: Bool) -> OptionSpec {
+        keeping(OptionSpec(name, kind, required: required, default: defaultText, secret: secret, help, rule: rule))
     }
 
     package func with(rule: @escaping @Sendable (JSONValue, OptionReader) -> String?) -> OptionSpec {
@@ -131,7 +136,7 @@ public struct OptionSpec: Sendable {
         func bounded(_ base: String) -> String { bound.map { "\(base) (\($0))" } ?? base }
         switch kind {
         case .string: return secret ? "string (secret)" : bounded("string")
-        case .url(let fileAllowed): return fileAllowed ? "URL (http/https/file)" : "URL (http/https)"
+        case .url(let fileAllowed): return (fileAllowed ? "URL (http/https/file)" : "URL (http/https)") + (secret ? ", secret" : "")
         case .integer(let min?, let max?): return "integer (\(min) to \(max))"
         case .integer(let min?, nil): return "integer (at least \(min))"
         case .integer(nil, let max?): return "integer (at most \(max))"

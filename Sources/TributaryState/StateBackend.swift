@@ -191,6 +191,9 @@ public struct StateCounter: Sendable, Equatable, Hashable {
         case sinkWritten = "sink_written"
         /// Times a sink failed (open, write or close).
         case sinkFailures = "sink_failures"
+        /// Items a sink rejected for good (`SinkContext.reject`: too large for its server) and
+        /// that were recorded as delivered; the label is the sink's name.
+        case sinkRejected = "sink_rejected"
     }
     public var name: Name
     public var label: String

@@ -14,15 +14,24 @@ public final class NATSServer {
     public let folder: String
     public let user: String?
     public let password: String?
+    /// The server's `max_payload` when not its default (1 MiB): the largest message, headers
+    /// and payload, it takes. Set through a config file (`server.conf`), as nats-server has no
+    /// flag for it.
+    public let maxPayload: Int?
     private var process: Process?
 
-    /// Starts a server (with `user`/`password`, clients must authenticate).
-    public init(user: String? = nil, password: String? = nil) throws {
+    /// Starts a server (with `user`/`password`, clients must authenticate; with `maxPayload`,
+    /// it takes no larger message).
+    public init(user: String? = nil, password: String? = nil, maxPayload: Int? = nil) throws {
         port = try Self.freePort()
         folder = NSTemporaryDirectory() + "tributary-nats-" + UUID().uuidString
         self.user = user
         self.password = password
+        self.maxPayload = maxPayload
         try FileManager.default.createDirectory(atPath: folder + "/store", withIntermediateDirectories: true)
+        if let maxPayload {
+            try "max_payload: \(maxPayload)\n".write(toFile: folder + "/server.conf", atomically: true, encoding: .utf8)
+        }
         try start()
     }
 
@@ -49,6 +58,7 @@ public final class NATSServer {
         var args = ["-js", "-a", "127.0.0.1", "-p", String(port), "-sd", folder + "/store", "-l", folder + "/server.log", "--server_name", "tributary-test"]
         if let user { args += ["--user", user] }
         if let password { args += ["--pass", password] }
+        if maxPayload != nil { args += ["-c", folder + "/server.conf"] }
         let p = Process()
         p.executableURL = URL(fileURLWithPath: program)
         p.arguments = args

@@ -191,6 +191,38 @@ final class CurlTransportTests: XCTestCase {
         XCTAssertLessThan(Date().timeIntervalSince(start), 5)
     }
 
+    /// A peek (the webhook sink's) decides on the head: a few KiB of the body are read, for a
+    /// short time, whether the body is huge, endless or stalled.
+    func testAPeekEndsAtItsBytesOrItsTimeAndTheHeadIsTheResponse() async throws {
+        let answers: [(String, LoopbackResponse)] = [
+            ("huge", LoopbackResponse(status: 200, body: Array(repeating: UInt8(ascii: "h"), count: 20 << 20))),
+            ("endless", LoopbackResponse(status: 202, endlessChunks: 1000)),
+            ("stalled", LoopbackResponse(status: 200, headers: [("Content-Length", "5000")], body: Array(repeating: UInt8(ascii: "s"), count: 5000), stallAfter: 10)),
+            ("error, endless", LoopbackResponse(status: 503, endlessChunks: 1000)),
+        ]
+        let t = transport(maxBody: 1 << 20)
+        defer { t.shutdown() }
+        for (what, answer) in answers {
+            let server = try LoopbackServer { _ in answer }
+            defer { server.stop() }
+            let start = Date()
+            let r = try await t.send(HTTPRequest(method: "POST", url: server.baseURL + "/hook", body: Array("x".utf8), timeout: 20, followRedirects: false,
+                                                 peek: .init(bytes: 4096, seconds: 1)))
+            XCTAssertEqual(r.status, answer.status, what)
+            XCTAssertEqual(r.body.count, what == "stalled" ? 10 : 4096, what)
+            XCTAssertLessThan(Date().timeIntervalSince(start), 4, "\(what): the body is not waited for")
+        }
+        // Without a peek the same huge body is refused, as before.
+        let server = try LoopbackServer { _ in answers[0].1 }
+        defer { server.stop() }
+        do {
+            _ = try await t.send(HTTPRequest(url: server.baseURL + "/x"))
+            XCTFail("over http.max_body")
+        } catch {
+            XCTAssertEqual(error.kind, .bodyTooLarge)
+        }
+    }
+
     func testRedirectToFileIsRefused() async throws {
         let server = try LoopbackServer { _ in LoopbackResponse(status: 302, headers: [("Location", "file:///etc/passwd")]) }
         defer { server.stop() }

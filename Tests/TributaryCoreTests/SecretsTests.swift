@@ -34,6 +34,18 @@ final class SecretsTests: XCTestCase {
         XCTAssertEqual(strip("https://e.org/f").1, [])
     }
 
+    func testASecretURLIsScrubbedWholeAndByItsPathButNotByItsHost() {
+        Secrets.registerURL("https://hooks.example.com/services/T01/B02/tok3n-abcdef")
+        XCTAssertEqual(Secrets.scrub("POST https://hooks.example.com/services/T01/B02/tok3n-abcdef: HTTP 500"), "POST ***: HTTP 500")
+        XCTAssertEqual(Secrets.scrub("no route for POST /services/T01/B02/tok3n-abcdef"), "no route for POST ***")
+        XCTAssertEqual(Secrets.scrub("https://hooks.example.com/***"), "https://hooks.example.com/***", "the host alone is no secret")
+        Secrets.registerURL("https://plain.example.com/")
+        Secrets.registerURL("https://plain.example.com")
+        XCTAssertEqual(Secrets.scrub("POST https://plain.example.com/***"), "POST https://plain.example.com/***", "nothing after the host: nothing registered")
+        Secrets.registerURL("https://q.example.com/?token=abcd1234")
+        XCTAssertEqual(Secrets.scrub("GET /?token=abcd1234"), "GET ***")
+    }
+
     func testShortValuesAreNotRegistered() {
         Secrets.register("abc")
         XCTAssertEqual(Redactor.redactText("abc abc"), "abc abc")

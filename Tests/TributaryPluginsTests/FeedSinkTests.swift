@@ -83,11 +83,29 @@ final class FeedSinkTests: XCTestCase {
             "    <media:thumbnail url=\"https://example.org/i/42.jpg?s=1&amp;t=2\"/>", "  </entry>",
         ].joined(separator: "\n")
         XCTAssertTrue(xml.contains(entry), xml)
-        XCTAssertTrue(xml.contains("    <id>demo:43</id>\n    <title>Second</title>\n    <updated>2026-11-29T10:00:00Z</updated>\n  </entry>"), xml)
+        XCTAssertTrue(xml.contains("    <id>demo:43</id>\n    <title>Second</title>\n    <updated>2026-11-29T10:00:00Z</updated>\n"
+                                   + "    <content type=\"text\">Second</content>\n  </entry>"), "no link: the title is the content (RFC 4287 4.1.1): \(xml)")
+        XCTAssertEqual(xml.components(separatedBy: "<content").count - 1, 1, "an entry with a link has no content: \(xml)")
+        XCTAssertFalse(xml.contains("rel=\"self\""), "no self_url, no self link")
         var authored = Self.items[1]
         authored.author = "Ann"
         XCTAssertFalse(String(decoding: Self.formats[1].render([authored], now: Self.now), as: UTF8.self).contains("<author><name>My feeds"),
                        "every entry has an author: the feed needs none")
+    }
+
+    func testSelfURLIsTheFeedsOwnLinkInEachFormat() throws {
+        let url = "https://example.org/feed?a=1&b=2"
+        let atom = String(decoding: AtomFormat(title: "t", link: "https://example.org/", description: "d", selfURL: url).render(Self.items, now: Self.now), as: UTF8.self)
+        XCTAssertTrue(atom.contains("  <link rel=\"alternate\" href=\"https://example.org/\"/>\n  <link rel=\"self\" type=\"application/atom+xml\" href=\"https://example.org/feed?a=1&amp;b=2\"/>\n"), atom)
+        let rss = String(decoding: RSSFormat(title: "t", link: "https://example.org/", description: "d", selfURL: url).render(Self.items, now: Self.now), as: UTF8.self)
+        XCTAssertTrue(rss.contains(" xmlns:atom=\"http://www.w3.org/2005/Atom\">"), rss)
+        XCTAssertTrue(rss.contains("  <atom:link href=\"https://example.org/feed?a=1&amp;b=2\" rel=\"self\" type=\"application/rss+xml\"/>\n"), rss)
+        XCTAssertEqual(try RSSFormat(title: "t", link: "l", description: "d", selfURL: url).readBack(Array(rss.utf8)).map(\.id), ["demo:43", "demo:42"], "the atom:link does not disturb reading back")
+        let json = JSONFeedFormat(title: "t", link: "https://example.org/", description: "d", selfURL: url).render(Self.items, now: Self.now)
+        let feed = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json)) as? [String: Any])
+        XCTAssertEqual(feed["feed_url"] as? String, url)
+        let plain = String(decoding: RSSFormat(title: "t", link: "l", description: "d").render(Self.items, now: Self.now), as: UTF8.self)
+        XCTAssertFalse(plain.contains("atom"), plain)
     }
 
     func testJSONFeedOutput() throws {

@@ -35,6 +35,28 @@ final class JetStreamConnectionTests: XCTestCase {
         XCTAssertEqual(try NATSReader.count(server.url, stream: "T")?.count, 2_000)
     }
 
+    /// `maxPayload` is the server's INFO, and `size(of:)` counts what the server counts: a
+    /// message of exactly the limit, headers included, is taken; one byte more is refused by
+    /// the server (which closes the connection: libnats checks the payload alone).
+    func testMaxPayloadIsTheServersAndSizeCountsTheHeadersAsTheServerDoes() throws {
+        let server = try NATSServer(maxPayload: 2048)
+        defer { server.remove() }
+        func message(_ id: String, total: Int) -> JetStreamConnection.Message {
+            let headers = JetStreamConnection.size(of: .init(subject: "tributary.items.entry", id: id, payload: [])).headers
+            return .init(subject: "tributary.items.entry", id: id, payload: Array(repeating: UInt8(ascii: "p"), count: total - headers))
+        }
+        let c = try JetStreamConnection.connect(.init(url: server.url, timeout: 2))
+        defer { c.close() }
+        XCTAssertEqual(c.maxPayload, 2048)
+        try c.addStream("T", subjects: ["tributary.items.>"], duplicateWindow: 60)
+        let fits = message("t:fits", total: 2048)
+        XCTAssertEqual(JetStreamConnection.size(of: fits).payload + JetStreamConnection.size(of: fits).headers, 2048)
+        XCTAssertEqual(JetStreamConnection.size(of: fits).headers, "NATS/1.0\r\nNats-Msg-Id: t:fits\r\n\r\n".utf8.count)
+        XCTAssertEqual(try c.publish([fits]), .init(count: 1, duplicates: 0))
+        XCTAssertThrowsError(try c.publish([message("t:over", total: 2049)]), "the server refuses one byte more")
+        XCTAssertEqual(try NATSReader.read(server.url, stream: "T")?.messages.map(\.id), ["t:fits"])
+    }
+
     func testAPublishNoStreamCapturesFailsAndTheConnectionTakesNoFurtherBatch() throws {
         let server = try NATSServer()
         defer { server.remove() }

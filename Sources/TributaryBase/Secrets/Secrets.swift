@@ -28,6 +28,23 @@ public enum Secrets {
         }
     }
 
+    /// Registers a URL that is a secret as a whole (a webhook URL whose path is its token:
+    /// Slack's `/services/T../B../<token>`, Discord's `/api/webhooks/<id>/<token>`): the URL,
+    /// and what follows its host (path and query) on its own, since a receiver's error body or
+    /// a log line may echo the path without the host. A URL with nothing after its host but `/`
+    /// holds no secret there and is not registered (its user info is another matter: callers
+    /// register a password themselves), so the host alone is never scrubbed.
+    public static func registerURL(_ url: String) {
+        let trimmed = url.trimmingSpaces
+        guard let scheme = trimmed.firstRange(of: "://") else { return register(trimmed) }
+        let rest = trimmed[scheme.upperBound...]
+        guard let pathStart = rest.firstIndex(where: { $0 == "/" || $0 == "?" }) else { return }
+        let tail = rest[pathStart...].prefix { $0 != "#" }
+        guard tail != "/" else { return }
+        register(trimmed)
+        register(String(tail))
+    }
+
     /// Registers the values of the pairs whose names carry credentials: secret headers
     /// (`Authorization`, `X-Api-Key`, ...), secret query parameters (`key`, `token`, ...) and
     /// environment variables (`*_KEY`, `*_TOKEN`, `*PASSWORD*`, `*SECRET*`). A value with a

@@ -4,8 +4,8 @@
 /// `emit_updates` decide what is new, every sink writes it, and one state transaction commits
 /// the ids, the validators of the responses they came from, the sinks' windows, the totals the
 /// metrics and `status` read (items fetched and delivered, HTTP answers, items each sink
-/// wrote) and, with a source's end, its run record. Nothing is recorded unless every sink
-/// wrote its items.
+/// wrote or rejected) and, with a source's end, its run record. Nothing is recorded unless
+/// every sink wrote its items (or rejected some for good: `SinkContext.reject`).
 ///
 /// Threading rule (why `@unchecked Sendable` is sound): everything below `thread` is touched
 /// only by jobs on `thread` (asserted in debug builds); the public async methods hop there.
@@ -20,8 +20,9 @@ public final class Delivery: @unchecked Sendable {
         /// Set when a sink fails (or its reader leaves): nothing more can be delivered, so the
         /// engine stops starting sources (`watch` ends).
         public var stopOnFailure: StopFlag?
-        /// The sinks' names in the counters (`sink_written`, `sink_failures`), in the order of
-        /// the sinks; a sink without one is `sinks[<index>]`.
+        /// The sinks' names in the counters (`sink_written`, `sink_failures`, `sink_rejected`)
+        /// and in rejection warnings, in the order of the sinks; a sink without one is
+        /// `sinks[<index>]`.
         public var sinkNames: [String]
         /// Called on the delivery thread just before the sinks write a batch, and just after
         /// (also when they failed): the CLI takes its progress line off a terminal a sink may
@@ -67,8 +68,15 @@ public final class Delivery: @unchecked Sendable {
     private var failedSink: Int?
     /// Windows the sinks saved during the batch being delivered.
     private var stagedWindows: [(sink: String, items: [WindowItem])] = []
-    /// Items each sink wrote of the batch being delivered (its filter may have taken fewer).
+    /// Items each sink wrote of the batch being delivered (its filter may have taken fewer, it
+    /// may have rejected some).
     private var stagedWritten: [Int] = []
+    /// Items the sinks rejected in the batch being delivered (`SinkContext.reject`).
+    private var stagedRejections: [SinkRejection] = []
+    /// The sink whose `write` runs now, and the items it was given: a rejection counts only
+    /// then, for an item of its batch, once. (Looked through only when a sink rejects, which is
+    /// rare: no set of ids is built for every batch.)
+    private var writing: (sink: Int, items: [Item])?
     /// The sinks' `SinkContext.interruption`: set from any thread (the delivery thread may be
     /// blocked in a sink's write, waiting for exactly this).
     private let interruption = StopFlag()
@@ -110,8 +118,15 @@ public final class Delivery: @unchecked Sendable {
                     self.stagedWindows.append((key, items))
                 })
             }
-            let context = SinkContext(window: windows, lines: self.options.lines, interruption: self.interruption, warn: warn)
             for (i, sink) in self.sinks.enumerated() {
+                let context = SinkContext(window: windows, lines: self.options.lines, interruption: self.interruption, warn: warn,
+                                          reject: { [unowned self] item, reason in
+                    self.thread.assertCurrent("rejecting an item")
+                    let name = self.sinkName(i)
+                    guard let w = self.writing, w.sink == i, w.items.contains(where: { $0.id == item.id }),
+                          !self.stagedRejections.contains(where: { $0.sink == name && $0.id == item.id }) else { return }
+                    self.stagedRejections.append(SinkRejection(sink: name, id: item.id, reason: reason))
+                })
                 do throws(SinkError) { try sink.open(context) } catch {
                     self.countSinkFailure(i)
                     throw error
@@ -226,6 +241,8 @@ public final class Delivery: @unchecked Sendable {
         guard let state else {
             try write(batch)
             run.new += batch.count
+            run.rejections += stagedRejections
+            stagedRejections.removeAll()
             return
         }
         let settings = run.settings
@@ -260,6 +277,7 @@ public final class Delivery: @unchecked Sendable {
         do { try write(toEmit) } catch {
             tx.rollback()
             stagedWindows.removeAll()
+            stagedRejections.removeAll()
             if let i = failedSink {
                 failedSink = nil
                 countSinkFailure(i)
@@ -272,7 +290,7 @@ public final class Delivery: @unchecked Sendable {
             for w in stagedWindows { try tx.replaceWindow(sink: w.sink, items: w.items) }
             stagedWindows.removeAll()
             try tx.addSourceCounts(SourceCounts(source: settings.name, type: settings.type, fetched: run.uncountedFetched, new: toEmit.count, now: now))
-            try tx.addCounters(uncountedCounters(run, written: stagedWritten))
+            try tx.addCounters(uncountedCounters(run, written: stagedWritten) + rejectedCounters())
             if let record {
                 try tx.recordRun(record)
                 try tx.releaseLease(source: record.source, worker: options.worker)
@@ -281,11 +299,21 @@ public final class Delivery: @unchecked Sendable {
         } catch {
             tx.rollback()
             stagedWindows.removeAll()
+            stagedRejections.removeAll()
             throw stateFailure(error, written: !toEmit.isEmpty)
         }
         run.uncountedFetched = 0
         run.uncountedStatuses = [:]
         run.new += toEmit.count
+        run.rejections += stagedRejections
+        stagedRejections.removeAll()
+    }
+
+    /// The batch's rejections per sink (`sink_rejected`, labelled by the sink's name).
+    private func rejectedCounters() -> [StateCounter] {
+        var bySink: [String: Int] = [:]
+        for r in stagedRejections { bySink[r.sink, default: 0] += 1 }
+        return bySink.sorted { $0.key < $1.key }.map { StateCounter(.sinkRejected, $0.key, $0.value) }
     }
 
     /// The run's HTTP answers not yet counted, and the items each sink wrote (`written[i]`).
@@ -320,9 +348,11 @@ public final class Delivery: @unchecked Sendable {
     }
 
     /// Writes to every sink; a failure is counted once the batch's transaction is rolled back
-    /// (`failedSink`).
+    /// (`failedSink`). What a sink rejected is staged (`stagedRejections`) and not counted as
+    /// written by it.
     private func write(_ items: [Item]) throws(SourceError) {
         stagedWritten = Array(repeating: 0, count: sinks.count)
+        stagedRejections.removeAll()
         guard !items.isEmpty else { return }
         options.willWrite?()
         defer { options.didWrite?() }
@@ -331,8 +361,13 @@ public final class Delivery: @unchecked Sendable {
             // A sink's filter decides which of the batch it receives; the others still get all.
             let mine = filter.map { f in f.isEmpty ? items : items.filter { f.passes($0, now: now) } } ?? items
             guard !mine.isEmpty else { continue }
-            stagedWritten[i] = mine.count
-            do throws(SinkError) { try sink.write(mine) } catch {
+            writing = (i, mine)
+            let before = stagedRejections.count
+            defer { writing = nil }
+            do throws(SinkError) {
+                try sink.write(mine)
+                stagedWritten[i] = mine.count - (stagedRejections.count - before)
+            } catch {
                 options.stopOnFailure?.set()
                 if error.isOutputClosed {
                     outputClosed = true
@@ -366,7 +401,9 @@ public final class Delivery: @unchecked Sendable {
                        seconds: Double? = nil, statuses: [String: Int] = [:]) async -> SourceRunResult {
         // Without state there is nothing to record: the counts are read here, after the last
         // `deliver` has come back from the thread (every write to them happened before that).
-        guard state != nil else { return SourceRunResult(fetched: run.fetched, new: run.new, processed: run.processed, nextDue: nil, notes: [], stateError: nil) }
+        guard state != nil else {
+            return SourceRunResult(fetched: run.fetched, new: run.new, processed: run.processed, nextDue: nil, notes: [], rejections: run.rejections, stateError: nil)
+        }
         return await thread.run {
             self.thread.assertCurrent("Delivery.finish")
             let settings = run.settings
@@ -408,6 +445,7 @@ public final class Delivery: @unchecked Sendable {
                 result.stateError = error.message
             }
             result.new = run.new
+            result.rejections = run.rejections
             if !stopped && result.stateError == nil {
                 result.nextDue = due
                 let before = run.previous?.failures ?? 0

@@ -27,17 +27,22 @@ public struct SourceReport: Sendable {
     public var skipped: Int { processed[.skipped] ?? 0 }
     /// Items delivered to the sinks (new to this run, not duplicates of another source's).
     public let new: Int
+    /// Of `new`, items a sink rejected for good (`SinkContext.reject`), counted once per sink
+    /// that rejected them; recorded as delivered.
+    public let rejected: Int
     public let seconds: Double
     /// When the source is next due (nil without state, or when no run was recorded).
     public let nextDue: Double?
 
-    public init(name: String, type: String, status: Status, fetched: Int = 0, new: Int = 0, processed: [ProcessingTally.Label: Int] = [:], seconds: Double = 0, nextDue: Double? = nil) {
+    public init(name: String, type: String, status: Status, fetched: Int = 0, new: Int = 0, processed: [ProcessingTally.Label: Int] = [:], rejected: Int = 0,
+                seconds: Double = 0, nextDue: Double? = nil) {
         self.name = name
         self.type = type
         self.status = status
         self.fetched = fetched
         self.processed = processed
         self.new = new
+        self.rejected = rejected
         self.seconds = seconds
         self.nextDue = nextDue
     }
@@ -53,6 +58,9 @@ public struct RunReport: Sendable {
     public var delivered = 0
 
     public init() {}
+
+    /// Items the sinks rejected in this run (`SourceReport.rejected`, summed).
+    public var rejected: Int { sources.reduce(0) { $0 + $1.rejected } }
 
     /// 3 when a sink failed, 1 when a source failed, else 0 (Docs/contract.md, exit codes).
     public var exitCode: Int32 {
@@ -307,9 +315,11 @@ public struct Engine: Sendable {
         }
         let result = await delivery.finish(run, failure: failure, stopped: stopped, requests: ledger.requests, validators: ledger.takePending(),
                                            seconds: seconds, statuses: ledger.takeStatuses())
+        for r in result.rejections { observer(.warning(source: name, message: r.message)) }
         for note in result.notes { observer(.warning(source: name, message: note)) }
         if let e = result.stateError { observer(.warning(source: name, message: e)) }
-        return SourceReport(name: name, type: settings.type, status: status, fetched: result.fetched, new: result.new, processed: result.processed, seconds: seconds, nextDue: result.nextDue)
+        return SourceReport(name: name, type: settings.type, status: status, fetched: result.fetched, new: result.new, processed: result.processed,
+                            rejected: result.rejections.count, seconds: seconds, nextDue: result.nextDue)
     }
 
     /// Why a source is not run now, and (for a quota) until when.

@@ -10,6 +10,16 @@
 /// - Failures throw `SinkError`. A sink whose reader went away (a closed pipe, `| head -1`)
 ///   throws `SinkError.readerGone(...)`: any sink may, and the run then stops quietly (what was
 ///   delivered is recorded, the rest waits for the next run) instead of failing.
+/// - An item the sink can never write, however often it is retried (larger than its server
+///   accepts: a NATS message over the server's `max_payload`, one item a webhook receiver still
+///   answers 413), is rejected, not thrown: during `write` the sink calls
+///   `context.reject(item, reason:)` for it, writes the rest of the batch, and returns. The
+///   engine then records the batch as delivered, the rejected item too (the other sinks wrote
+///   it, and an item that can never fit would otherwise block its source for ever), counts it
+///   (`sink_rejected` in state, `tributary_sink_rejected_items_total`, the run's summary) and
+///   warns naming the sink, the item and the reason. Only what retrying cannot fix is rejected:
+///   anything that may pass later (a server down, a timeout, a full disk) throws. A `write`
+///   that throws after rejecting some items drops those rejections with its batch.
 /// - A sink that keeps items across runs (a feed's window) gets its window in `open` through
 ///   `context.window(type:path:)`, loads it there and saves it in `write`; the engine commits
 ///   the saved window in the same state transaction as the batch's ids. Without state the
@@ -30,7 +40,8 @@ extension Sink {
 
 /// What a sink may use besides its own options: the windows of recent items kept in state
 /// (none when running without state: `run --no-state`, `test`), how items read as a line, the
-/// run's interruption, and a way to warn (a sink never prints).
+/// run's interruption, a way to warn (a sink never prints) and a way to reject an item it can
+/// never write. Each sink gets its own context (its rejections are counted under its name).
 public struct SinkContext: Sendable {
     /// The state's windows; nil without state.
     let store: SinkWindowStore?
@@ -40,16 +51,18 @@ public struct SinkContext: Sendable {
     /// is not recorded. Never set in a run that is not interrupted.
     public let interruption: StopFlag
     private let warnHandler: @Sendable (String) -> Void
+    private let rejectHandler: @Sendable (Item, String) -> Void
     /// How items read as a line of text: the lines the source types registered, for sinks that
     /// write text for people.
     public let lines: ItemLines
 
     public init(window store: SinkWindowStore?, lines: ItemLines = .standard, interruption: StopFlag = StopFlag(),
-                warn: @escaping @Sendable (String) -> Void = { _ in }) {
+                warn: @escaping @Sendable (String) -> Void = { _ in }, reject: @escaping @Sendable (_ item: Item, _ reason: String) -> Void = { _, _ in }) {
         self.store = store
         self.lines = lines
         self.interruption = interruption
         self.warnHandler = warn
+        self.rejectHandler = reject
     }
 
     /// True when the run has a state file (its windows can be loaded and saved).
@@ -63,6 +76,32 @@ public struct SinkContext: Sendable {
 
     /// A warning on stderr about this sink's output (secrets redacted).
     public func warn(_ message: String) { warnHandler(Redactor.redactText(message)) }
+
+    /// Skips `item` for good (see the `Sink` contract): called during `write`, for an item of
+    /// the batch being written that this sink can never write; the sink writes the others and
+    /// returns. `reason` says why in words, with the sizes or status that show it (`the message
+    /// is 1.2 MB, over the server's max_payload of 1 MB`); the engine adds the sink's name and
+    /// the item's id, and redacts secrets. Outside `write` it does nothing.
+    public func reject(_ item: Item, reason: String) { rejectHandler(item, Redactor.redactText(reason)) }
+}
+
+/// An item a sink rejected (`SinkContext.reject`): recorded as delivered, counted, reported.
+public struct SinkRejection: Sendable, Equatable {
+    /// The sink's name (`Delivery.Options.sinkNames`: its `name`, else its type).
+    public let sink: String
+    public let id: String
+    public let reason: String
+
+    public init(sink: String, id: String, reason: String) {
+        self.sink = sink
+        self.id = id
+        self.reason = reason
+    }
+
+    /// The warning the run prints for it.
+    public var message: String {
+        "sink \(sink) rejected item \(id): \(reason); recorded as delivered, so it is not retried"
+    }
 }
 
 /// The state's table of sink windows as the engine hands it to the sinks: `load` reads a

@@ -31,6 +31,8 @@ public final class SourceRun: @unchecked Sendable {
     var passed = 0
     /// Items delivered to the sinks.
     var new = 0
+    /// Items a sink rejected in the batches recorded so far (`SinkContext.reject`).
+    var rejections: [SinkRejection] = []
     /// Ids delivered by this run, when ids are deduplicated per source run (`watch`).
     var seen = IDSet()
 
@@ -53,6 +55,8 @@ public struct SourceRunResult: Sendable {
     public var nextDue: Double?
     /// Warnings for the log: the source started failing, or recovered.
     public var notes: [String]
+    /// Items a sink rejected in this run's recorded batches, in the order they were rejected.
+    public var rejections: [SinkRejection] = []
     /// A state failure while finishing (the run's bookkeeping was not recorded).
     public var stateError: String?
 }

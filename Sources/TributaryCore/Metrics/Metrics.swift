@@ -17,7 +17,7 @@ public struct Metrics: Sendable {
     /// HTTP answers by status, in label order.
     public var httpRequests: [(status: String, count: Int)]
     /// The configured sinks, in config order, with their totals.
-    public var sinks: [(name: String, written: Int, failures: Int)]
+    public var sinks: [(name: String, written: Int, failures: Int, rejected: Int)]
 
     public init(sources: [(name: String, type: String)], states: [String: SourceState], counters: [StateCounter], sinks: [String]) {
         self.sources = sources.map { Source(name: $0.name, type: $0.type, state: states[$0.name]) }
@@ -25,7 +25,7 @@ public struct Metrics: Sendable {
         func total(_ name: StateCounter.Name, _ label: String) -> Int {
             counters.filter { $0.name == name && $0.label == label }.reduce(0) { $0 + $1.value }
         }
-        self.sinks = sinks.map { ($0, total(.sinkWritten, $0), total(.sinkFailures, $0)) }
+        self.sinks = sinks.map { ($0, total(.sinkWritten, $0), total(.sinkFailures, $0), total(.sinkRejected, $0)) }
     }
 
     /// One metric family: its name, type, help, and samples (labels, value).
@@ -60,7 +60,10 @@ public struct Metrics: Sendable {
         written.samples = sinks.map { ([("sink", $0.name)], Double($0.written)) }
         var failed = Family(name: "tributary_sink_failures_total", type: "counter", help: "Times the sink failed to open, write or close, over the life of the state file.")
         failed.samples = sinks.map { ([("sink", $0.name)], Double($0.failures)) }
-        out += [http, written, failed]
+        var rejected = Family(name: "tributary_sink_rejected_items_total", type: "counter",
+                              help: "Items the sink rejected for good (too large for its server) and that were recorded as delivered, over the life of the state file.")
+        rejected.samples = sinks.map { ([("sink", $0.name)], Double($0.rejected)) }
+        out += [http, written, failed, rejected]
         return out
     }
 

@@ -196,14 +196,17 @@ public enum FeedFileOptions {
     public static let link = Option.httpURL("link", "the feed's link: the site it belongs to").defaulted("https://example.invalid/")
     public static let description = Option.string("description", "feed description").defaulted("Items collected by Tributary")
     public static let maxItems = Option.integer("max_items", 1...100_000, "newest items kept in the file").defaulted(100)
+    public static let selfURL = Option.httpURL("self_url", "the URL the file is served at: the feed's own link (rel=\"self\"; atom:link in rss, feed_url in jsonfeed)")
 
-    public static let all: [any OptionDeclaration] = [path, title, link, description, maxItems]
+    public static let all: [any OptionDeclaration] = [path, title, link, description, maxItems, selfURL]
 
     /// A feed file sink type: these options, and a `FeedFile` in `format`, which gets the feed's
-    /// title, link and description. The one declaration the rss, atom and jsonfeed types share.
-    public static func descriptor(type: String, summary: String, format: @escaping @Sendable (_ title: String, _ link: String, _ description: String) -> any FeedFormat) -> SinkDescriptor {
+    /// title, link, description and own URL (nil: not given). The one declaration the rss, atom
+    /// and jsonfeed types share.
+    public static func descriptor(type: String, summary: String,
+                                  format: @escaping @Sendable (_ title: String, _ link: String, _ description: String, _ selfURL: String?) -> any FeedFormat) -> SinkDescriptor {
         SinkDescriptor(type: type, summary: summary, options: all) { r in
-            FeedFile(format: format(r[title], r[link], r[description]), path: r[path], maxItems: r[maxItems])
+            FeedFile(format: format(r[title], r[link], r[description], r[selfURL]), path: r[path], maxItems: r[maxItems])
         }
     }
 }

@@ -4,25 +4,30 @@ import TributaryCore
 /// `atom`: an Atom 1.0 file (RFC 4287) of the newest `max_items` items across runs, with the
 /// rss sink's window and atomic replace (`FeedFile`); `<id>` is the item id.
 public enum AtomSink {
-    public static let descriptor = FeedFileOptions.descriptor(type: "atom", summary: "an Atom 1.0 file of the newest items") { title, link, description in
-        AtomFormat(title: title, link: link, description: description)
+    public static let descriptor = FeedFileOptions.descriptor(type: "atom", summary: "an Atom 1.0 file of the newest items") { title, link, description, selfURL in
+        AtomFormat(title: title, link: link, description: description, selfURL: selfURL)
     }
 
     /// A atom sink writing `path` (what the descriptor makes from a config).
-    public static func make(path: String, title: String, link: String, description: String, maxItems: Int) -> FeedFile {
-        FeedFile(format: AtomFormat(title: title, link: link, description: description), path: path, maxItems: maxItems)
+    public static func make(path: String, title: String, link: String, description: String, maxItems: Int, selfURL: String? = nil) -> FeedFile {
+        FeedFile(format: AtomFormat(title: title, link: link, description: description, selfURL: selfURL), path: path, maxItems: maxItems)
     }
 }
 
-/// Atom 1.0 with Media RSS thumbnails. The feed's `<id>` and alternate link are `link`; an
+/// Atom 1.0 with Media RSS thumbnails. The feed's `<id>` and alternate link are `link`, and its
+/// `rel="self"` link is `self_url` when given (RFC 4287 4.1.1 says a feed should have one); an
 /// entry's `<updated>` is its `published` time, else `fetched`, and `<published>` is written
 /// only for an item that has one. Texts are `type="text"` (the default), escaped like rss; no
 /// `xml:lang`. Atom wants an author for every entry: when an item has none the feed carries
-/// one, named after the feed's title.
+/// one, named after the feed's title. It wants a link or a content in every entry: an item
+/// without a url gets `<content type="text">`, its summary or else its title (reading back,
+/// only `<summary>` is the summary).
 struct AtomFormat: FeedFormat {
     let title: String
     let link: String
     let description: String
+    /// Where the file is served (`self_url`), if given.
+    var selfURL: String? = nil
 
     var type: String { "atom" }
     var documentName: String { "an Atom 1.0 document" }
@@ -33,6 +38,7 @@ struct AtomFormat: FeedFormat {
         x += "  <id>\(XML.escape(link))</id>\n  <title>\(XML.escape(title))</title>\n"
         x += "  <subtitle>\(XML.escape(description))</subtitle>\n"
         x += "  <link rel=\"alternate\" href=\"\(XML.escapeAttribute(link))\"/>\n"
+        if let selfURL { x += "  <link rel=\"self\" type=\"application/atom+xml\" href=\"\(XML.escapeAttribute(selfURL))\"/>\n" }
         if items.contains(where: { $0.author == nil }) { x += "  <author><name>\(XML.escape(title))</name></author>\n" }
         x += "  <generator version=\"\(Tributary.version)\">tributary</generator>\n  <updated>\(now.rfc3339)</updated>\n"
         for item in items {
@@ -42,6 +48,7 @@ struct AtomFormat: FeedFormat {
             x += "    <updated>\((item.published ?? item.fetched).rfc3339)</updated>\n"
             if let a = item.author { x += "    <author><name>\(XML.escape(a))</name></author>\n" }
             if let s = item.summary { x += "    <summary>\(XML.escape(s))</summary>\n" }
+            if item.url == nil { x += "    <content type=\"text\">\(XML.escape(item.summary ?? item.title))</content>\n" }
             for tag in item.tags { x += "    <category term=\"\(XML.escapeAttribute(tag))\"/>\n" }
             if let img = item.image { x += "    <media:thumbnail url=\"\(XML.escapeAttribute(img))\"/>\n" }
             x += "  </entry>\n"

@@ -4,17 +4,18 @@ import TributaryCore
 /// `jsonfeed`: a JSON Feed 1.1 file of the newest `max_items` items across runs, with the rss
 /// sink's window and atomic replace (`FeedFile`); an item's `id` is the item id.
 public enum JSONFeedSink {
-    public static let descriptor = FeedFileOptions.descriptor(type: "jsonfeed", summary: "a JSON Feed 1.1 file of the newest items") { title, link, description in
-        JSONFeedFormat(title: title, link: link, description: description)
+    public static let descriptor = FeedFileOptions.descriptor(type: "jsonfeed", summary: "a JSON Feed 1.1 file of the newest items") { title, link, description, selfURL in
+        JSONFeedFormat(title: title, link: link, description: description, selfURL: selfURL)
     }
 
     /// A jsonfeed sink writing `path` (what the descriptor makes from a config).
-    public static func make(path: String, title: String, link: String, description: String, maxItems: Int) -> FeedFile {
-        FeedFile(format: JSONFeedFormat(title: title, link: link, description: description), path: path, maxItems: maxItems)
+    public static func make(path: String, title: String, link: String, description: String, maxItems: Int, selfURL: String? = nil) -> FeedFile {
+        FeedFile(format: JSONFeedFormat(title: title, link: link, description: description, selfURL: selfURL), path: path, maxItems: maxItems)
     }
 }
 
-/// JSON Feed 1.1 (https://jsonfeed.org/version/1.1): `link` is `home_page_url`; per item `id`,
+/// JSON Feed 1.1 (https://jsonfeed.org/version/1.1): `link` is `home_page_url`, `self_url` is
+/// `feed_url` (when given); per item `id`,
 /// `url`, `title`, `content_text` (the summary, or empty: an item must have content),
 /// `image`, `date_published` (RFC 3339: `published`, else `fetched`), `authors` and `tags`.
 /// Written indented, UTF-8 with non-ASCII as itself; the JSON writer escapes every control
@@ -23,6 +24,8 @@ struct JSONFeedFormat: FeedFormat {
     let title: String
     let link: String
     let description: String
+    /// Where the file is served (`self_url`), if given.
+    var selfURL: String? = nil
 
     static let version = "https://jsonfeed.org/version/1.1"
     var type: String { "jsonfeed" }
@@ -40,10 +43,10 @@ struct JSONFeedFormat: FeedFormat {
             if !item.tags.isEmpty { o.append(("tags", .array(item.tags.map { .string($0) }))) }
             return .object(JSONObject(o))
         }
-        let feed = JSONObject([
-            ("version", .string(Self.version)), ("title", .string(title)), ("home_page_url", .string(link)),
-            ("description", .string(description)), ("items", .array(entries)),
-        ])
+        var members: [(key: String, value: JSONValue)] = [("version", .string(Self.version)), ("title", .string(title)), ("home_page_url", .string(link))]
+        if let selfURL { members.append(("feed_url", .string(selfURL))) }
+        members += [("description", .string(description)), ("items", .array(entries))]
+        let feed = JSONObject(members)
         return JSONWriter.prettyPrinted(.object(feed))
     }
 

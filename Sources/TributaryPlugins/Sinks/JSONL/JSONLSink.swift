@@ -135,25 +135,47 @@ public final class JSONLSink: Sink {
 
     /// Writes the whole batch to the file of the time of writing (one file, however long the
     /// batch takes), then fsyncs it.
+    ///
+    /// A regular file gets the batch at its end, and a batch that cannot be written whole (a
+    /// full disk, a failed fsync) is cut off again: the file is truncated back to its size
+    /// before the batch, so it keeps no line, and no part of one, of a batch the engine does
+    /// not record. The next run then writes those items once.
     public func write(_ items: [Item]) throws(SinkError) {
         let target = timePath.path(at: clock())
         try file.withLock { (f: inout OpenFile) throws(SinkError) in
             if output == nil { try openFile(&f, target) }
-            var buf: [UInt8] = []
-            buf.reserveCapacity(FDOutput.chunkSize + 4096)
-            for item in items {
-                item.appendJSON(into: &buf)
-                buf.append(0x0A)
-                if buf.count >= FDOutput.chunkSize {
-                    try flush(buf, f)
-                    buf.removeAll(keepingCapacity: true)
+            let start: off_t = output == nil && f.isRegularFile ? lseek(f.fd, 0, SEEK_END) : -1
+            do throws(SinkError) {
+                var buf: [UInt8] = []
+                buf.reserveCapacity(FDOutput.chunkSize + 4096)
+                for item in items {
+                    item.appendJSON(into: &buf)
+                    buf.append(0x0A)
+                    if buf.count >= FDOutput.chunkSize {
+                        try flush(buf, f)
+                        buf.removeAll(keepingCapacity: true)
+                    }
                 }
-            }
-            if !buf.isEmpty { try flush(buf, f) }
-            if output == nil && f.isRegularFile {
-                guard fsync(f.fd) == 0 else { throw SinkError("jsonl: cannot fsync \(f.path): \(String(cString: strerror(errno)))") }
+                if !buf.isEmpty { try flush(buf, f) }
+                if output == nil && f.isRegularFile {
+                    guard fsync(f.fd) == 0 else { throw SinkError("jsonl: cannot fsync \(f.path): \(String(cString: strerror(errno)))") }
+                }
+            } catch {
+                guard start >= 0 else { throw error }
+                throw cutBack(f, to: start, after: error)
             }
         }
+    }
+
+    /// Truncates the file back to `start` (where the failed batch began) and says so in the
+    /// error; or says the file may keep part of the batch when even that fails.
+    private func cutBack(_ f: OpenFile, to start: off_t, after error: SinkError) -> SinkError {
+        guard ftruncate(f.fd, start) == 0 else {
+            return SinkError(error.message + "; and the file could not be cut back to where the batch started (byte \(start)): \(String(cString: strerror(errno))), so it may hold part of the batch, which the next run writes again")
+        }
+        lseek(f.fd, start, SEEK_SET)
+        _ = fsync(f.fd)
+        return SinkError(error.message + "; the file was cut back to its \(start) bytes from before the batch, so it holds none of it")
     }
 
     private func flush(_ buf: [UInt8], _ f: OpenFile) throws(SinkError) {

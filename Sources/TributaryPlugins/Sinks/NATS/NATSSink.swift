@@ -9,6 +9,11 @@ import TributaryCore
 /// the sink. The connection is made in `open` (libnats is loaded then, not at start) and kept
 /// for the run (`watch`: until it stops); with `stream`, that stream is created if missing.
 ///
+/// An item whose message (payload and headers) is larger than the server's `max_payload` (its
+/// INFO, 1 MiB by default) can never be published: it is rejected (`SinkContext.reject`, named
+/// with its size and the limit) and the rest of the batch is published, as Vector's and
+/// Telegraf's NATS outputs drop and count such an event.
+///
 /// Messages name the sink and the URL, credentials redacted; the URL's user info is registered
 /// as a secret, so it is scrubbed from whatever else might echo it.
 public final class NATSSink: Sink {
@@ -39,6 +44,8 @@ public final class NATSSink: Sink {
     /// calls the sink (Sink contract), so the lock is never contended; it makes the sink
     /// `Sendable` without `@unchecked`.
     private let connection = Locked<JetStreamConnection?>(nil)
+    /// The context `open` was given: where items too large to publish are rejected.
+    private let context = Locked<SinkContext?>(nil)
 
     init(url: String, subject: NATSSubject, stream: String?, duplicateWindow: Double, timeout: Double) {
         self.url = url
@@ -74,12 +81,27 @@ public final class NATSSink: Sink {
             throw failure("\(shownURL): \(error.message)")
         }
         connection.withLock { $0 = c }
+        self.context.withLock { $0 = context }
     }
 
     public func write(_ items: [Item]) throws(SinkError) {
         guard !items.isEmpty else { return }
         guard let c = connection.withLock({ $0 }) else { throw failure("\(shownURL): not connected (the sink was not opened)") }
-        let messages = items.map { JetStreamConnection.Message(subject: subject.subject(for: $0), id: NATSOptions.messageID($0.id), payload: $0.jsonLine()) }
+        var messages: [JetStreamConnection.Message] = []
+        messages.reserveCapacity(items.count)
+        let limit = c.maxPayload
+        for item in items {
+            let m = JetStreamConnection.Message(subject: subject.subject(for: item), id: NATSOptions.messageID(item.id), payload: item.jsonLine())
+            if let limit {
+                let size = JetStreamConnection.size(of: m)
+                if size.payload + size.headers > limit {
+                    context.withLock { $0 }?.reject(item, reason: "nats: \(shownURL): its message is \(size.payload + size.headers) bytes (payload \(size.payload), headers \(size.headers)), over the server's max_payload of \(limit) bytes; not published")
+                    continue
+                }
+            }
+            messages.append(m)
+        }
+        guard !messages.isEmpty else { return }
         do {
             _ = try c.publish(messages)
         } catch {
@@ -103,6 +125,7 @@ public final class NATSSink: Sink {
             return c
         }
         c?.close()
+        context.withLock { $0 = nil }
     }
 
     private func failure(_ message: String) -> SinkError {

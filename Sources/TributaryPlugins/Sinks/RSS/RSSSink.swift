@@ -6,30 +6,35 @@ import TributaryCore
 /// emitted once it is in the file. The window, its state and its read-back without state are
 /// `FeedFile`'s; this type only renders and reads RSS.
 public enum RSSSink {
-    public static let descriptor = FeedFileOptions.descriptor(type: "rss", summary: "an RSS 2.0 file of the newest items") { title, link, description in
-        RSSFormat(title: title, link: link, description: description)
+    public static let descriptor = FeedFileOptions.descriptor(type: "rss", summary: "an RSS 2.0 file of the newest items") { title, link, description, selfURL in
+        RSSFormat(title: title, link: link, description: description, selfURL: selfURL)
     }
 
     /// A rss sink writing `path` (what the descriptor makes from a config).
-    public static func make(path: String, title: String, link: String, description: String, maxItems: Int) -> FeedFile {
-        FeedFile(format: RSSFormat(title: title, link: link, description: description), path: path, maxItems: maxItems)
+    public static func make(path: String, title: String, link: String, description: String, maxItems: Int, selfURL: String? = nil) -> FeedFile {
+        FeedFile(format: RSSFormat(title: title, link: link, description: description, selfURL: selfURL), path: path, maxItems: maxItems)
     }
 }
 
-/// RSS 2.0 with the Dublin Core (`dc:creator`) and Media RSS (`media:thumbnail`) namespaces.
+/// RSS 2.0 with the Dublin Core (`dc:creator`) and Media RSS (`media:thumbnail`) namespaces,
+/// and with `self_url` an `atom:link rel="self"` (the RSS Advisory Board's recommendation).
 /// Every text is escaped and stripped of what XML 1.0 forbids (`XML.escape`).
 struct RSSFormat: FeedFormat {
     let title: String
     let link: String
     let description: String
+    /// Where the file is served (`self_url`), if given.
+    var selfURL: String? = nil
 
     var type: String { "rss" }
     var documentName: String { "an RSS 2.0 document" }
 
     func render(_ items: [Item], now: Timestamp) -> [UInt8] {
         var x = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        x += "<rss version=\"2.0\" xmlns:dc=\"http://purl.org/dc/elements/1.1/\" xmlns:media=\"http://search.yahoo.com/mrss/\">\n<channel>\n"
+        x += "<rss version=\"2.0\" xmlns:dc=\"http://purl.org/dc/elements/1.1/\" xmlns:media=\"http://search.yahoo.com/mrss/\""
+            + (selfURL == nil ? "" : " xmlns:atom=\"http://www.w3.org/2005/Atom\"") + ">\n<channel>\n"
         x += "  <title>\(XML.escape(title))</title>\n  <link>\(XML.escape(link))</link>\n"
+        if let selfURL { x += "  <atom:link href=\"\(XML.escapeAttribute(selfURL))\" rel=\"self\" type=\"application/rss+xml\"/>\n" }
         x += "  <description>\(XML.escape(description))</description>\n"
         x += "  <generator>tributary/\(Tributary.version)</generator>\n  <lastBuildDate>\(now.rfc822)</lastBuildDate>\n"
         for item in items {

@@ -13,19 +13,28 @@ import TributaryCore
 /// not record the batch, so the next run sends the same items again, with the same
 /// `Idempotency-Key` per request (`WebhookPayload`).
 ///
+/// The answer is decided on its status line: only the first few KiB of a response body are
+/// read (for error messages), for at most a couple of seconds after the head
+/// (`HTTPRequest.BodyPeek`), so a 2xx with a huge or endless body is a 2xx.
+///
+/// A 413 (Content Too Large) splits the request's items in two halves, each sent as a request
+/// of its own (and split again on a 413), down to a single item: one that is still answered
+/// 413 can never be delivered, and is rejected (`SinkContext.reject`) while the rest go out.
+///
 /// `write` runs on the delivery thread and waits there for the async client
 /// (`BlockingWait`); the run's interruption (`SinkContext.interruption`) cancels the request in
 /// flight or the wait before a retry, so SIGINT/SIGTERM still ends the run.
 ///
-/// Messages name the sink and the URL with its secrets redacted (user info, secret query
-/// values); configured header values and `secret` are registered as secrets, so they are
-/// scrubbed from every message and log line.
+/// The URL is a secret as a whole (Slack's and Discord's webhook URLs carry their token in the
+/// path): messages show it as `scheme://host/***`, and its value, its password and its secret
+/// query values are registered as secrets, as are the configured header values and `secret`,
+/// so none of them reaches a message or a log line.
 public final class WebhookSink: Sink {
     public static let descriptor = SinkDescriptor(type: "webhook", summary: "POST the items to a URL (JSON Lines or a JSON array), signed, retried", options: options) { reader in
         WebhookSink(reader: reader)
     }
 
-    static let url = Option.httpURL("url", "where the items are POSTed").required
+    static let url = Option.httpURL("url", "where the items are POSTed (shown as scheme://host/***: its path may hold a token)").asSecret.required
     static let headers = Option.stringMap("headers", "extra request headers, e.g. Authorization (their values are treated as secrets)")
         .checked(WebhookPayload.headersProblem)
     static let format = Option.choice("format", WebhookFormat.self, "jsonl: the items as JSON Lines (application/x-ndjson); json: one JSON array (application/json)")
@@ -35,6 +44,10 @@ public final class WebhookSink: Sink {
     static let timeout = Option.duration("timeout", atLeast: 0.001, "time allowed for one attempt of one request").defaulted(10)
     static let retries = Option.integer("retries", 0...10, "further attempts of a request after a connection error, a timeout, 429 or 5xx").defaulted(5)
     public static let options: [any OptionDeclaration] = [url, headers, format, batch, secret, timeout, retries]
+
+    /// How much of a response body is read, for error messages only, and for how long after the
+    /// head: the status line decides.
+    static let peek = HTTPRequest.BodyPeek(bytes: 4096, seconds: 2)
 
     /// Header names whose values are not treated as secrets.
     static let publicHeaders: Set<String> = ["accept", "accept-language", "user-agent", "x-source"]
@@ -49,8 +62,7 @@ public final class WebhookSink: Sink {
 
     private struct State {
         var transport: CurlTransport?
-        var interruption = StopFlag()
-        var warn: @Sendable (String) -> Void = { _ in }
+        var context = SinkContext(window: nil)
     }
     /// Only the delivery thread calls the sink (Sink contract), so the lock is never contended;
     /// it makes the sink `Sendable` without `@unchecked`.
@@ -73,9 +85,11 @@ public final class WebhookSink: Sink {
                   batchSize: reader[Self.batch], secret: reader[Self.secret], timeout: reader[Self.timeout], retries: reader[Self.retries])
     }
 
-    /// Every configured header value (but those of `publicHeaders`), the URL's password and its
-    /// secret-named query values become registered secrets (`Secrets`).
+    /// Every configured header value (but those of `publicHeaders`), the URL and its path
+    /// (`Secrets.registerURL`), its password and its secret-named query values become
+    /// registered secrets (`Secrets`).
     static func registerSecrets(url: String, headers: [(name: String, value: String)]) {
+        Secrets.registerURL(url)
         for h in headers where !publicHeaders.contains(h.name.lowercased()) {
             Secrets.register(h.value)
             if let space = h.value.firstIndex(of: " ") { Secrets.register(String(h.value[h.value.index(after: space)...])) }
@@ -100,36 +114,60 @@ public final class WebhookSink: Sink {
         }
     }
 
-    /// The URL as messages show it.
-    var shownURL: String { Redactor.redactText(Redactor.redactURL(url)) }
+    /// The URL as messages show it: `scheme://host[:port]/***`, without user info, path or query.
+    var shownURL: String { Self.shown(url) }
+
+    static func shown(_ url: String) -> String {
+        guard let scheme = url.firstRange(of: "://") else { return "***" }
+        let rest = url[scheme.upperBound...]
+        var authority = rest[..<(rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? rest.endIndex)]
+        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
+        return String(url[..<scheme.upperBound]) + authority + "/***"
+    }
 
     public func open(_ context: SinkContext) throws(SinkError) {
-        state.withLock { s in
-            s.interruption = context.interruption
-            s.warn = { context.warn($0) }
-        }
+        state.withLock { $0.context = context }
     }
 
     public func write(_ items: [Item]) throws(SinkError) {
         guard !items.isEmpty else { return }
-        let (transport, interruption, warn) = state.withLock { s -> (CurlTransport, StopFlag, @Sendable (String) -> Void) in
+        let (transport, context) = state.withLock { s -> (CurlTransport, SinkContext) in
             let t = s.transport ?? CurlTransport(settings: HTTPSettings())
             s.transport = t
-            return (t, s.interruption, s.warn)
+            return (t, s.context)
         }
         let requests = (items.count + batchSize - 1) / batchSize
         for r in 0..<requests {
             let chunk = Array(items[(r * batchSize)..<min((r + 1) * batchSize, items.count)])
             let place = requests == 1 ? "\(chunk.count) item\(chunk.count == 1 ? "" : "s")" : "request \(r + 1) of \(requests) (\(chunk.count) items)"
-            try post(chunk, place: place, transport: transport, interruption: interruption, warn: warn)
+            try send(chunk, place: place, transport: transport, context: context)
         }
     }
 
-    /// Sends one request of a batch until it is answered 2xx, or throws.
-    private func post(_ chunk: [Item], place: String, transport: CurlTransport, interruption: StopFlag, warn: @escaping @Sendable (String) -> Void) throws(SinkError) {
+    /// Sends `chunk` as one request; after a 413, as two requests of its halves (each split
+    /// again on a 413), down to one item, which is then rejected: it can never be delivered.
+    private func send(_ chunk: [Item], place: String, transport: CurlTransport, context: SinkContext) throws(SinkError) {
+        guard let bytes = try post(chunk, place: place, transport: transport, context: context) else { return }
+        if chunk.count == 1 {
+            context.reject(chunk[0], reason: "webhook: POST \(shownURL): HTTP 413 for this item alone (a body of \(bytes) bytes): the receiver takes no request this large; not delivered")
+            return
+        }
+        let middle = (chunk.count + 1) / 2
+        let halves = [Array(chunk[..<middle]), Array(chunk[middle...])]
+        context.warn("webhook: POST \(shownURL): HTTP 413 for \(place) (a body of \(bytes) bytes); sending them again as two requests of \(halves[0].count) and \(halves[1].count)")
+        for (n, half) in halves.enumerated() {
+            try send(half, place: "\(n == 0 ? "the first" : "the second") \(half.count) of those \(chunk.count) items", transport: transport, context: context)
+        }
+    }
+
+    /// Sends one request until it is answered 2xx (nil), or 413 (the body's size: the caller
+    /// splits it), or throws.
+    private func post(_ chunk: [Item], place: String, transport: CurlTransport, context: SinkContext) throws(SinkError) -> Int? {
+        let interruption = context.interruption
         let payload = WebhookPayload(items: chunk, format: format, secret: secret, extraHeaders: headers)
-        let request = HTTPRequest(method: "POST", url: url, headers: payload.headers, body: payload.body, timeout: timeout, followRedirects: false)
-        let attempts = AttemptLog(inner: transport, limit: retries + 1, shown: shownURL, shouldRetry: Self.shouldRetry, warn: warn)
+        let request = HTTPRequest(method: "POST", url: url, headers: payload.headers, body: payload.body, timeout: timeout, followRedirects: false,
+                                  peek: Self.peek)
+        let attempts = AttemptLog(inner: transport, limit: retries + 1, shown: shownURL, shouldRetry: Self.shouldRetry, warn: { context.warn($0) })
         var client = HTTPClient(transport: attempts, retries: retries, timeout: timeout)
         client.shouldRetry = Self.shouldRetry
         let outcome: Result<HTTPResponse, HTTPError> = BlockingWait.run(cancelWhen: interruption) { [client] in
@@ -143,7 +181,9 @@ public final class WebhookSink: Sink {
         let notSent = "; \(place) not delivered: the batch is not recorded and is sent again next run"
         switch outcome {
         case .success(let response) where (200..<300).contains(response.status):
-            return
+            return nil
+        case .failure(let e) where e.kind == .status && e.status == 413 && !interruption.isSet:
+            return payload.body.count
         case .success(let response):
             var what = "HTTP \(response.status)"
             if (300..<400).contains(response.status) {
@@ -154,7 +194,18 @@ public final class WebhookSink: Sink {
             throw failure("POST \(shownURL): interrupted before a 2xx answer\(after)\(notSent)")
         case .failure(let e):
             let kind = e.kind != .status ? "" : Self.shouldRetry(e) ? ", expected a 2xx answer" : ", expected a 2xx answer (\(e.status ?? 0) is not retried)"
-            throw failure("\(e.description)\(kind)\(after)\(notSent)")
+            throw failure("\(describe(e))\(kind)\(after)\(notSent)")
+        }
+    }
+
+    /// What went wrong with a request, naming the URL as `shownURL` (never `e.url`, which would
+    /// show the path).
+    func describe(_ e: HTTPError) -> String {
+        switch e.kind {
+        case .status:
+            return "POST \(shownURL): HTTP \(e.status ?? 0)\(e.message.isEmpty ? "" : " " + e.message)" + (e.bodySnippet.map { ": " + $0 } ?? "")
+        default:
+            return "POST \(shownURL): \(e.message)"
         }
     }
 

@@ -128,6 +128,23 @@ public final class JetStreamConnection: @unchecked Sendable {
         return c
     }
 
+    /// The largest message the server takes, headers and payload together (its INFO's
+    /// `max_payload`, 1 MiB unless configured; read again on each call, since a reconnect may
+    /// reach another server of a cluster); nil when not known (not connected yet). A larger
+    /// message is refused: libnats refuses a payload over it, and the server closes the
+    /// connection on a message whose headers take it over.
+    public var maxPayload: Int? {
+        guard let connection else { return nil }
+        let n = tributary_nats_max_payload(library.api, connection)
+        return n > 0 ? Int(n) : nil
+    }
+
+    /// The bytes of `message` that count against `maxPayload`: its payload and its header block
+    /// as libnats encodes it (`NATS/1.0\r\n`, `Nats-Msg-Id: <id>\r\n`, then `\r\n`).
+    public static func size(of message: Message) -> (payload: Int, headers: Int) {
+        (message.payload.count, "NATS/1.0\r\n".utf8.count + "Nats-Msg-Id: ".utf8.count + message.id.utf8.count + 2 + 2)
+    }
+
     /// Whether the stream exists (JetStream's "stream not found" is `false`, not an error).
     public func streamExists(_ name: String) throws(NATSError) -> Bool {
         var info: UnsafeMutablePointer<jsStreamInfo>?

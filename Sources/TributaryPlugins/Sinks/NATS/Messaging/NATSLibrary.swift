@@ -34,6 +34,7 @@ struct NATSLibrary: @unchecked Sendable {
         (\.natsOptions_SetDisconnectedCB, "natsOptions_SetDisconnectedCB"),
         (\.natsConnection_Connect, "natsConnection_Connect"),
         (\.natsConnection_Destroy, "natsConnection_Destroy"),
+        (\.natsConnection_GetMaxPayload, "natsConnection_GetMaxPayload"),
         (\.natsConnection_JetStream, "natsConnection_JetStream"),
         (\.jsCtx_Destroy, "jsCtx_Destroy"),
         (\.jsOptions_Init, "jsOptions_Init"),
