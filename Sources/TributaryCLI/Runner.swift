@@ -141,7 +141,8 @@ struct Runner {
         let opened = openState()
         guard opened.ok else { return notStarted() }
         guard let (transport, curl) = makeTransport() else { return 2 }
-        let sinks: [any Sink] = toStdout ? [JSONLSink(path: "-")] : config.sinks.map(\.sink)
+        let stdoutLines = ConfigLoader.sink([("type", .string("jsonl")), ("path", .string("-"))], registry: BuiltinRegistry.standard)
+        let sinks: [any Sink] = toStdout ? stdoutLines.map { [$0.sink] } ?? [] : config.sinks.map(\.sink)
         let progress = log.progress
         let stopping = StopFlag()
         let sinkFilters = toStdout ? [] : config.sinks.map(\.filter)

@@ -75,7 +75,7 @@ public enum TributaryCommand {
         }
         let fetches = args.is(.run) || args.is(.watch) || args.is(.test)
         // This binary starts no process but exec programs: their orphans are ours to reap.
-        if fetches { ExecSource.claimAllChildren() }
+        if fetches { for prepare in BuiltinRegistry.standard.preparations { prepare() } }
         let signals = fetches ? SignalWatcher() : nil
         var job: Job?
         let code = dispatch(args, signals: signals, job: &job)
@@ -117,7 +117,16 @@ public enum TributaryCommand {
             out.log(Completion.script(shell))
             return 0
         case .import:
-            return importOPML(args.positional[1])
+            guard let format = BuiltinRegistry.standard.format(args.positional[0]) else { return 2 }
+            switch format.importList(args.positional[1]) {
+            case .failure(let e):
+                err.log(e.messages.map { "tributary: \($0)\n" }.joined())
+                return 2
+            case .success(let outcome):
+                for w in outcome.warnings { err.log(w + "\n") }
+                do { try out.write(outcome.document) } catch { return 1 }
+                return 0
+            }
         case .run, .watch, .check, .test, .status, .export:
             break
         }
@@ -127,7 +136,12 @@ public enum TributaryCommand {
             return StatusCommand.run(config: config, statePath: path, json: args[Flags.json], out: out, err: err)
         }
         if command.name == .check { return check(config) }
-        if command.name == .export { return exportOPML(config) }
+        if command.name == .export, let format = BuiltinRegistry.standard.format(args.positional[0]) {
+            let outcome = format.exportList(config)
+            for w in outcome.warnings { err.log(w + "\n") }
+            do { try out.write(outcome.document) } catch { return 1 }
+            return 0
+        }
         let runner = Runner(args: args, config: config, signals: signals ?? SignalWatcher())
         job = Job(runner: runner, watch: command.name == .watch)
         return 0
@@ -153,65 +167,6 @@ public enum TributaryCommand {
         func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
         let files = config.files.count > 1 || config.files.first != config.file ? count(config.files.count, "file") + ", " : ""
         err.log("\(config.file): ok: \(files)\(count(config.sources.count, "source")) (\(enabled.count) enabled), \(count(config.sinks.count, "sink"))\n")
-        return 0
-    }
-
-    /// `import opml FILE`: a config with one `feed` source per subscription, on stdout.
-    static func importOPML(_ path: String) -> Int32 {
-        let document: OPML.Document
-        do { document = try OPML.read(path: path) } catch {
-            err.log("tributary: \(path): \(error)\n")
-            return 2
-        }
-        var usable = document
-        usable.subscriptions = []
-        for s in document.subscriptions {
-            if let problem = WebFeedSource.subscriptionProblem(s.xmlURL) {
-                err.log("warning: \(path): skipped \"\(s.title ?? OptionReader.shownURL(s.xmlURL))\": xmlUrl: \(problem)\n")
-            } else {
-                usable.subscriptions.append(s)
-            }
-        }
-        guard !usable.subscriptions.isEmpty else {
-            err.log("tributary: \(path): no outline has an http(s) xmlUrl; nothing to import\n")
-            return 2
-        }
-        let comment = "Imported by `tributary import opml` from \(path)" + (document.title.map { " (\($0))" } ?? "") + ". No sinks: items go to stdout until you add some."
-        do { try out.write(OPML.config(usable, comment: comment, entry: WebFeedSource.configEntry)) } catch { return 1 }
-        return 0
-    }
-
-    /// `export opml`: the config's `feed` sources as OPML 2.0, on stdout. The list is for other
-    /// programs and people, so it holds no secret: texts as the config writes them (`${VAR}`,
-    /// not the environment's value), and no credentials (a URL's user and password, secret
-    /// query parameters), each left out with a warning naming the source.
-    static func exportOPML(_ config: Config) -> Int32 {
-        var subscriptions: [OPML.Subscription] = []
-        for s in config.sources {
-            guard let listing = s.source as? any SubscriptionListing else { continue }
-            if let note = s.unresolved.first {
-                err.log("warning: \(note); source \"\(s.settings.name)\" left out\n")
-                continue
-            }
-            var removed: [String] = []
-            for var sub in s.written.map(listing.subscriptions(written:)) ?? listing.subscriptions {
-                let feed = Redactor.withoutCredentials(sub.xmlURL)
-                sub.xmlURL = feed.url
-                removed += feed.removed.filter { !removed.contains($0) }
-                if let html = sub.htmlURL {
-                    let site = Redactor.withoutCredentials(html)
-                    sub.htmlURL = site.url
-                    removed += site.removed.map { $0 + " of site_url" }.filter { !removed.contains($0) }
-                }
-                subscriptions.append(sub)
-            }
-            if !removed.isEmpty {
-                err.log("warning: \(config.file): source \"\(s.settings.name)\": left out \(removed.joined(separator: ", ")): credentials are not exported (give them to the feed reader yourself)\n")
-            }
-        }
-        if subscriptions.isEmpty { err.log("warning: \(config.file): no feed sources; the list is empty\n") }
-        let name = config.file.split(separator: "/").last.map(String.init) ?? config.file
-        do { try out.write(OPML.write(title: "Tributary: \(name)", subscriptions: subscriptions)) } catch { return 1 }
         return 0
     }
 

@@ -29,6 +29,8 @@ public enum BuiltinRegistry {
         ],
         processors: [
             FilterProcessor.descriptor,
-        ]
+        ],
+        formats: [OPMLFormat.format],
+        preparations: [ExecSource.claimAllChildren]
     )
 }

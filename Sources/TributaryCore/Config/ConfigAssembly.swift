@@ -235,3 +235,17 @@ extension ConfigLoader {
         return ConfiguredSink(type: type, name: reader[CommonOptions.sinkName], sink: sink, filter: FilterOptions.read(reader), checks: Array(diag.preflight[checksBefore...]))
     }
 }
+
+extension ConfigLoader {
+    /// A sink the command line makes itself, declared as a config declares one: JSON Lines on
+    /// stdout for `--jsonl`, `--dry-run` and `test` is `{"type": "jsonl", "path": "-"}`. Nil when
+    /// the registry has no such type or the object breaks its declarations.
+    public static func sink(_ entries: [(key: String, value: JSONValue)], registry: Registry) -> ConfiguredSink? {
+        let object = JSONObject(entries)
+        let diag = ConfigDiagnostics(file: "tributary")
+        guard let type = object["type"]?.stringValue, let desc = registry.sink(type) else { return nil }
+        let reader = OptionReader(object: object, context: "sink", specs: CommonOptions.sink.map(\.spec) + desc.options, diagnostics: diag, configDirectory: ".")
+        guard let sink = desc.make(reader), diag.errors.isEmpty else { return nil }
+        return ConfiguredSink(type: type, sink: sink)
+    }
+}

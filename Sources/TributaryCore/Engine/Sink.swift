@@ -168,18 +168,27 @@ public struct Registry: Sendable {
     public let sources: [SourceDescriptor]
     public let sinks: [SinkDescriptor]
     public let processors: [ProcessorDescriptor]
+    /// Subscription list formats (`import opml`, `export opml`).
+    public let formats: [SubscriptionFormat]
+    /// What plugins need of the process before a command fetches (the exec plugins adopt their
+    /// programs' orphans), run once by the command line.
+    public let preparations: [@Sendable () -> Void]
 
     /// The item lines the source types registered (the stdout sink's text format).
     public let itemLines: ItemLines
 
-    public init(sources: [SourceDescriptor], sinks: [SinkDescriptor], processors: [ProcessorDescriptor] = []) {
+    public init(sources: [SourceDescriptor], sinks: [SinkDescriptor], processors: [ProcessorDescriptor] = [], formats: [SubscriptionFormat] = [],
+                preparations: [@Sendable () -> Void] = []) {
         self.sources = sources
         self.sinks = sinks
         self.processors = processors
+        self.formats = formats
+        self.preparations = preparations
         self.itemLines = ItemLines(sources.flatMap(\.lines))
     }
 
     public func source(_ type: String) -> SourceDescriptor? { sources.first { $0.type == type } }
     public func sink(_ type: String) -> SinkDescriptor? { sinks.first { $0.type == type } }
     public func processor(_ type: String) -> ProcessorDescriptor? { processors.first { $0.type == type } }
+    public func format(_ name: String) -> SubscriptionFormat? { formats.first { $0.name == name } }
 }
