@@ -1,0 +1,154 @@
+import Foundation
+import XCTest
+import TributaryCore
+import TributaryTestSupport
+
+/// Issue 19's findings on the state and on outages, through the release binary against real
+/// servers (PostgreSQL from `PostgresServer`, feeds from a
+/// `LoopbackServer`):
+/// - 3: an id of 10 KB is delivered once, on a SQLite and on a PostgreSQL state, through the
+///   `postgres` sink; an id over the documented limit is skipped with a warning; a sink table
+///   keyed on `id` is converted, or left alone with the long id skipped.
+final class HostileRoundTwoStateTests: XCTestCase {
+    /// `n` random letters and digits.
+    static func random(_ n: Int) -> String {
+        let alphabet = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+        return String((0..<n).map { _ in alphabet.randomElement()! })
+    }
+
+    static func source(_ name: String, _ url: String, extra: String = "") -> String {
+        #"{"name":"\#(name)","type":"json","url":"\#(url)","items":"items","retries":0,"fields":{"id":"id","title":"title"}\#(extra)}"#
+    }
+
+    static func page(_ items: [(id: String, title: String)]) -> String {
+        #"{"items":["# + items.map { #"{"id":"\#($0.id)","title":"\#($0.title)"}"# }.joined(separator: ",") + "]}"
+    }
+
+    /// The ids of a jsonl file, with repetitions.
+    static func ids(_ text: String?) -> [String] {
+        (text ?? "").split(separator: "\n").compactMap { (try? JSONParser.parse(String($0)))?[path: "id"]?.stringValue }
+    }
+
+    /// The summary line of `source` in a run's stderr.
+    static func line(_ stderr: String, _ source: String) -> String {
+        stderr.split(separator: "\n").first { $0.hasPrefix(source + " ") }.map(String.init) ?? "(no line for \(source))"
+    }
+
+    static func waitUntil(_ timeout: Double, _ condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if condition() { return true }
+            usleep(50_000)
+        }
+        return condition()
+    }
+
+    /// Waits for a `watch` to end after SIGTERM (SIGKILL after 20 s); its exit status.
+    static func stop(_ p: Process) -> Int32 {
+        if p.isRunning { kill(p.processIdentifier, SIGTERM) }
+        let deadline = Date().addingTimeInterval(20)
+        while p.isRunning && Date() < deadline { usleep(20_000) }
+        if p.isRunning { kill(p.processIdentifier, SIGKILL) }
+        p.waitUntilExit()
+        return p.terminationStatus
+    }
+
+    // MARK: 3: long ids
+
+    /// A 10 KB id (over PostgreSQL's btree limit of about 2.7 KB) is delivered once and not
+    /// again, on both state backends, to a jsonl file, to the `postgres` sink's table and to an
+    /// rss window (kept in the state); an id over `Item.maxIDBytes` is skipped with a warning
+    /// naming its source; the other items and the other source are unaffected.
+    func testATenKilobyteIDIsDeliveredOnceAndNotAgainOnBothBackends() throws {
+        let pg = try PostgresServer.shared()
+        for backend in StateUnderTest.backends {
+            let dir = TempDir()
+            defer { dir.remove() }
+            let state = try StateUnderTest(backend, dir: dir)
+            defer { _ = try? pg.psql("DROP SCHEMA IF EXISTS \(state.schema) CASCADE"); _ = try? pg.psql("DROP SCHEMA IF EXISTS \(state.schema)_sink CASCADE") }
+            let long = Self.random(10_240), tooLong = Self.random(20_000)
+            let web = try LoopbackServer { req in
+                req.path == "/long"
+                    ? .text(Self.page([(long, "long"), (tooLong, "too long"), ("short", "short")]))
+                    : .text(Self.page([("o1", "other 1"), ("o2", "other 2")]))
+            }
+            defer { web.stop() }
+            let cfg = dir.write("tributary.json", #"""
+            {"state":\#(state.json()),
+             "sources":[\#(Self.source("long", web.url("/long"))),\#(Self.source("other", web.url("/other")))],
+             "sinks":[{"type":"jsonl","path":"out/items.jsonl"},{"type":"postgres","url":"\#(pg.url())","table":"\#(state.schema)_sink.items"},
+                      {"type":"rss","path":"out/feed.xml","title":"t","link":"http://127.0.0.1/"}]}
+            """#)
+            let first = try BinaryRunner.run(["run", "-c", cfg], cwd: dir.path)
+            XCTAssertEqual(first.status, 0, "\(backend): \(first.stderr.suffix(3000))")
+            XCTAssertTrue(first.stderr.contains("long: item skipped: its id is 20005 bytes, longer than the 16384 an id may have (id \"long:\(tooLong.prefix(55))"),
+                          "\(backend): \(first.stderr.suffix(3000))")
+            XCTAssertTrue(Self.line(first.stderr, "long").contains("2 fetched  2 new"), "\(backend): \(first.stderr.suffix(3000))")
+            XCTAssertTrue(Self.line(first.stderr, "other").contains("2 fetched  2 new"), "\(backend): \(first.stderr.suffix(3000))")
+            let expected = ["long:" + long, "long:short", "other:o1", "other:o2"]
+            XCTAssertEqual(Self.ids(dir.read("out/items.jsonl")).sorted(), expected.sorted(), "\(backend)")
+            XCTAssertEqual(try pg.psql("SELECT length(id) FROM \(state.schema)_sink.items ORDER BY 1 DESC"), "10245\n10\n8\n8\n", "\(backend)")
+            XCTAssertEqual(dir.read("out/feed.xml")?.components(separatedBy: long).count, 2, "\(backend): the long id once in the rss window")
+            if backend == .postgres {
+                XCTAssertEqual(try pg.psql("SELECT count(*) FROM \(state.schema).emitted WHERE length(id) = 10245 AND id_hash = sha256(convert_to(id, 'UTF8'))"), "1\n")
+            }
+
+            let second = try BinaryRunner.run(["run", "-c", cfg], cwd: dir.path)
+            XCTAssertEqual(second.status, 0, "\(backend): \(second.stderr.suffix(3000))")
+            XCTAssertTrue(Self.line(second.stderr, "long").contains("2 fetched  0 new"), "\(backend): not again: \(second.stderr.suffix(3000))")
+            XCTAssertTrue(Self.line(second.stderr, "other").contains("2 fetched  0 new"), "\(backend): \(second.stderr.suffix(3000))")
+            XCTAssertEqual(Self.ids(dir.read("out/items.jsonl")).sorted(), expected.sorted(), "\(backend): nothing delivered twice")
+            XCTAssertEqual(try pg.psql("SELECT count(*) FROM \(state.schema)_sink.items"), "4\n", "\(backend)")
+        }
+    }
+
+    /// A `postgres` sink table made keyed on `id` (an earlier release's, or one made by hand)
+    /// is converted to the key `id_sha256` when the sink opens, its rows kept; one that cannot
+    /// be converted (a foreign key refers to its `id`) is left exactly as it was, and only the
+    /// item whose id its index cannot take is skipped, with a warning.
+    func testAPostgresSinkTableKeyedOnIDIsConvertedOrLeftAloneSkippingOnlyTheLongID() throws {
+        let pg = try PostgresServer.shared()
+        let dir = TempDir()
+        let schema = "t_" + UUID().uuidString.prefix(8).lowercased()
+        defer { dir.remove(); _ = try? pg.psql("DROP SCHEMA IF EXISTS \(schema) CASCADE") }
+        let columns = """
+            source text NOT NULL, type text NOT NULL, kind text NOT NULL, title text NOT NULL, summary text, url text, image text, author text,
+            published timestamptz, fetched timestamptz NOT NULL, tags text[], lat double precision, lon double precision, data jsonb
+            """
+        _ = try pg.psql("""
+            CREATE SCHEMA \(schema);
+            CREATE TABLE \(schema).items(id text PRIMARY KEY, \(columns));
+            INSERT INTO \(schema).items(id, source, type, kind, title, fetched) VALUES('old:1', 'old', 'json', 'entry', 'kept', now());
+            CREATE TABLE \(schema).pinned(id text PRIMARY KEY, \(columns));
+            CREATE TABLE \(schema).notes(item text REFERENCES \(schema).pinned(id), note text);
+            """)
+        let long = Self.random(10_240)
+        let web = try LoopbackServer { _ in .text(Self.page([(long, "long"), ("short", "short")])) }
+        defer { web.stop() }
+        let cfg = dir.write("tributary.json", #"""
+        {"state":{"path":"state.sqlite"},"sources":[\#(Self.source("long", web.url("/long")))],
+         "sinks":[{"type":"postgres","url":"\#(pg.url())","table":"\#(schema).items"},{"type":"postgres","url":"\#(pg.url())","table":"\#(schema).pinned"}]}
+        """#)
+        let r = try BinaryRunner.run(["run", "-c", cfg], cwd: dir.path)
+        XCTAssertEqual(r.status, 0, r.stderr.suffix(3000).description)
+        XCTAssertTrue(r.stderr.contains("postgres: \(schema).items: converted to the key id_sha256 (the SHA-256 of id) so that ids of any length fit: 1 row"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("postgres: \(schema).pinned: the table is keyed on id and could not be converted to the key id_sha256 ("), r.stderr)
+        XCTAssertTrue(r.stderr.contains("postgres: \(schema).pinned: item \"long:\(long.prefix(55))"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("not written: its id is 10245 bytes"), r.stderr)
+        XCTAssertFalse(r.stderr.contains(pg.password))
+        XCTAssertEqual(try pg.psql("SELECT id FROM \(schema).items WHERE length(id) < 100 ORDER BY id"), "long:short\nold:1\n")
+        XCTAssertEqual(try pg.psql("SELECT count(*) FROM \(schema).items WHERE length(id) = 10245 AND id_sha256 = sha256(convert_to(id, 'UTF8'))"), "1\n")
+        XCTAssertEqual(try pg.psql("""
+            SELECT a.attname FROM pg_constraint c JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = ANY(c.conkey)
+            WHERE c.conrelid = '\(schema).items'::regclass AND c.contype = 'p'
+            """), "id_sha256\n", "the primary key is the hash now")
+        XCTAssertEqual(try pg.psql("SELECT id FROM \(schema).pinned"), "long:short\n", "the table that could not be converted got the short id")
+        XCTAssertEqual(try pg.psql("SELECT count(*) FROM pg_attribute WHERE attrelid = '\(schema).pinned'::regclass AND attname = 'id_sha256'"), "0\n", "left as it was")
+        // The next run writes the same items again (a new state): the converted table upserts.
+        let again = try BinaryRunner.run(["run", "-c", cfg, "--no-state"], cwd: dir.path)
+        XCTAssertEqual(again.status, 0, again.stderr.suffix(3000).description)
+        XCTAssertFalse(again.stderr.contains(": converted to the key"), "converted once: \(again.stderr)")
+        XCTAssertTrue(again.stderr.contains("\(schema).pinned: the table is keyed on id and could not be converted"), "said again: \(again.stderr)")
+        XCTAssertEqual(try pg.psql("SELECT count(*) FROM \(schema).items"), "3\n")
+    }
+}
