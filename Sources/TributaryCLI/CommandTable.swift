@@ -166,11 +166,13 @@ enum Commands {
         flags: [Flags.config, Flags.state, Flags.json],
         summary: "show each source's health from the state: last run, failures, stale; exit 1 when one is failing or stale",
         details: """
-        Read the state (without locking it: works beside a running watch) and print one line per \
+        Read the state run would use (--state FILE, else the PostgreSQL state of state.url, else the \
+        state file), without locking or changing it (works beside a running watch), and print one line per \
         configured source on stdout: last run, last success, consecutive failures, next due, items \
         emitted in total, the last error, and `stale` when it has emitted nothing new for longer than \
         its `expect_new_within`. --json prints one JSON object per source. Exit 0 when every enabled \
-        source is healthy, 1 when one is failing or stale (a health check), 2 on a config or state error.
+        source is healthy, 1 when one is failing or stale (a health check), 2 on a config error or a \
+        state it cannot read or reach.
         """)
 
     static let check = Command(

@@ -9,6 +9,7 @@ import TributaryTestSupport
 /// - 3: an id of 10 KB is delivered once, on a SQLite and on a PostgreSQL state, through the
 ///   `postgres` sink; an id over the documented limit is skipped with a warning; a sink table
 ///   keyed on `id` is converted, or left alone with the long id skipped.
+/// - 4: `status` and `status --json` read the configured backend; an unreachable one is exit 2.
 final class HostileRoundTwoStateTests: XCTestCase {
     /// `n` random letters and digits.
     static func random(_ n: Int) -> String {
@@ -150,5 +151,73 @@ final class HostileRoundTwoStateTests: XCTestCase {
         XCTAssertFalse(again.stderr.contains(": converted to the key"), "converted once: \(again.stderr)")
         XCTAssertTrue(again.stderr.contains("\(schema).pinned: the table is keyed on id and could not be converted"), "said again: \(again.stderr)")
         XCTAssertEqual(try pg.psql("SELECT count(*) FROM \(schema).items"), "3\n")
+    }
+
+    // MARK: 4: status
+
+    /// `status` and `status --json` read the state `run` writes, on both backends: nothing
+    /// before the first run (and, on PostgreSQL, nothing created by reading), then the good
+    /// source ok and the bad one failing (exit 1). `--state FILE` reads that file instead.
+    func testStatusAndJSONReadTheConfiguredBackend() throws {
+        let pg = try PostgresServer.shared()
+        let web = try LoopbackServer { req in req.path == "/bad" ? LoopbackResponse.text("down", status: 500) : .text(Self.page([("1", "one"), ("2", "two")])) }
+        defer { web.stop() }
+        for backend in StateUnderTest.backends {
+            let dir = TempDir()
+            defer { dir.remove() }
+            let state = try StateUnderTest(backend, dir: dir)
+            defer { _ = try? pg.psql("DROP SCHEMA IF EXISTS \(state.schema) CASCADE") }
+            let cfg = dir.write("tributary.json", #"""
+            {"state":\#(state.json()),"sources":[\#(Self.source("good", web.url("/good"))),\#(Self.source("bad", web.url("/bad")))],
+             "sinks":[{"type":"jsonl","path":"out/items.jsonl"}]}
+            """#)
+            let before = try BinaryRunner.run(["status", "-c", cfg], cwd: dir.path)
+            XCTAssertEqual(before.status, 0, "\(backend): \(before.stdout)\(before.stderr)")
+            XCTAssertEqual(before.stdout.components(separatedBy: "never run").count - 1, 2, "\(backend): \(before.stdout)")
+            if backend == .postgres {
+                XCTAssertEqual(try pg.psql("SELECT count(*) FROM pg_namespace WHERE nspname = '\(state.schema)'"), "0\n", "status creates nothing")
+            }
+            let run = try BinaryRunner.run(["run", "-c", cfg], cwd: dir.path)
+            XCTAssertEqual(run.status, 1, "\(backend): \(run.stderr)")
+            let text = try BinaryRunner.run(["status", "-c", cfg], cwd: dir.path)
+            XCTAssertEqual(text.status, 1, "\(backend): bad is failing: \(text.stdout)\(text.stderr)")
+            let lines = text.stdout.split(separator: "\n").map(String.init)
+            XCTAssertEqual(lines.count, 3, "\(backend): \(text.stdout)")
+            XCTAssertTrue(lines.count == 3 && lines[1].hasPrefix("good ") && lines[1].contains(" ok "), "\(backend): \(text.stdout)")
+            XCTAssertTrue(lines.count == 3 && lines[2].hasPrefix("bad ") && lines[2].contains(" failing ") && lines[2].contains("500"), "\(backend): \(text.stdout)")
+            let json = try BinaryRunner.run(["status", "-c", cfg, "--json"], cwd: dir.path)
+            XCTAssertEqual(json.status, 1, "\(backend): \(json.stdout)\(json.stderr)")
+            let rows = json.stdout.split(separator: "\n").compactMap { try? JSONParser.parse(String($0)) }
+            XCTAssertEqual(rows.map { $0[path: "name"]?.stringValue }, ["good", "bad"], "\(backend): \(json.stdout)")
+            XCTAssertEqual(rows.first?[path: "emitted"]?.numberValue?.text, "2", "\(backend): \(json.stdout)")
+            XCTAssertEqual(rows.first?[path: "failures"]?.numberValue?.text, "0", "\(backend): \(json.stdout)")
+            XCTAssertNotNil(rows.first?[path: "last_success"], "\(backend): \(json.stdout)")
+            XCTAssertEqual(rows.last?[path: "failures"]?.numberValue?.text, "1", "\(backend): \(json.stdout)")
+            XCTAssertTrue(rows.last?[path: "last_error"]?.stringValue?.contains("500") ?? false, "\(backend): \(json.stdout)")
+            if backend == .postgres {
+                // `--state FILE` is the file, not state.url: a file no run wrote says never run.
+                let file = try BinaryRunner.run(["status", "-c", cfg, "--state", dir.path + "/none.sqlite"], cwd: dir.path)
+                XCTAssertEqual(file.status, 0, file.stdout + file.stderr)
+                XCTAssertEqual(file.stdout.components(separatedBy: "never run").count - 1, 2, file.stdout)
+            }
+        }
+    }
+
+    /// A PostgreSQL state `status` cannot reach is exit 2 with the reason and the URL without
+    /// its password, as text and as `--json` (nothing on stdout: a health check fails).
+    func testStatusOfAnUnreachablePostgreSQLStateIsExitTwo() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let port = try NATSServer.freePort()
+        let cfg = dir.write("tributary.json", #"""
+        {"state":{"url":"postgres://tributary:hunter2-pw@127.0.0.1:\#(port)/postgres"},"sources":[\#(Self.source("a", "http://127.0.0.1:1/a"))]}
+        """#)
+        for args in [["status", "-c", cfg], ["status", "-c", cfg, "--json"]] {
+            let r = try BinaryRunner.run(args, cwd: dir.path)
+            XCTAssertEqual(r.status, 2, "\(args): \(r.stdout)\(r.stderr)")
+            XCTAssertEqual(r.stdout, "", "\(args)")
+            XCTAssertTrue(r.stderr.contains("tributary: status: cannot read the state: cannot connect to PostgreSQL at postgres://tributary:***@127.0.0.1:\(port)/postgres: "), "\(args): \(r.stderr)")
+            XCTAssertFalse(r.stderr.contains("hunter2-pw"), r.stderr)
+        }
     }
 }

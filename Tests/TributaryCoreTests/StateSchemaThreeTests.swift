@@ -3,8 +3,8 @@ import XCTest
 @testable import TributaryCore
 import TributaryTestSupport
 
-/// Schema 3 of both state backends: ids keyed on their SHA-256 (`StateKeys`), and the migration
-/// of an existing state (its ids still known afterwards).
+/// Schema 3 of both state backends: ids keyed on their SHA-256 (`StateKeys`), the migration of
+/// an existing state (its ids still known afterwards), and `status`'s read-only PostgreSQL state.
 final class StateSchemaThreeTests: XCTestCase {
     let longID = "x:" + String(repeating: "0123456789abcdef", count: 640)  // 10 KB
 
@@ -65,6 +65,13 @@ final class StateSchemaThreeTests: XCTestCase {
         ]
         _ = try server.psql(v2.joined(separator: ";\n"))
         let url = try XCTUnwrap(PostgresURL(server.url()))
+        // `status` reads it as it is.
+        let reader = try XCTUnwrap(try PostgresState.readOnly(url: url, schema: schema))
+        XCTAssertEqual(reader.version, 2)
+        XCTAssertEqual(try reader.sourceStates(["old"])["old"]?.emittedTotal, 2)
+        reader.close()
+        XCTAssertEqual(try server.psql("SELECT value FROM \(s).meta"), "2\n", "reading migrates nothing")
+
         let store = try PostgresState(url: url, schema: schema)
         defer { store.close() }
         let tx = try store.begin()
@@ -79,5 +86,10 @@ final class StateSchemaThreeTests: XCTestCase {
         XCTAssertEqual(try server.psql("SELECT value FROM \(s).meta"), "3\n")
         XCTAssertEqual(try server.psql("SELECT encode(id_hash, 'hex') FROM \(s).emitted WHERE id = 'x:1'"), StateKeys.idHashHex("x:1") + "\n")
         XCTAssertEqual(try server.psql("SELECT count(*) FROM pg_indexes WHERE schemaname = '\(schema)' AND indexname IN ('emitted_pkey', 'emitted_last_seen')"), "2\n")
+        let migrated = try XCTUnwrap(try PostgresState.readOnly(url: url, schema: schema))
+        XCTAssertEqual(migrated.version, PostgresSchema.version)
+        migrated.close()
+        XCTAssertNil(try PostgresState.readOnly(url: url, schema: schema + "_none"), "no state there yet")
+        XCTAssertEqual(try server.psql("SELECT count(*) FROM pg_namespace WHERE nspname = '\(schema)_none'"), "0\n", "and none made")
     }
 }

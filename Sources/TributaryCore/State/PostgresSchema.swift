@@ -67,6 +67,17 @@ enum PostgresSchema {
         "ALTER TABLE \(s).recent_items DROP CONSTRAINT recent_items_pkey, ALTER COLUMN id_hash SET NOT NULL, ADD PRIMARY KEY (sink, id_hash)",
     ] }
 
+    /// The version of the state in schema `schema` as it is, without changing anything: nil
+    /// when it has no tables of ours (no worker has opened it yet).
+    static func currentVersion(_ db: PostgresConnection, schema: String) throws(PostgresError) -> Int? {
+        let s = PostgresConnection.quote(identifier: schema)
+        let meta = try db.execute("SELECT to_regclass($1) IS NOT NULL", [.text(s + ".meta")])
+        guard meta.count > 0, meta.string(0, 0) == "t" else { return nil }
+        let rows = try db.execute("SELECT value FROM \(s).meta WHERE key = 'schema_version'")
+        let version = rows.count > 0 ? rows.int(0, 0) ?? 0 : 0
+        return version > 0 ? version : nil
+    }
+
     /// Creates the schema and its tables if missing, or brings them to `version`.
     static func migrate(_ db: PostgresConnection, schema: String, location: String) throws(StateError) {
         let s = PostgresConnection.quote(identifier: schema)

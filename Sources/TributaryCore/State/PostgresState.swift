@@ -21,6 +21,9 @@ public final class PostgresState: StateBackend, @unchecked Sendable {
     /// Sources this process has made sure have a row, so leases can lock it.
     private var registered = Set<String>()
     private var closed = false
+    /// The schema's version: `PostgresSchema.version`, except for a state opened by
+    /// `readOnly`, which is never migrated.
+    let version: Int
 
     public static let defaultSchema = "tributary"
 
@@ -32,6 +35,40 @@ public final class PostgresState: StateBackend, @unchecked Sendable {
         s = PostgresConnection.quote(identifier: schema) + "."
         do { db = try PostgresConnection(url: url) } catch { throw StateError(error.message, transient: error.transient) }
         try PostgresSchema.migrate(db, schema: schema, location: "\(url.display) (schema \(schema))")
+        version = PostgresSchema.version
+    }
+
+    private init(url: PostgresURL, schema: String, db: PostgresConnection, version: Int) {
+        self.url = url
+        self.schema = schema
+        self.s = PostgresConnection.quote(identifier: schema) + "."
+        self.db = db
+        self.version = version
+    }
+
+    /// Opens the state to read it as it is (`status`): connects, and creates, migrates and
+    /// writes nothing. Nil when the schema holds no state yet (no worker has opened it: no
+    /// source has run). A state written by a newer tributary is refused; an older one reads
+    /// with what it has (totals it lacks read as 0). Fails with the reason and the URL without
+    /// its password when the server cannot be reached.
+    public static func readOnly(url: PostgresURL, schema: String = PostgresState.defaultSchema) throws(StateError) -> PostgresState? {
+        let location = "\(url.display) (schema \(schema))"
+        let db: PostgresConnection
+        do { db = try PostgresConnection(url: url) } catch { throw StateError(error.message, transient: error.transient) }
+        let version: Int?
+        do { version = try PostgresSchema.currentVersion(db, schema: schema) } catch {
+            db.close()
+            throw StateError("PostgreSQL state \(location): \(error.message)", transient: error.transient)
+        }
+        guard let version else {
+            db.close()
+            return nil
+        }
+        if version > PostgresSchema.version {
+            db.close()
+            throw StateError("the state \(location) was written by a newer tributary (schema \(version), this one knows \(PostgresSchema.version))")
+        }
+        return PostgresState(url: url, schema: schema, db: db, version: version)
     }
 
     deinit { close() }
@@ -62,6 +99,8 @@ public final class PostgresState: StateBackend, @unchecked Sendable {
     }
 
     static let sourceColumns = "name, last_run, last_success, failures, next_due, last_error, type, fetched_total, emitted_total, failures_total, last_new, first_run, last_duration"
+    /// `sourceColumns` of a version-1 state (read by `status` without migrating it): no totals yet.
+    static let sourceColumnsV1 = "name, last_run, last_success, failures, next_due, last_error, type, 0, 0, 0, NULL::float8, NULL::float8, NULL::float8"
 
     /// A `SourceState` from a row of `sourceColumns`.
     static func sourceState(_ r: PostgresRows, _ i: Int) -> SourceState {
@@ -71,13 +110,14 @@ public final class PostgresState: StateBackend, @unchecked Sendable {
     }
 
     public func sourceStates(_ names: [String]) throws(StateError) -> [String: SourceState] {
-        let r = try run("SELECT \(Self.sourceColumns) FROM \(s)sources WHERE name = ANY($1::text[])", [Self.array(names)])
+        let r = try run("SELECT \(version >= 2 ? Self.sourceColumns : Self.sourceColumnsV1) FROM \(s)sources WHERE name = ANY($1::text[])", [Self.array(names)])
         var out: [String: SourceState] = [:]
         for i in 0..<r.count { if let name = r.string(i, 0) { out[name] = Self.sourceState(r, i) } }
         return out
     }
 
     public func counters() throws(StateError) -> [StateCounter] {
+        guard version >= 2 else { return [] }
         let r = try run("SELECT name, label, value FROM \(s)counters ORDER BY name, label", [])
         var out: [StateCounter] = []
         for i in 0..<r.count {
