@@ -10,6 +10,7 @@ import TributaryTestSupport
 ///   `postgres` sink; an id over the documented limit is skipped with a warning; a sink table
 ///   keyed on `id` is converted, or left alone with the long id skipped.
 /// - 4: `status` and `status --json` read the configured backend; an unreachable one is exit 2.
+/// - 11: a source stranded by a PostgreSQL outage runs again within seconds of its return.
 final class HostileRoundTwoStateTests: XCTestCase {
     /// `n` random letters and digits.
     static func random(_ n: Int) -> String {
@@ -219,5 +220,48 @@ final class HostileRoundTwoStateTests: XCTestCase {
             XCTAssertTrue(r.stderr.contains("tributary: status: cannot read the state: cannot connect to PostgreSQL at postgres://tributary:***@127.0.0.1:\(port)/postgres: "), "\(args): \(r.stderr)")
             XCTAssertFalse(r.stderr.contains("hunter2-pw"), r.stderr)
         }
+    }
+
+    // MARK: 11: a state outage
+
+    /// PostgreSQL stops while a source's run is in flight (its answer is slow): the run ends
+    /// `stopped: state unavailable`, and its lease (2 min) could not be released. Once the
+    /// server is back the source runs again within seconds (its own lease is reused), not when
+    /// the lease runs out, and its items are delivered.
+    func testASourceStrandedByAStateOutageRunsAgainWithinSecondsOfItsReturn() throws {
+        let pg = try PostgresServer()  // its own server: this test stops it
+        defer { pg.remove() }
+        let requests = Locked<[Double]>([])
+        let web = try LoopbackServer { _ in
+            let n = requests.withLock { r -> Int in
+                r.append(Date().timeIntervalSince1970)
+                return r.count
+            }
+            var response = LoopbackResponse.text(Self.page([("1", "one")]))
+            if n == 1 { response.delay = 5 }  // the first answer comes once the server is down
+            return response
+        }
+        defer { web.stop() }
+        let dir = TempDir()
+        defer { dir.remove() }
+        let cfg = dir.write("tributary.json", #"""
+        {"defaults":{"interval":"1h","jitter":"0s"},"state":{"url":"\#(pg.url())"},"sources":[\#(Self.source("slow", web.url("/slow")))],
+         "sinks":[{"type":"jsonl","path":"\#(dir.path)/out/items.jsonl"}]}
+        """#)
+        let p = try BinaryRunner.start(["watch", "-c", cfg, "--worker", "w1"], stdoutPath: dir.path + "/out.txt", stderrPath: dir.path + "/err.txt")
+        defer { if p.isRunning { kill(p.processIdentifier, SIGKILL); p.waitUntilExit() } }
+        func stderr() -> String { dir.read("err.txt") ?? "" }
+        XCTAssertTrue(Self.waitUntil(30) { requests.withLock { $0.count } >= 1 }, "the source ran: \(stderr())")
+        try pg.stopServer(mode: "fast")
+        XCTAssertTrue(Self.waitUntil(30) { stderr().contains("stopped: state unavailable") }, "the run in flight is stopped: \(stderr())")
+        try pg.start()
+        let back = Date().timeIntervalSince1970
+        XCTAssertTrue(Self.waitUntil(45) { requests.withLock { $0.count } >= 2 }, "the stranded source ran again within seconds of the state's return, not after its lease: \(stderr().suffix(3000))")
+        let again = requests.withLock { $0.count >= 2 ? $0[1] : .infinity } - back
+        XCTAssertLessThan(again, 45, stderr())
+        XCTAssertTrue(Self.waitUntil(20) { Self.ids(dir.read("out/items.jsonl")) == ["slow:1"] }, "delivered once: \(dir.read("out/items.jsonl") ?? "")")
+        XCTAssertEqual(Self.stop(p), 143, stderr().suffix(3000).description)
+        XCTAssertFalse(stderr().contains(pg.password))
+        XCTAssertEqual(Self.ids(dir.read("out/items.jsonl")), ["slow:1"])
     }
 }

@@ -4,7 +4,8 @@ import XCTest
 import TributaryTestSupport
 
 /// Schema 3 of both state backends: ids keyed on their SHA-256 (`StateKeys`), the migration of
-/// an existing state (its ids still known afterwards), and `status`'s read-only PostgreSQL state.
+/// an existing state (its ids still known afterwards), `status`'s read-only PostgreSQL state,
+/// and a worker's own leftover lease reused by `claimDue`.
 final class StateSchemaThreeTests: XCTestCase {
     let longID = "x:" + String(repeating: "0123456789abcdef", count: 640)  // 10 KB
 
@@ -91,5 +92,32 @@ final class StateSchemaThreeTests: XCTestCase {
         migrated.close()
         XCTAssertNil(try PostgresState.readOnly(url: url, schema: schema + "_none"), "no state there yet")
         XCTAssertEqual(try server.psql("SELECT count(*) FROM pg_namespace WHERE nspname = '\(schema)_none'"), "0\n", "and none made")
+    }
+
+    /// A lease the worker holds already (its release was lost with the state) does not keep
+    /// the source from it: `claimDue` leases it again at once, and only to that worker.
+    func testClaimDueReusesTheWorkersOwnLeftoverLease() throws {
+        let server = try PostgresServer.shared()
+        let schema = "t_" + UUID().uuidString.prefix(8).lowercased()
+        let url = try XCTUnwrap(PostgresURL(server.url()))
+        let a = try PostgresState(url: url, schema: schema)
+        let b = try PostgresState(url: url, schema: schema)
+        defer { a.close(); b.close(); _ = try? server.psql("DROP SCHEMA \(schema) CASCADE") }
+        let keys = [SourceKey(name: "x", type: "json")]
+        XCTAssertEqual(try a.claimDue(keys, worker: "wa", lease: 120, limit: 10, now: 0).claimed.map(\.name), ["x"])
+        // wa's run of x ended without its release: x is still wa's for two minutes.
+        let other = try b.claimDue(keys, worker: "wb", lease: 120, limit: 10, now: 0)
+        XCTAssertEqual(other.claimed.count, 0, "another worker waits for the lease")
+        XCTAssertGreaterThan(other.nextCheck ?? 0, Date().timeIntervalSince1970 + 60, "until it runs out")
+        let own = try a.claimDue(keys, worker: "wa", lease: 120, limit: 10, now: 0)
+        XCTAssertEqual(own.claimed.map(\.name), ["x"], "its own worker takes it again at once")
+        // Not due (a run recorded): the next check is its due time, not its lease's end.
+        let tx = try a.begin()
+        let due = Date().timeIntervalSince1970 + 5
+        try tx.recordRun(RunRecord(source: "x", type: "json", success: false, error: "state went away", nextDue: due, now: due - 5))
+        try tx.commit()
+        let later = try a.claimDue(keys + [SourceKey(name: "y", type: "json")], worker: "wa", lease: 120, limit: 10, now: 0)
+        XCTAssertEqual(later.claimed.map(\.name), ["y"])
+        XCTAssertEqual(try XCTUnwrap(later.nextCheck), due, accuracy: 0.01)
     }
 }

@@ -189,6 +189,12 @@ public final class PostgresState: StateBackend, @unchecked Sendable {
     /// The database's clock decides what is due and when a lease ends (`now` is not used), so
     /// workers whose clocks differ agree. One statement leases the due sources: rows locked by
     /// another worker's claim in progress are skipped, not waited for.
+    ///
+    /// A lease `worker` holds already counts as free: the candidates are the sources this
+    /// worker is not running, so a lease of its own on one of them is left over from a run
+    /// whose release could not be written (the state went away under it), or from an earlier
+    /// process of the same name. Such a source runs again as soon as it is due, not when that
+    /// lease runs out (`state.lease` later).
     public func claimDue(_ candidates: [SourceKey], worker: String, lease: Double, limit: Int, now: Double) throws(StateError) -> DueClaim {
         guard !candidates.isEmpty else { return DueClaim(claimed: [], nextCheck: nil) }
         try register(candidates)
@@ -200,7 +206,7 @@ public final class PostgresState: StateBackend, @unchecked Sendable {
                 WHERE s.name IN (
                     SELECT name FROM \(s)sources
                     WHERE name = ANY($1::text[]) AND (next_due IS NULL OR next_due <= extract(epoch FROM now()))
-                      AND (lease_until IS NULL OR lease_until < now())
+                      AND (lease_until IS NULL OR lease_until < now() OR lease_owner = $2)
                     ORDER BY next_due NULLS FIRST LIMIT $4 FOR UPDATE SKIP LOCKED)
                 RETURNING s.name, s.last_run, s.last_success, s.failures, s.next_due, s.last_error
                 """, [names, .text(worker), Self.num(lease), Self.num(limit)])
@@ -208,9 +214,9 @@ public final class PostgresState: StateBackend, @unchecked Sendable {
             claimed.sort { ($0.state.nextDue ?? -Double.infinity) < ($1.state.nextDue ?? -Double.infinity) }
         }
         let next = try run("""
-            SELECT min(GREATEST(coalesce(next_due, 0), coalesce(extract(epoch FROM lease_until), 0))) FROM \(s)sources
+            SELECT min(GREATEST(coalesce(next_due, 0), CASE WHEN lease_owner = $3 THEN 0 ELSE coalesce(extract(epoch FROM lease_until), 0) END)) FROM \(s)sources
             WHERE name = ANY($1::text[]) AND NOT (name = ANY($2::text[]))
-            """, [names, Self.array(claimed.map(\.name))])
+            """, [names, Self.array(claimed.map(\.name)), .text(worker)])
         return DueClaim(claimed: claimed, nextCheck: next.count > 0 ? next.double(0, 0) : nil)
     }
 
