@@ -156,7 +156,9 @@ enum Commands {
         jitter, never two runs of one source at once. A failing source backs off (interval x \
         2^failures, at most 24 h) and keeps being tried; a warning is logged when it starts failing \
         and when it recovers. Sinks are written after each run. SIGINT/SIGTERM: no new runs, the \
-        ones in flight get 10 s, state is committed, exit 130/143. Several watch processes may \
+        ones in flight get 10 s, state is committed, exit 130/143. A sink that fails is tried again \
+        after 1 s, 2 s, 4 s ... 30 s for as long as it fails (its batches are not recorded and come \
+        again); watch keeps running. Several watch processes may \
         share one PostgreSQL state (state.url): each due source is leased to one of them at a time. \
         With `metrics.listen` in the config, Prometheus metrics are served at GET /metrics and `ok` at GET /healthz.
         """)

@@ -4,13 +4,14 @@ import TributaryCore
 import TributaryTestSupport
 
 /// Issue 19's findings on the state and on outages, through the release binary against real
-/// servers (PostgreSQL from `PostgresServer`, feeds from a
+/// servers (PostgreSQL from `PostgresServer`, `nats-server -js` from `NATSServer`, feeds from a
 /// `LoopbackServer`):
 /// - 3: an id of 10 KB is delivered once, on a SQLite and on a PostgreSQL state, through the
 ///   `postgres` sink; an id over the documented limit is skipped with a warning; a sink table
 ///   keyed on `id` is converted, or left alone with the long id skipped.
 /// - 4: `status` and `status --json` read the configured backend; an unreachable one is exit 2.
 /// - 11: a source stranded by a PostgreSQL outage runs again within seconds of its return.
+/// - 12: `watch` outlives an 8 s NATS outage and every item arrives once.
 final class HostileRoundTwoStateTests: XCTestCase {
     /// `n` random letters and digits.
     static func random(_ n: Int) -> String {
@@ -263,5 +264,51 @@ final class HostileRoundTwoStateTests: XCTestCase {
         XCTAssertEqual(Self.stop(p), 143, stderr().suffix(3000).description)
         XCTAssertFalse(stderr().contains(pg.password))
         XCTAssertEqual(Self.ids(dir.read("out/items.jsonl")), ["slow:1"])
+    }
+
+    // MARK: 12: a sink outage
+
+    /// nats-server is down for 8 s while `watch` runs and new items come: `watch` keeps
+    /// running, says the sink failed and when it is written again, and afterwards every item is
+    /// in the stream exactly once (the batches that failed came again; JetStream dropped what
+    /// it already held by `Nats-Msg-Id`).
+    func testWatchOutlivesAnEightSecondNATSOutageAndEveryItemArrivesOnce() throws {
+        let nats = try NATSServer()
+        defer { nats.remove() }
+        let epoch = Locked(1)
+        let web = try LoopbackServer { req in
+            let name = String(req.path.dropFirst())
+            let e = epoch.withLock { $0 }
+            return .text(Self.page((1...e).map { ("\(name)-\($0)", "item \($0) of \(name)") }))
+        }
+        defer { web.stop() }
+        let dir = TempDir()
+        defer { dir.remove() }
+        let names = ["a", "b", "c"]
+        let cfg = dir.write("tributary.json", #"""
+        {"defaults":{"interval":"1s","jitter":"0s"},"state":{"path":"\#(dir.path)/state.sqlite"},
+         "sources":[\#(names.map { Self.source($0, web.url("/\($0)")) }.joined(separator: ","))],
+         "sinks":[{"type":"nats","url":"\#(nats.url)","stream":"ITEMS","timeout":"2s"}]}
+        """#)
+        let p = try BinaryRunner.start(["watch", "-c", cfg], stdoutPath: dir.path + "/out.txt", stderrPath: dir.path + "/err.txt")
+        defer { if p.isRunning { kill(p.processIdentifier, SIGKILL); p.waitUntilExit() } }
+        func stderr() -> String { dir.read("err.txt") ?? "" }
+        func count() -> Int { (try? NATSReader.count(nats.url, stream: "ITEMS")?.count) ?? -1 }
+        XCTAssertTrue(Self.waitUntil(30) { count() == 3 }, "the first round: \(stderr())")
+        nats.stop()
+        epoch.withLock { $0 = 2 }
+        usleep(8_000_000)
+        XCTAssertTrue(p.isRunning, "watch outlives the outage: \(stderr().suffix(3000))")
+        try nats.start()
+        XCTAssertTrue(Self.waitUntil(60) { count() == 6 }, "the items of the outage arrive: \(count()) \(stderr().suffix(3000))")
+        usleep(2_000_000)  // a round more: nothing is published twice
+        XCTAssertTrue(p.isRunning, "watch kept running: \(stderr().suffix(3000))")
+        XCTAssertEqual(Self.stop(p), 143, stderr().suffix(3000).description)
+        let log = stderr()
+        XCTAssertTrue(log.contains("warning: sink: nats failed (attempt 1), trying again in 1s; the batch is not recorded and comes again: nats: "), log)
+        XCTAssertTrue(log.contains("warning: sink: nats: written again after "), log)
+        XCTAssertTrue(log.contains("stopped: sink unavailable: nats: "), log)
+        let stream = try XCTUnwrap(NATSReader.read(nats.url, stream: "ITEMS"))
+        XCTAssertEqual(stream.messages.compactMap(\.id).sorted(), names.flatMap { n in ["\(n):\(n)-1", "\(n):\(n)-2"] }.sorted(), "every item once")
     }
 }
