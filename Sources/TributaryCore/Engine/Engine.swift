@@ -270,7 +270,17 @@ public struct Engine: Sendable {
             previousSuccess: previous?.lastSuccess.map { Timestamp(seconds: $0) },
             parallelism: options.concurrency,
             emit: { items throws(SourceError) in
-                try await delivery.deliver(items, to: run, validators: ledger.takePending(), statuses: ledger.takeStatuses())
+                // An id longer than every backend and sink takes is one item's problem: it is
+                // skipped, said, and the rest of the batch goes on.
+                var batch = items
+                if items.contains(where: { $0.idLengthProblem != nil }) {
+                    batch = items.filter { item in
+                        guard let problem = item.idLengthProblem else { return true }
+                        observer(.warning(source: name, message: problem))
+                        return false
+                    }
+                }
+                try await delivery.deliver(batch, to: run, validators: ledger.takePending(), statuses: ledger.takeStatuses())
                 observer(.delivered(source: name))
             },
             warn: { observer(.warning(source: name, message: $0)) },
