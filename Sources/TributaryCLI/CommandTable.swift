@@ -172,7 +172,9 @@ enum Commands {
         jitter, never two runs of one source at once. A failing source backs off (interval x \
         2^failures, at most 24 h) and keeps being tried; a warning is logged when it starts failing \
         and when it recovers. Sinks are written after each run. SIGINT/SIGTERM: no new runs, the \
-        ones in flight get 10 s, state is committed, exit 130/143. Several watch processes may \
+        ones in flight get 10 s, state is committed, exit 130/143. A sink that fails is tried again \
+        after 1 s, 2 s, 4 s ... 30 s for as long as it fails (its batches are not recorded and come \
+        again); watch keeps running. Several watch processes may \
         share one PostgreSQL state (state.url): each due source is leased to one of them at a time. \
         With `metrics.listen` in the config, Prometheus metrics are served at GET /metrics and `ok` at GET /healthz.
         """)
@@ -182,11 +184,13 @@ enum Commands {
         flags: [Flags.config, Flags.state, Flags.json],
         summary: "show each source's health from the state: last run, failures, stale; exit 1 when one is failing or stale",
         details: """
-        Read the state (without locking it: works beside a running watch) and print one line per \
+        Read the state run would use (--state FILE, else the PostgreSQL state of state.url, else the \
+        state file), without locking or changing it (works beside a running watch), and print one line per \
         configured source on stdout: last run, last success, consecutive failures, next due, items \
         emitted in total, the last error, and `stale` when it has emitted nothing new for longer than \
         its `expect_new_within`. --json prints one JSON object per source. Exit 0 when every enabled \
-        source is healthy, 1 when one is failing or stale (a health check), 2 on a config or state error.
+        source is healthy, 1 when one is failing or stale (a health check), 2 on a config error or a \
+        state it cannot read or reach.
         """)
 
     static let check = Command(

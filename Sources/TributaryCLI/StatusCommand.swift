@@ -4,10 +4,11 @@ import Glibc
 #endif
 
 /// `tributary status`: each configured source's health as the state records it, on stdout, as a
-/// table or (`--json`) one JSON object per source. The state is opened for reading only, with
-/// no lock, so it works beside a running `watch`. Exit 1 when an enabled source is failing (its
-/// last run failed) or stale (nothing new for longer than its `expect_new_within`), so it can
-/// serve as a health check; 2 when the state cannot be read.
+/// table or (`--json`) one JSON object per source. The state is the one `run` and `watch` use
+/// (a file, or PostgreSQL with `state.url`), opened for reading only, with no lock, so it works
+/// beside a running `watch`. Exit 1 when an enabled source is failing (its last run failed) or
+/// stale (nothing new for longer than its `expect_new_within`), so it can serve as a health
+/// check; 2 when the state cannot be read or reached.
 enum StatusCommand {
     struct Row {
         let source: SourceSettings
@@ -35,23 +36,36 @@ enum StatusCommand {
         return now - since > limit
     }
 
-    static func run(config: Config, statePath: String, json: Bool, out: FDOutput, err: FDOutput) -> Int32 {
+    /// Where `status` reads: the state `run` and `watch` would use.
+    enum Location {
+        /// A state file (`--state`, `state.path`, or the default path).
+        case file(String)
+        /// A PostgreSQL state (`state.url`, unless `--state` names a file).
+        case postgres(SharedStateSettings)
+    }
+
+    static func run(config: Config, location: Location, json: Bool, out: FDOutput, err: FDOutput) -> Int32 {
         var states: [String: SourceState] = [:]
         do {
-            // No file (or one no run has written to): no source has run.
-            if let store = try SQLiteState.readOnly(path: statePath) {
+            // No file (or one no run has written to), no schema of ours: no source has run.
+            let store: (any StateBackend)?
+            switch location {
+            case .file(let path): store = try SQLiteState.readOnly(path: path)
+            case .postgres(let shared): store = try PostgresState.readOnly(url: shared.url, schema: shared.schema)
+            }
+            if let store {
                 defer { store.close() }
                 states = try store.sourceStates(config.sources.map(\.settings.name))
             }
         } catch {
-            err.log("tributary: \(error.message)\n")
+            err.log("tributary: status: cannot read the state: \(error.message)\n")
             return 2
         }
         let now = Timestamp.now().seconds
         let rows = config.sources.map { s in
             Row(source: s.settings, state: states[s.settings.name], stale: isStale(s.settings, states[s.settings.name], now: now))
         }
-        out.log(json ? rows.map(jsonLine).joined() : table(rows, statePath: statePath))
+        out.log(json ? rows.map(jsonLine).joined() : table(rows))
         return rows.contains(where: \.unhealthy) ? 1 : 0
     }
 
@@ -72,7 +86,7 @@ enum StatusCommand {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    static func table(_ rows: [Row], statePath: String) -> String {
+    static func table(_ rows: [Row]) -> String {
         func t(_ v: Double?) -> String { v.map { Log.localTime($0).prefix(19).replacingT() } ?? "-" }
         let header = ["NAME", "TYPE", "STATUS", "LAST RUN", "LAST SUCCESS", "FAILURES", "NEXT DUE", "EMITTED", "LAST ERROR"]
         var cells = [header]

@@ -132,8 +132,14 @@ public enum TributaryCommand {
         }
         guard let config = loadConfig(args) else { return 2 }
         if command.name == .status {
-            let path = args.value(Flags.state) ?? config.statePath ?? SQLiteState.defaultPath()
-            return StatusCommand.run(config: config, statePath: path, json: args[Flags.json], out: out, err: err)
+            // The state `run` would open: `--state FILE`, else `state.url`, else the file.
+            let location: StatusCommand.Location
+            if let shared = config.sharedState, args.value(Flags.state) == nil {
+                location = .postgres(shared)
+            } else {
+                location = .file(args.value(Flags.state) ?? config.statePath ?? SQLiteState.defaultPath())
+            }
+            return StatusCommand.run(config: config, location: location, json: args[Flags.json], out: out, err: err)
         }
         if command.name == .check { return check(config) }
         if command.name == .export, let format = BuiltinRegistry.standard.format(args.positional[0]) {

@@ -35,7 +35,8 @@ struct Watcher {
         defer { server?.stop() }
         let stopping = StopFlag()
         let options = Delivery.Options(dedupeAcrossSources: false, stopOnFailure: stopping, lines: BuiltinRegistry.standard.itemLines, sinkNames: runner.config.sinks.map(\.name),
-                                       worker: runner.worker, lease: runner.config.lease, waitsOutStateOutages: true)
+                                       worker: runner.worker, lease: runner.config.lease, waitsOutStateOutages: true,
+                                       waitsOutSinkOutages: true)
         let delivery = Delivery(sinks: runner.config.sinks.map(\.sink), sinkFilters: runner.config.sinks.map(\.filter), state: state, options: options)
         do throws(SinkError) { try await delivery.open(warn: { log.warn($0, source: "sink") }) } catch {
             log.error("sink failed: \(error.message)")
@@ -78,8 +79,9 @@ struct Watcher {
             curl?.refuseNewRequests()
             stopping.set()
         }
-        // A failing sink sets `stopping` too (Delivery.Options.stopOnFailure): nothing more could
-        // be delivered.
+        // A sink failure is waited out (Delivery.Options.waitsOutSinkOutages); what sets
+        // `stopping` besides a signal is a state error that is not an outage, or stdout's reader
+        // leaving (Delivery.Options.stopOnFailure): nothing more could be delivered.
         await Scheduler(engine: engine, retention: runner.config.retention).run(observer: observer)
         curl?.shutdown()
         var sinkFailure = await delivery.sinkFailure

@@ -20,14 +20,17 @@ final class DryRunTransaction: StateTransaction {
     private let db: Database
     private let overlay: DryRunOverlay
     private var claims: [String: KnownID] = [:]
+    /// The file keys `emitted` on `id_hash` (schema 3 and later), not on the id.
+    private let keyedByHash: Bool
 
-    init(db: Database, overlay: DryRunOverlay) {
+    init(db: Database, overlay: DryRunOverlay, keyedByHash: Bool) {
         self.db = db
         self.overlay = overlay
+        self.keyedByHash = keyedByHash
     }
 
     func claim(_ ids: [EmittedID], now: Double) throws(StateError) -> [KnownID?] {
-        var known = try SQLiteTransaction.lookUp(ids, in: db)
+        var known = try SQLiteTransaction.lookUp(ids, keys: keyedByHash ? ids.map { StateKeys.idHash($0.id) } : nil, in: db)
         for (i, e) in ids.enumerated() {
             if let earlier = claims[e.id] ?? overlay.claimed[e.id] { known[i] = earlier }
             // What the real upsert stores: the source that first emitted an id keeps it, and

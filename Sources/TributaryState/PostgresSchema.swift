@@ -12,11 +12,11 @@ import TributaryPostgres
 /// `lease_until`, which the database's own clock sets and compares (`now()`), so workers on
 /// machines whose clocks differ still agree on when a lease ends. Text keys that are scanned
 /// by range (`validators.url`) use the "C" collation, so the range is a byte-order prefix.
-enum PostgresSchema {
-    static let version = 2
+package enum PostgresSchema {
+    package static let version = 3
 
     /// The statements that create version 1 in schema `s` (already quoted).
-    static func version1(_ s: String) -> [String] { [
+    package static func version1(_ s: String) -> [String] { [
         "CREATE TABLE IF NOT EXISTS \(s).emitted(id text COLLATE \"C\" PRIMARY KEY, source text NOT NULL, first_seen double precision NOT NULL, last_seen double precision NOT NULL, hash text NOT NULL)",
         "CREATE INDEX IF NOT EXISTS emitted_last_seen ON \(s).emitted(last_seen)",
         "CREATE TABLE IF NOT EXISTS \(s).validators(url text COLLATE \"C\" PRIMARY KEY, etag text, last_modified text, body bytea NOT NULL, updated double precision NOT NULL)",
@@ -31,7 +31,7 @@ enum PostgresSchema {
 
     /// Version 2, as the SQLite state's step 2: cumulative totals for `status` and the metrics,
     /// per source and in `counters`; a state from before starts them from what it holds.
-    static func version2(_ s: String) -> [String] { [
+    package static func version2(_ s: String) -> [String] { [
         """
         ALTER TABLE \(s).sources ADD COLUMN IF NOT EXISTS fetched_total bigint NOT NULL DEFAULT 0,
             ADD COLUMN IF NOT EXISTS emitted_total bigint NOT NULL DEFAULT 0,
@@ -49,6 +49,39 @@ enum PostgresSchema {
             failures_total = failures
         """,
     ] }
+
+    /// Version 3: the ids are keyed on their SHA-256 (`id_hash`, 32 bytes), with the id kept
+    /// beside it, in `emitted` and in `recent_items`: a btree index entry cannot be larger than
+    /// about 2.7 KB, so an id over that failed every batch that held it (`index row size exceeds
+    /// btree maximum 2704`). `emitted` is copied into a new table (its index built after the
+    /// rows are in); `recent_items`, a few rows per feed sink, gets the column in place. The
+    /// existing rows are hashed by the server (`sha256`, PostgreSQL 11 and later) exactly as
+    /// `StateKeys.idHash` hashes new ids.
+    static func version3(_ s: String) -> [String] { [
+        """
+        CREATE TABLE \(s).emitted_v3(id_hash bytea NOT NULL, id text NOT NULL, source text NOT NULL, first_seen double precision NOT NULL,
+            last_seen double precision NOT NULL, hash text NOT NULL)
+        """,
+        "INSERT INTO \(s).emitted_v3 SELECT sha256(convert_to(id, 'UTF8')), id, source, first_seen, last_seen, hash FROM \(s).emitted",
+        "DROP TABLE \(s).emitted",
+        "ALTER TABLE \(s).emitted_v3 RENAME TO emitted",
+        "ALTER TABLE \(s).emitted ADD CONSTRAINT emitted_pkey PRIMARY KEY (id_hash)",
+        "CREATE INDEX emitted_last_seen ON \(s).emitted(last_seen)",
+        "ALTER TABLE \(s).recent_items ADD COLUMN id_hash bytea",
+        "UPDATE \(s).recent_items SET id_hash = sha256(convert_to(id, 'UTF8'))",
+        "ALTER TABLE \(s).recent_items DROP CONSTRAINT recent_items_pkey, ALTER COLUMN id_hash SET NOT NULL, ADD PRIMARY KEY (sink, id_hash)",
+    ] }
+
+    /// The version of the state in schema `schema` as it is, without changing anything: nil
+    /// when it has no tables of ours (no worker has opened it yet).
+    static func currentVersion(_ db: PostgresConnection, schema: String) throws(PostgresError) -> Int? {
+        let s = PostgresConnection.quote(identifier: schema)
+        let meta = try db.execute("SELECT to_regclass($1) IS NOT NULL", [.text(s + ".meta")])
+        guard meta.count > 0, meta.string(0, 0) == "t" else { return nil }
+        let rows = try db.execute("SELECT value FROM \(s).meta WHERE key = 'schema_version'")
+        let version = rows.count > 0 ? rows.int(0, 0) ?? 0 : 0
+        return version > 0 ? version : nil
+    }
 
     /// Creates the schema and its tables if missing, or brings them to `version`.
     static func migrate(_ db: PostgresConnection, schema: String, location: String) throws(StateError) {
@@ -68,6 +101,9 @@ enum PostgresSchema {
                 }
                 if current < 2 {
                     for sql in version2(s) { try db.execute(sql) }
+                }
+                if current < 3 {
+                    for sql in version3(s) { try db.execute(sql) }
                 }
                 if current < version {
                     try db.execute("INSERT INTO \(s).meta(key, value) VALUES('schema_version', $1) ON CONFLICT(key) DO UPDATE SET value = excluded.value", [.text(String(version))])

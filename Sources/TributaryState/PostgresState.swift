@@ -26,6 +26,9 @@ public final class PostgresState: StateBackend, @unchecked Sendable {
     /// Sources this process has made sure have a row, so leases can lock it.
     private var registered = Set<String>()
     private var closed = false
+    /// The schema's version: `PostgresSchema.version`, except for a state opened by
+    /// `readOnly`, which is never migrated.
+    package let version: Int
 
     public static let defaultSchema = "tributary"
 
@@ -37,6 +40,40 @@ public final class PostgresState: StateBackend, @unchecked Sendable {
         s = PostgresConnection.quote(identifier: schema) + "."
         do { db = try PostgresConnection(url: url) } catch { throw StateError(error.message, transient: error.transient) }
         try PostgresSchema.migrate(db, schema: schema, location: "\(url.display) (schema \(schema))")
+        version = PostgresSchema.version
+    }
+
+    private init(url: PostgresURL, schema: String, db: PostgresConnection, version: Int) {
+        self.url = url
+        self.schema = schema
+        self.s = PostgresConnection.quote(identifier: schema) + "."
+        self.db = db
+        self.version = version
+    }
+
+    /// Opens the state to read it as it is (`status`): connects, and creates, migrates and
+    /// writes nothing. Nil when the schema holds no state yet (no worker has opened it: no
+    /// source has run). A state written by a newer tributary is refused; an older one reads
+    /// with what it has (totals it lacks read as 0). Fails with the reason and the URL without
+    /// its password when the server cannot be reached.
+    public static func readOnly(url: PostgresURL, schema: String = PostgresState.defaultSchema) throws(StateError) -> PostgresState? {
+        let location = "\(url.display) (schema \(schema))"
+        let db: PostgresConnection
+        do { db = try PostgresConnection(url: url) } catch { throw StateError(error.message, transient: error.transient) }
+        let version: Int?
+        do { version = try PostgresSchema.currentVersion(db, schema: schema) } catch {
+            db.close()
+            throw StateError("PostgreSQL state \(location): \(error.message)", transient: error.transient)
+        }
+        guard let version else {
+            db.close()
+            return nil
+        }
+        if version > PostgresSchema.version {
+            db.close()
+            throw StateError("the state \(location) was written by a newer tributary (schema \(version), this one knows \(PostgresSchema.version))")
+        }
+        return PostgresState(url: url, schema: schema, db: db, version: version)
     }
 
     deinit { close() }
@@ -67,6 +104,8 @@ public final class PostgresState: StateBackend, @unchecked Sendable {
     }
 
     static let sourceColumns = "name, last_run, last_success, failures, next_due, last_error, type, fetched_total, emitted_total, failures_total, last_new, first_run, last_duration"
+    /// `sourceColumns` of a version-1 state (read by `status` without migrating it): no totals yet.
+    static let sourceColumnsV1 = "name, last_run, last_success, failures, next_due, last_error, type, 0, 0, 0, NULL::float8, NULL::float8, NULL::float8"
 
     /// A `SourceState` from a row of `sourceColumns`.
     static func sourceState(_ r: PostgresRows, _ i: Int) -> SourceState {
@@ -76,13 +115,14 @@ public final class PostgresState: StateBackend, @unchecked Sendable {
     }
 
     public func sourceStates(_ names: [String]) throws(StateError) -> [String: SourceState] {
-        let r = try run("SELECT \(Self.sourceColumns) FROM \(s)sources WHERE name = ANY($1::text[])", [Self.array(names)])
+        let r = try run("SELECT \(version >= 2 ? Self.sourceColumns : Self.sourceColumnsV1) FROM \(s)sources WHERE name = ANY($1::text[])", [Self.array(names)])
         var out: [String: SourceState] = [:]
         for i in 0..<r.count { if let name = r.string(i, 0) { out[name] = Self.sourceState(r, i) } }
         return out
     }
 
     public func counters() throws(StateError) -> [StateCounter] {
+        guard version >= 2 else { return [] }
         let r = try run("SELECT name, label, value FROM \(s)counters ORDER BY name, label", [])
         var out: [StateCounter] = []
         for i in 0..<r.count {
@@ -154,6 +194,12 @@ public final class PostgresState: StateBackend, @unchecked Sendable {
     /// The database's clock decides what is due and when a lease ends (`now` is not used), so
     /// workers whose clocks differ agree. One statement leases the due sources: rows locked by
     /// another worker's claim in progress are skipped, not waited for.
+    ///
+    /// A lease `worker` holds already counts as free: the candidates are the sources this
+    /// worker is not running, so a lease of its own on one of them is left over from a run
+    /// whose release could not be written (the state went away under it), or from an earlier
+    /// process of the same name. Such a source runs again as soon as it is due, not when that
+    /// lease runs out (`state.lease` later).
     public func claimDue(_ candidates: [SourceKey], worker: String, lease: Double, limit: Int, now: Double) throws(StateError) -> DueClaim {
         guard !candidates.isEmpty else { return DueClaim(claimed: [], nextCheck: nil) }
         try register(candidates)
@@ -165,7 +211,7 @@ public final class PostgresState: StateBackend, @unchecked Sendable {
                 WHERE s.name IN (
                     SELECT name FROM \(s)sources
                     WHERE name = ANY($1::text[]) AND (next_due IS NULL OR next_due <= extract(epoch FROM now()))
-                      AND (lease_until IS NULL OR lease_until < now())
+                      AND (lease_until IS NULL OR lease_until < now() OR lease_owner = $2)
                     ORDER BY next_due NULLS FIRST LIMIT $4 FOR UPDATE SKIP LOCKED)
                 RETURNING s.name, s.last_run, s.last_success, s.failures, s.next_due, s.last_error
                 """, [names, .text(worker), Self.num(lease), Self.num(limit)])
@@ -173,9 +219,9 @@ public final class PostgresState: StateBackend, @unchecked Sendable {
             claimed.sort { ($0.state.nextDue ?? -Double.infinity) < ($1.state.nextDue ?? -Double.infinity) }
         }
         let next = try run("""
-            SELECT min(GREATEST(coalesce(next_due, 0), coalesce(extract(epoch FROM lease_until), 0))) FROM \(s)sources
+            SELECT min(GREATEST(coalesce(next_due, 0), CASE WHEN lease_owner = $3 THEN 0 ELSE coalesce(extract(epoch FROM lease_until), 0) END)) FROM \(s)sources
             WHERE name = ANY($1::text[]) AND NOT (name = ANY($2::text[]))
-            """, [names, Self.array(claimed.map(\.name))])
+            """, [names, Self.array(claimed.map(\.name)), .text(worker)])
         return DueClaim(claimed: claimed, nextCheck: next.count > 0 ? next.double(0, 0) : nil)
     }
 

@@ -5,8 +5,9 @@ import TributaryPostgres
 
 /// One batch in one PostgreSQL transaction (`BEGIN` ... `COMMIT`, read committed).
 ///
-/// `claim` inserts the batch's ids with `ON CONFLICT DO NOTHING`, in id order (so two workers'
-/// batches lock shared ids in the same order and cannot deadlock over them): an id another
+/// `claim` inserts the batch's ids with `ON CONFLICT DO NOTHING`, in the order of their keys
+/// (`StateKeys`: so two workers' batches lock shared ids in the same order and cannot deadlock
+/// over them): an id another
 /// worker's open transaction has just inserted makes this insert wait until that transaction
 /// ends; if it committed, the id is known here and is not emitted again; if it rolled back,
 /// the id is new here. Either way exactly one of the two emits it.
@@ -22,30 +23,37 @@ final class PostgresTransaction: StateTransaction {
 
     func claim(_ ids: [EmittedID], now: Double) throws(StateError) -> [KnownID?] {
         guard !ids.isEmpty else { return [] }
+        // Keyed on the id's SHA-256 (`StateKeys`), sent as hex and decoded by the server.
+        let keys = ids.map { StateKeys.idHashHex($0.id) }
         let inserted = try state.run("""
-            INSERT INTO \(s)emitted(id, source, first_seen, last_seen, hash)
-            SELECT id, source, $4::float8, $4::float8, hash FROM unnest($1::text[], $2::text[], $3::text[]) AS v(id, source, hash) ORDER BY id
-            ON CONFLICT (id) DO NOTHING
-            RETURNING id
-            """, [PostgresState.array(ids.map(\.id)), PostgresState.array(ids.map(\.source)), PostgresState.array(ids.map(\.hash)), PostgresState.num(now)])
+            INSERT INTO \(s)emitted(id_hash, id, source, first_seen, last_seen, hash)
+            SELECT decode(k, 'hex'), id, source, $5::float8, $5::float8, hash
+            FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS v(k, id, source, hash) ORDER BY k COLLATE "C"
+            ON CONFLICT (id_hash) DO NOTHING
+            RETURNING encode(id_hash, 'hex')
+            """, [PostgresState.array(keys), PostgresState.array(ids.map(\.id)), PostgresState.array(ids.map(\.source)), PostgresState.array(ids.map(\.hash)),
+                  PostgresState.num(now)])
         var new = Set<String>()
-        for i in 0..<inserted.count { if let id = inserted.string(i, 0) { new.insert(id) } }
-        let old = ids.filter { !new.contains($0.id) }
+        for i in 0..<inserted.count { if let k = inserted.string(i, 0) { new.insert(k) } }
+        let old = ids.indices.filter { !new.contains(keys[$0]) }
         guard !old.isEmpty else { return ids.map { _ in nil } }
+        let oldKeys = PostgresState.array(old.map { keys[$0] })
         // A new statement, so it sees what other transactions committed while the insert waited.
-        let rows = try state.run("SELECT id, source, hash FROM \(s)emitted WHERE id = ANY($1::text[])", [PostgresState.array(old.map(\.id))])
+        let rows = try state.run("""
+            SELECT encode(id_hash, 'hex'), source, hash FROM \(s)emitted WHERE id_hash IN (SELECT decode(k, 'hex') FROM unnest($1::text[]) AS k)
+            """, [oldKeys])
         var known: [String: KnownID] = [:]
         for i in 0..<rows.count {
-            if let id = rows.string(i, 0), let source = rows.string(i, 1), let hash = rows.string(i, 2) { known[id] = KnownID(source: source, hash: hash) }
+            if let k = rows.string(i, 0), let source = rows.string(i, 1), let hash = rows.string(i, 2) { known[k] = KnownID(source: source, hash: hash) }
         }
         // As in SQLite: the hash follows the source that emitted the id; `last_seen` (what
         // retention goes by) is refreshed at most once a day.
         try state.run("""
             UPDATE \(s)emitted AS e SET last_seen = $4::float8, hash = CASE WHEN e.source = v.source THEN v.hash ELSE e.hash END
-            FROM unnest($1::text[], $2::text[], $3::text[]) AS v(id, source, hash)
-            WHERE e.id = v.id AND ((e.source = v.source AND e.hash <> v.hash) OR e.last_seen < $4::float8 - 86400)
-            """, [PostgresState.array(old.map(\.id)), PostgresState.array(old.map(\.source)), PostgresState.array(old.map(\.hash)), PostgresState.num(now)])
-        return ids.map { new.contains($0.id) ? nil : known[$0.id] }
+            FROM unnest($1::text[], $2::text[], $3::text[]) AS v(k, source, hash)
+            WHERE e.id_hash = decode(v.k, 'hex') AND ((e.source = v.source AND e.hash <> v.hash) OR e.last_seen < $4::float8 - 86400)
+            """, [oldKeys, PostgresState.array(old.map { ids[$0].source }), PostgresState.array(old.map { ids[$0].hash }), PostgresState.num(now)])
+        return keys.map { new.contains($0) ? nil : known[$0] }
     }
 
     func storeValidators(_ validators: [(key: String, response: StoredResponse)], now: Double) throws(StateError) {
@@ -62,11 +70,11 @@ final class PostgresTransaction: StateTransaction {
         guard !items.isEmpty else { return }
         // Lines are JSON text (UTF-8, controls escaped): kept as text.
         try state.run("""
-            INSERT INTO \(s)recent_items(sink, id, sort_time, line)
-            SELECT $1, id, t, line FROM unnest($2::text[], $3::float8[], $4::text[]) AS w(id, t, line)
-            ON CONFLICT (sink, id) DO UPDATE SET sort_time = excluded.sort_time, line = excluded.line
+            INSERT INTO \(s)recent_items(sink, id_hash, id, sort_time, line)
+            SELECT $1, decode(k, 'hex'), id, t, line FROM unnest($5::text[], $2::text[], $3::float8[], $4::text[]) AS w(k, id, t, line)
+            ON CONFLICT (sink, id_hash) DO UPDATE SET sort_time = excluded.sort_time, line = excluded.line
             """, [.text(sink), PostgresState.array(items.map(\.id)), .text("{" + items.map { String($0.sortTime) }.joined(separator: ",") + "}"),
-                  PostgresState.array(items.map { String(decoding: $0.line, as: UTF8.self) })])
+                  PostgresState.array(items.map { String(decoding: $0.line, as: UTF8.self) }), PostgresState.array(items.map { StateKeys.idHashHex($0.id) })])
     }
 
     func recordRun(_ run: RunRecord) throws(StateError) {

@@ -7,9 +7,10 @@ import CSQLite
 /// The SQLite schema, one numbered step at a time. `PRAGMA user_version` is the step a file
 /// has reached; opening a file for writing runs the steps it lacks, each in its own
 /// transaction with the version it reaches, so a file is always at exactly one step. A step is
-/// never edited once released: a change of schema is a new step.
+/// never edited once released: a change of schema is a new step (SQL in `migrations`, or a
+/// function where SQL alone cannot do it: `step3`).
 extension SQLiteState {
-    static let migrations: [(version: Int, sql: String)] = [
+    package static let migrations: [(version: Int, sql: String)] = [
         // 1: ids, validators, sinks' windows, the sources' run records, quotas.
         (1, """
         CREATE TABLE IF NOT EXISTS emitted(id TEXT PRIMARY KEY, source TEXT NOT NULL, first_seen REAL NOT NULL, last_seen REAL NOT NULL, hash TEXT NOT NULL) WITHOUT ROWID;
@@ -40,6 +41,30 @@ extension SQLiteState {
         """),
     ]
 
+    /// 3: `emitted` is keyed on the SHA-256 of the id (`id_hash`, 32 bytes), with the id kept
+    /// beside it, so the key is the same size whatever the id's length (as in the PostgreSQL
+    /// state, whose btree index cannot hold a row over about 2.7 KB). SQLite has no SHA-256 of
+    /// its own: the existing rows are copied into the new table here, each id hashed by
+    /// `StateKeys.idHash`.
+    static func step3(_ db: Database) throws(StateError) {
+        try db.exec("""
+            CREATE TABLE emitted_v3(id_hash BLOB PRIMARY KEY, id TEXT NOT NULL, source TEXT NOT NULL, first_seen REAL NOT NULL, last_seen REAL NOT NULL, hash TEXT NOT NULL) WITHOUT ROWID;
+            """)
+        let read = try db.statement("SELECT id, source, first_seen, last_seen, hash FROM emitted")
+        let write = try db.statement("INSERT OR IGNORE INTO emitted_v3(id_hash, id, source, first_seen, last_seen, hash) VALUES(?, ?, ?, ?, ?, ?)")
+        while try read.step() {
+            guard let id = read.string(0) else { continue }
+            write.bind(1, blob: StateKeys.idHash(id)).bind(2, id).bind(3, read.string(1) ?? "").bind(4, read.double(2) ?? 0).bind(5, read.double(3) ?? 0).bind(6, read.string(4) ?? "")
+            try write.run()
+        }
+        sqlite3_reset(read.stmt)
+        try db.exec("""
+            DROP TABLE emitted;
+            ALTER TABLE emitted_v3 RENAME TO emitted;
+            CREATE INDEX emitted_last_seen ON emitted(last_seen);
+            """)
+    }
+
     static func userVersion(_ db: Database) throws(StateError) -> Int {
         let s = try db.statement("PRAGMA user_version")
         defer { sqlite3_reset(s.stmt) }
@@ -55,6 +80,12 @@ extension SQLiteState {
         for step in migrations where step.version > version {
             try db.transaction { () throws(StateError) in
                 try db.exec(step.sql + "\nPRAGMA user_version = \(step.version);")
+            }
+        }
+        if version < 3 {
+            try db.transaction { () throws(StateError) in
+                try step3(db)
+                try db.exec("PRAGMA user_version = 3;")
             }
         }
     }

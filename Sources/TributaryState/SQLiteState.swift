@@ -20,10 +20,10 @@ public final class SQLiteState: StateBackend, @unchecked Sendable {
     public var location: String { path }
 
     /// The schema this build writes (`SQLiteState+Schema.swift` has every step to it).
-    public static let schemaVersion = 2
+    public static let schemaVersion = 3
     /// The schema of the open file: `schemaVersion`, except for a file opened for reading only,
     /// which is never migrated.
-    let version: Int
+    package let version: Int
 
     /// The SQLite library this process runs with, e.g. `3.40.1`.
     public static var sqliteVersion: String { String(cString: sqlite3_libversion()) }
@@ -137,7 +137,7 @@ public final class SQLiteState: StateBackend, @unchecked Sendable {
     }
 
     public func begin() throws(StateError) -> any StateTransaction {
-        if isReadOnly { return DryRunTransaction(db: db, overlay: dryRun) }
+        if isReadOnly { return DryRunTransaction(db: db, overlay: dryRun, keyedByHash: version >= 3) }
         try db.exec("BEGIN IMMEDIATE")
         return SQLiteTransaction(db: db)
     }
@@ -275,30 +275,33 @@ final class SQLiteTransaction: StateTransaction {
     deinit { if open { rollback() } }
 
     func claim(_ ids: [EmittedID], now: Double) throws(StateError) -> [KnownID?] {
-        let known = try Self.lookUp(ids, in: db)
+        let keys = ids.map { StateKeys.idHash($0.id) }
+        let known = try Self.lookUp(ids, keys: keys, in: db)
         // `last_seen` (what retention goes by) is refreshed at most once a day per id, so a feed
         // polled every few minutes does not rewrite its rows and their index each run.
         let up = try db.statement("""
-            INSERT INTO emitted(id, source, first_seen, last_seen, hash) VALUES(?, ?, ?, ?, ?)
-            ON CONFLICT(id) DO UPDATE SET last_seen = excluded.last_seen,
+            INSERT INTO emitted(id_hash, id, source, first_seen, last_seen, hash) VALUES(?, ?, ?, ?, ?, ?)
+            ON CONFLICT(id_hash) DO UPDATE SET last_seen = excluded.last_seen,
                 hash = CASE WHEN emitted.source = excluded.source THEN excluded.hash ELSE emitted.hash END
             WHERE (emitted.source = excluded.source AND emitted.hash != excluded.hash) OR emitted.last_seen < excluded.last_seen - 86400
             """)
-        for e in ids {
-            up.bind(1, e.id).bind(2, e.source).bind(3, now).bind(4, now).bind(5, e.hash)
+        for (e, key) in zip(ids, keys) {
+            up.bind(1, blob: key).bind(2, e.id).bind(3, e.source).bind(4, now).bind(5, now).bind(6, e.hash)
             try up.run()
         }
         return known
     }
 
-    /// What the state knows of each id (nil: never emitted).
-    static func lookUp(_ ids: [EmittedID], in db: Database) throws(StateError) -> [KnownID?] {
-        let look = try db.statement("SELECT source, hash FROM emitted WHERE id = ?")
+    /// What the state knows of each id (nil: never emitted), by its key (`keys[i]`,
+    /// `StateKeys.idHash`), or by the id itself in a file from before schema 3 (`keys` nil: a
+    /// dry run reads an older file without migrating it).
+    static func lookUp(_ ids: [EmittedID], keys: [[UInt8]]?, in db: Database) throws(StateError) -> [KnownID?] {
+        let look = try db.statement(keys == nil ? "SELECT source, hash FROM emitted WHERE id = ?" : "SELECT source, hash FROM emitted WHERE id_hash = ?")
         var known: [KnownID?] = []
         known.reserveCapacity(ids.count)
-        for e in ids {
+        for (i, e) in ids.enumerated() {
             sqlite3_reset(look.stmt)
-            look.bind(1, e.id)
+            if let keys { look.bind(1, blob: keys[i]) } else { look.bind(1, e.id) }
             if try look.step(), let source = look.string(0), let hash = look.string(1) {
                 known.append(KnownID(source: source, hash: hash))
             } else {

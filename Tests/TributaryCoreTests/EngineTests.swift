@@ -1,6 +1,11 @@
 import XCTest
 import TributaryTestSupport
 @testable import TributaryCore
+@testable import TributaryJSON
+@testable import TributaryOptions
+@testable import TributaryHTTP
+@testable import TributaryPostgres
+@testable import TributaryPluginKit
 @testable import TributaryBase
 @testable import TributaryState
 

@@ -37,11 +37,19 @@ public final class Delivery: @unchecked Sendable {
         /// whose batch it hit (`stopped: state unavailable: ...`, nothing recorded, retried
         /// later) instead of all delivery (`watch`). Otherwise it is a sink failure (`run`).
         public var waitsOutStateOutages = false
+        /// A sink that fails (its server down, a write error) stops only the batch it failed:
+        /// nothing of that batch is recorded, its source's run ends `stopped: sink unavailable:
+        /// ...` and the batch comes again with the source's next run. Delivery then writes to no
+        /// sink until a backoff has passed (1 s, 2 s, 4 s, ... 30 s, for as long as the sink
+        /// keeps failing), and the next batch after it tries again (`watch`). Otherwise a sink
+        /// failure stops all delivery (`run`: exit 3).
+        public var waitsOutSinkOutages = false
         /// How items read as text, for the sinks (`SinkContext.lines`): `Registry.itemLines`.
         public var lines: ItemLines
         public init(emitAll: Bool = false, dedupeAcrossSources: Bool = true, stopOnFailure: StopFlag? = nil, lines: ItemLines = .standard, sinkNames: [String] = [],
                     willWrite: (@Sendable () -> Void)? = nil, didWrite: (@Sendable () -> Void)? = nil,
-                    worker: String = Leases.defaultWorker, lease: Double = Leases.defaultDuration, waitsOutStateOutages: Bool = false) {
+                    worker: String = Leases.defaultWorker, lease: Double = Leases.defaultDuration, waitsOutStateOutages: Bool = false,
+                    waitsOutSinkOutages: Bool = false) {
             self.lines = lines
             self.emitAll = emitAll
             self.dedupeAcrossSources = dedupeAcrossSources
@@ -52,6 +60,7 @@ public final class Delivery: @unchecked Sendable {
             self.worker = worker
             self.lease = lease
             self.waitsOutStateOutages = waitsOutStateOutages
+            self.waitsOutSinkOutages = waitsOutSinkOutages
         }
     }
 
@@ -80,6 +89,13 @@ public final class Delivery: @unchecked Sendable {
     /// The sinks' `SinkContext.interruption`: set from any thread (the delivery thread may be
     /// blocked in a sink's write, waiting for exactly this).
     private let interruption = StopFlag()
+    /// The sink failure being waited out (`Options.waitsOutSinkOutages`), if any.
+    private var sinkOutage: SinkOutage?
+    /// When the sinks may be written again after a failure (nil: now). Written on the delivery
+    /// thread, read by the scheduler from any thread (`sinksPausedUntil`).
+    private let sinkPause = Locked<Double?>(nil)
+    /// Where the sinks' notes go (`open`'s `warn`); the outages of `waitsOutSinkOutages` too.
+    private var warn: @Sendable (String) -> Void = { _ in }
 
     /// `sinkFilters`: the filter of each sink, by position (missing ones: none).
     public init(sinks: [any Sink], sinkFilters: [ItemFilter?] = [], state: (any StateBackend)?, options: Options = Options()) {
@@ -97,6 +113,10 @@ public final class Delivery: @unchecked Sendable {
         thread.stop()
     }
 
+    /// While a sink failure is waited out (`Options.waitsOutSinkOutages`): when the sinks are
+    /// tried again. `watch` starts no run before then. Any thread.
+    public var sinksPausedUntil: Double? { sinkPause.withLock { $0 } }
+
     /// The sink failure that stopped delivery, if any (an output closed by its reader is not one).
     public var sinkFailure: SinkError? { get async { await thread.run { self.failure } } }
     public var isOutputClosed: Bool { get async { await thread.run { self.outputClosed } } }
@@ -107,6 +127,7 @@ public final class Delivery: @unchecked Sendable {
     /// sinks have to say.
     public func open(warn: @escaping @Sendable (String) -> Void = { _ in }) async throws(SinkError) {
         try await thread.run { () throws(SinkError) in
+            self.warn = warn
             // `unowned`: the sinks keep the window for their life, and the Delivery keeps the sinks.
             let windows: SinkWindowStore? = self.state.map { [unowned self] state in
                 SinkWindowStore(load: { [unowned self] key throws(StateError) in
@@ -316,6 +337,16 @@ public final class Delivery: @unchecked Sendable {
         return bySink.sorted { $0.key < $1.key }.map { StateCounter(.sinkRejected, $0.key, $0.value) }
     }
 
+    /// A sink failure `watch` waits out: the sink, its last message, since when, and when the
+    /// sinks are tried again (the backoff of a state outage: 1 s, 2 s, 4 s, ... 30 s).
+    struct SinkOutage {
+        var sink: Int
+        var message: String
+        var since: Double
+        var retryAt: Double
+        var backoff = StateOutage()
+    }
+
     /// The run's HTTP answers not yet counted, and the items each sink wrote (`written[i]`).
     private func uncountedCounters(_ run: SourceRun, written: [Int]) -> [StateCounter] {
         var out = run.uncountedStatuses.sorted { $0.key < $1.key }.map { StateCounter(.httpRequests, $0.key, $0.value) }
@@ -349,11 +380,15 @@ public final class Delivery: @unchecked Sendable {
 
     /// Writes to every sink; a failure is counted once the batch's transaction is rolled back
     /// (`failedSink`). What a sink rejected is staged (`stagedRejections`) and not counted as
-    /// written by it.
+    /// written by it. While a sink failure is waited out, a batch before the end of the backoff
+    /// is stopped without writing (`Options.waitsOutSinkOutages`).
     private func write(_ items: [Item]) throws(SourceError) {
         stagedWritten = Array(repeating: 0, count: sinks.count)
         stagedRejections.removeAll()
         guard !items.isEmpty else { return }
+        if let outage = sinkOutage, Timestamp.now().seconds < outage.retryAt {
+            throw SourceError.deliveryStopped("sink unavailable: \(outage.message)")
+        }
         options.willWrite?()
         defer { options.didWrite?() }
         let now = Timestamp.now().seconds
@@ -368,16 +403,42 @@ public final class Delivery: @unchecked Sendable {
                 try sink.write(mine)
                 stagedWritten[i] = mine.count - (stagedRejections.count - before)
             } catch {
-                options.stopOnFailure?.set()
                 if error.isOutputClosed {
+                    options.stopOnFailure?.set()
                     outputClosed = true
                     throw SourceError.deliveryStopped("output closed")
                 }
-                failure = error
                 failedSink = i
+                if options.waitsOutSinkOutages {
+                    throw sinkUnavailable(i, error)
+                }
+                options.stopOnFailure?.set()
+                failure = error
                 throw SourceError.deliveryStopped("a sink failed: \(error.message)")
             }
         }
+        if let outage = sinkOutage {
+            sinkOutage = nil
+            sinkPause.withLock { $0 = nil }
+            let seconds = Timestamp.now().seconds - outage.since
+            warn("\(sinkName(outage.sink)): written again after \(outage.backoff.failures) failed attempt\(outage.backoff.failures == 1 ? "" : "s") (\(Durations.format(seconds.rounded(.up))))")
+        }
+    }
+
+    /// A sink failed under `waitsOutSinkOutages`: says so, and pauses the sinks for the next
+    /// step of the backoff.
+    private func sinkUnavailable(_ index: Int, _ error: SinkError) -> SourceError {
+        let now = Timestamp.now().seconds
+        var outage = sinkOutage ?? SinkOutage(sink: index, message: error.message, since: now, retryAt: now)
+        outage.sink = index
+        outage.message = error.message
+        let wait = outage.backoff.failed()
+        outage.retryAt = now + wait
+        sinkOutage = outage
+        let retryAt = outage.retryAt
+        sinkPause.withLock { $0 = retryAt }
+        warn("\(sinkName(index)) failed (attempt \(outage.backoff.failures)), trying again in \(Durations.format(wait)); the batch is not recorded and comes again: \(error.message)")
+        return SourceError.deliveryStopped("sink unavailable: \(error.message)")
     }
 
     private func stateFailure(_ error: StateError, written: Bool) -> SourceError {

@@ -280,7 +280,12 @@ public struct Engine: Sendable {
             previousSuccess: previous?.lastSuccess.map { Timestamp(seconds: $0) },
             parallelism: options.concurrency,
             emit: { items throws(SourceError) in
-                let batch = await stage?.process(items) ?? items
+                // The processing stage, then the item rules every backend and sink relies on: an id
+                // longer than they take is one item's problem, skipped with a warning.
+                let batch = ProcessingStage.admitted(await stage?.process(items) ?? items) { item, why in
+                    tally.add(.skipped)
+                    observer(.warning(source: name, message: why))
+                }
                 try await delivery.deliver(batch, processed: tally.take(), to: run, validators: ledger.takePending(), statuses: ledger.takeStatuses())
                 observer(.delivered(source: name))
             },

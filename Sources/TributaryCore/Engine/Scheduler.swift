@@ -82,7 +82,11 @@ public struct Scheduler: Sendable {
                     // than after every run that ends (10,000 sources: 150 looks, not 10,000).
                     let busy = running.count > limit / 2 && now - lastLook < Self.busyLookInterval
                     if busy { look = lastLook + Self.busyLookInterval }
-                    let candidates = busy || running.count >= limit ? [] : sources.filter { !running.contains($0.settings.name) && (notBefore[$0.settings.name] ?? now) <= now }
+                    // A sink failure being waited out: no run starts before the sinks are tried
+                    // again (its batches could not be delivered).
+                    let paused = delivery.sinksPausedUntil.flatMap { $0 > now ? $0 : nil }
+                    if let paused { look = min(look, paused) }
+                    let candidates = paused != nil || busy || running.count >= limit ? [] : sources.filter { !running.contains($0.settings.name) && (notBefore[$0.settings.name] ?? now) <= now }
                     if !candidates.isEmpty {
                         lastLook = now
                         do throws(StateError) {

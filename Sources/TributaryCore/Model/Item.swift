@@ -41,6 +41,21 @@ public struct Item: Sendable, Equatable {
     }
 }
 
+extension Item {
+    /// The longest id an item may have, in UTF-8 bytes (Docs/contract.md#items): every state
+    /// backend and every sink takes an id up to this length. The engine skips an item with a
+    /// longer id, with a warning naming its source, and delivers the rest of its batch.
+    public static let maxIDBytes = 16384
+
+    /// Why the engine skips this item, or nil when its id is within `maxIDBytes`.
+    public var idLengthProblem: String? {
+        let n = id.utf8.count
+        guard n > Self.maxIDBytes else { return nil }
+        let head = String(id.unicodeScalars.prefix(60).map(Character.init))
+        return "item skipped: its id is \(n) bytes, longer than the \(Self.maxIDBytes) an id may have (id \"\(head)...\", title \"\(title.prefix(80))\")"
+    }
+}
+
 /// A latitude/longitude pair in degrees.
 public struct Geo: Sendable, Equatable {
     public var lat: Double

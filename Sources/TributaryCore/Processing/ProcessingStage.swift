@@ -18,6 +18,17 @@ struct ProcessingStage: Sendable {
         return batch
     }
 
+    /// The items that keep the rules every state backend and sink relies on (an id of at most
+    /// `Item.maxIDBytes`); each other one is handed to `skip` with the reason.
+    static func admitted(_ items: [Item], skip: (Item, String) -> Void) -> [Item] {
+        guard items.contains(where: { $0.idLengthProblem != nil }) else { return items }
+        return items.filter { item in
+            guard let problem = item.idLengthProblem else { return true }
+            skip(item, problem)
+            return false
+        }
+    }
+
     func finish() async {
         for run in runs { await run.finish() }
     }

@@ -59,6 +59,14 @@ public final class NATSSink: Sink {
     var shownURL: String { Redactor.redactText(Redactor.redactURL(url)) }
 
     public func open(_ context: SinkContext) throws(SinkError) {
+        let c = try connect(warn: context.warn)
+        connection.withLock { $0 = c }
+        self.context.withLock { $0 = context }
+    }
+
+    /// Connects, and with `stream` creates it if missing (`warn` says when the stream made does
+    /// not capture the subject).
+    private func connect(warn: (String) -> Void) throws(SinkError) -> JetStreamConnection {
         let c: JetStreamConnection
         do {
             c = try JetStreamConnection.connect(.init(url: url, timeout: timeout))
@@ -73,20 +81,32 @@ public final class NATSSink: Sink {
             if let stream, try !c.streamExists(stream) {
                 try c.addStream(stream, subjects: Self.streamSubjects, duplicateWindow: duplicateWindow)
                 if !subject.isUnderDefaultStreamSubjects {
-                    context.warn("nats: created stream \(stream) on \(Self.streamSubjects.joined(separator: ", ")), which does not capture the subject \(subject.template): publishing fails unless another stream does")
+                    warn("nats: created stream \(stream) on \(Self.streamSubjects.joined(separator: ", ")), which does not capture the subject \(subject.template): publishing fails unless another stream does")
                 }
             }
         } catch {
             c.close()
             throw failure("\(shownURL): \(error.message)")
         }
-        connection.withLock { $0 = c }
-        self.context.withLock { $0 = context }
+        return c
+    }
+
+    /// The connection for a batch: the open one, or a new one when a batch failed on it (it
+    /// abandoned that batch's messages and takes no further batch): `watch` tries a failed
+    /// sink again, and the batch after an outage goes out on a fresh connection.
+    private func connectionForBatch() throws(SinkError) -> JetStreamConnection {
+        guard let c = connection.withLock({ $0 }) else { throw failure("\(shownURL): not connected (the sink was not opened)") }
+        guard c.isBroken else { return c }
+        // Closed (it stays broken, so the next batch tries again when connecting fails).
+        c.close()
+        let fresh = try connect(warn: { _ in })
+        connection.withLock { $0 = fresh }
+        return fresh
     }
 
     public func write(_ items: [Item]) throws(SinkError) {
         guard !items.isEmpty else { return }
-        guard let c = connection.withLock({ $0 }) else { throw failure("\(shownURL): not connected (the sink was not opened)") }
+        let c = try connectionForBatch()
         var messages: [JetStreamConnection.Message] = []
         messages.reserveCapacity(items.count)
         let limit = c.maxPayload

@@ -39,7 +39,10 @@ public final class PostgresSink: Sink, @unchecked Sendable {
     let url: PostgresURL
     let table: PostgresItemsTable
     private var db: PostgresConnection?
-    private lazy var upsert = table.upsert
+    /// How the table is keyed, found (or made) by `open`.
+    private var key = PostgresItemsTable.Key.idSHA256
+    private var upsert = ""
+    private var warn: @Sendable (String) -> Void = { _ in }
 
     init(url: PostgresURL, table: PostgresItemsTable) {
         self.url = url
@@ -47,10 +50,26 @@ public final class PostgresSink: Sink, @unchecked Sendable {
     }
 
     public func open(_ context: SinkContext) throws(SinkError) {
-        try withRetries { db throws(PostgresError) in try table.create(db) }
+        warn = context.warn
+        var prepared: (key: PostgresItemsTable.Key, note: String?) = (.idSHA256, nil)
+        try withRetries { db throws(PostgresError) in prepared = try table.prepare(db) }
+        key = prepared.key
+        upsert = table.upsert(key)
+        if let note = prepared.note { context.warn(note) }
     }
 
     public func write(_ items: [Item]) throws(SinkError) {
+        var items = items
+        if key != .idSHA256 {
+            // A table keyed on id (that could not be converted): an id its index cannot take
+            // would fail the whole batch, so that item is skipped here, and said.
+            items = items.filter { item in
+                let n = item.id.utf8.count
+                guard n > PostgresItemsTable.maxIndexedIDBytes else { return true }
+                warn("postgres: \(table.display): item \"\(String(item.id.unicodeScalars.prefix(60).map(Character.init)))...\" not written: its id is \(n) bytes, more than the table's index on id takes (\(PostgresItemsTable.maxIndexedIDBytes)); the table is keyed on id, not id_sha256 (Docs/sinks/postgres.md)")
+                return false
+            }
+        }
         guard !items.isEmpty else { return }
         let payload = PostgresItemsTable.payload(items)
         let sql = upsert

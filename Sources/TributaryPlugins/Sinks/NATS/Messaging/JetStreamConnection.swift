@@ -62,6 +62,9 @@ public final class JetStreamConnection: @unchecked Sendable {
     /// Set when a batch failed: its unacknowledged messages were abandoned, and a late callback
     /// of that batch could be mistaken for one of the next, so no further batch is accepted.
     private var broken = false
+    /// A batch failed on this connection (see `broken`): it takes no further batch, so a sink
+    /// that is to go on (`watch` tries a failed sink again) needs a new connection.
+    public var isBroken: Bool { broken }
     /// How long one wait lasts before the batch's progress is checked again.
     static let slice: Double = 0.25
 
