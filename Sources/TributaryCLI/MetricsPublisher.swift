@@ -21,7 +21,7 @@ struct MetricsPublisher: Sendable {
 
     func publish() async {
         let metrics: Metrics?
-        do { metrics = try await delivery.metrics(sources: sources) } catch {
+        do { metrics = try await delivery.gateway.metrics(sources: sources, sinks: delivery.sinkNames) } catch {
             log.warn("metrics: cannot read the state: \(error.message)")
             return
         }

@@ -6,10 +6,10 @@ import Glibc
 
 /// The one-line live progress display on a terminal's stderr. Everything else written to that
 /// terminal goes around it: log lines through `log` (the line is cleared, the text written, the
-/// line redrawn under one lock), and the sinks' writes between `hide` and `show` (the delivery
-/// calls them around each batch when stdout is a terminal too), so an item is never written
-/// after the progress text on one line.
-final class ProgressLine: Sendable {
+/// line redrawn under one lock), and writes to stdout on the same terminal between `hide` and
+/// `show` (it is stdout's overlay, `FDOutput.setOverlay`), so an item is never written after
+/// the progress text on one line.
+final class ProgressLine: TerminalOverlay {
     let enabled: Bool
     let output: FDOutput
     /// `shown`: the line is on the terminal now; `hidden`: a sink is writing, keep it off.

@@ -151,10 +151,7 @@ struct Runner {
         let itemsOnTerminal = progress.enabled && FDOutput.standardOutput.isTerminal
         var options = Delivery.Options(emitAll: args.given(ifDeclared: Flags.all), lines: BuiltinRegistry.standard.itemLines, sinkNames: sinkNames,
                                       worker: worker, lease: config.lease)
-        if itemsOnTerminal {
-            options.willWrite = { progress.hide() }
-            options.didWrite = { progress.show() }
-        }
+        if itemsOnTerminal { FDOutput.standardOutput.setOverlay(progress) }
         let delivery = Delivery(sinks: sinks, sinkFilters: sinkFilters, state: opened.store, options: options)
         let engine = Engine(sources: selected, delivery: delivery, transport: transport,
                             options: Engine.Options(respectSchedule: args.given(ifDeclared: Flags.respectSchedule), concurrency: config.http.concurrency, grace: Runner.gracePeriod),

@@ -11,6 +11,8 @@ public final class FDOutput: Sendable {
 
     public let fd: Int32
     private let lock = Locked(false)  // true once the reader has gone
+    /// What is drawn on the same terminal that this output's writes must go around.
+    private let overlay = Locked<(any TerminalOverlay)?>(nil)
 
     /// How messages name it: `stdout`, `stderr`, `fd 5`.
     public let name: String
@@ -25,7 +27,19 @@ public final class FDOutput: Sendable {
 
     public var isTerminal: Bool { isatty(fd) == 1 }
 
+    /// Something drawn on this output's terminal (the command line's progress line, on stderr)
+    /// that every write here goes around: it is taken off before and put back after, so an
+    /// item is never written after the progress text on one line. Set before the first write.
+    public func setOverlay(_ o: (any TerminalOverlay)?) { overlay.withLock { $0 = o } }
+
     public func write(_ bytes: [UInt8]) throws(SinkError) {
+        guard let o = overlay.withLock({ $0 }) else { return try writeNow(bytes) }
+        o.hide()
+        defer { o.show() }
+        try writeNow(bytes)
+    }
+
+    private func writeNow(_ bytes: [UInt8]) throws(SinkError) {
         let failure: SinkError? = lock.withLock { closed -> SinkError? in
             if closed { return .readerGone(name) }
             return bytes.withUnsafeBytes { raw -> SinkError? in
@@ -50,6 +64,14 @@ public final class FDOutput: Sendable {
 
     /// For logs: never throws.
     public func log(_ text: String) { try? write(Array(text.utf8)) }
+}
+
+/// A line drawn on a terminal that other writes to that terminal go around (`FDOutput.setOverlay`).
+public protocol TerminalOverlay: Sendable {
+    /// Takes the line off the terminal: something else is about to write there.
+    func hide()
+    /// Puts it back.
+    func show()
 }
 
 /// Writes a whole file so readers never see a partial one: temp file in the same folder,

@@ -1,14 +1,20 @@
-/// The one owner of the sinks and the state. Every batch a source emits is delivered here, on
-/// one dedicated thread (`SerialThread`), one batch at a time: ids already delivered this run
-/// are dropped, `max_items` is applied, the batch's ids are claimed in state, `first_run` and
-/// `emit_updates` decide what is new, every sink writes it, and one state transaction commits
-/// the ids, the validators of the responses they came from, the sinks' windows, the totals the
-/// metrics and `status` read (items fetched and delivered, HTTP answers, items each sink
-/// wrote or rejected) and, with a source's end, its run record. Nothing is recorded unless
-/// every sink wrote its items (or rejected some for good: `SinkContext.reject`).
+/// Where a source's batches become output, one batch at a time, on the state's thread
+/// (`StateGateway`): `max_items` and the run's duplicates are dropped, the batch's ids are
+/// claimed in the state, the `BatchPolicy` decides what is new, the `SinkSet` writes it, and
+/// one state transaction commits the ids, the validators of the responses they came from, the
+/// sinks' windows, the totals the metrics and `status` read (items fetched and delivered, HTTP
+/// answers, items each sink wrote or rejected) and, with a source's end, its run record.
+/// Nothing is recorded unless every sink wrote its items (or rejected some for good:
+/// `SinkContext.reject`).
 ///
-/// Threading rule (why `@unchecked Sendable` is sound): everything below `thread` is touched
-/// only by jobs on `thread` (asserted in debug builds); the public async methods hop there.
+/// Its parts each have one job: the gateway owns the state, the sink set the sinks, the
+/// policy decides. Nothing calls back up: the sinks hand their windows and rejections back in
+/// their notes, the HTTP client reads stored bodies through the gateway (`HTTPCache`), and a
+/// terminal's progress line is the output layer's (`FDOutput.setOverlay`).
+///
+/// Threading rule (why `@unchecked Sendable` is sound): everything mutable below is touched
+/// only by jobs on the gateway's thread (asserted in debug builds); the public async methods
+/// hop there.
 public final class Delivery: @unchecked Sendable {
     public struct Options: Sendable {
         /// Emit everything fetched (`--all`), not only what state has not seen.
@@ -24,11 +30,6 @@ public final class Delivery: @unchecked Sendable {
         /// and in rejection warnings, in the order of the sinks; a sink without one is
         /// `sinks[<index>]`.
         public var sinkNames: [String]
-        /// Called on the delivery thread just before the sinks write a batch, and just after
-        /// (also when they failed): the CLI takes its progress line off a terminal a sink may
-        /// write to, and puts it back.
-        public var willWrite: (@Sendable () -> Void)?
-        public var didWrite: (@Sendable () -> Void)?
         /// This process's name in leases (`--worker`, default `<hostname>:<pid>`).
         public var worker = Leases.defaultWorker
         /// How long a lease lasts unless renewed (`state.lease`).
@@ -47,7 +48,6 @@ public final class Delivery: @unchecked Sendable {
         /// How items read as text, for the sinks (`SinkContext.lines`): `Registry.itemLines`.
         public var lines: ItemLines
         public init(emitAll: Bool = false, dedupeAcrossSources: Bool = true, stopOnFailure: StopFlag? = nil, lines: ItemLines = .standard, sinkNames: [String] = [],
-                    willWrite: (@Sendable () -> Void)? = nil, didWrite: (@Sendable () -> Void)? = nil,
                     worker: String = Leases.defaultWorker, lease: Double = Leases.defaultDuration, waitsOutStateOutages: Bool = false,
                     waitsOutSinkOutages: Bool = false) {
             self.lines = lines
@@ -55,8 +55,6 @@ public final class Delivery: @unchecked Sendable {
             self.dedupeAcrossSources = dedupeAcrossSources
             self.stopOnFailure = stopOnFailure
             self.sinkNames = sinkNames
-            self.willWrite = willWrite
-            self.didWrite = didWrite
             self.worker = worker
             self.lease = lease
             self.waitsOutStateOutages = waitsOutStateOutages
@@ -64,58 +62,40 @@ public final class Delivery: @unchecked Sendable {
         }
     }
 
-    let thread = SerialThread(name: "tributary-deliv")
-    private let sinks: [any Sink]
-    /// Each sink's `filter`, by position (nil: the sink takes every item).
-    private let sinkFilters: [ItemFilter?]
-    public let state: (any StateBackend)?
+    /// The state's one owner; its thread is the delivery's.
+    public let gateway: StateGateway
+    let sinks: SinkSet
+    let policy: BatchPolicy
     let options: Options
     private var seen = IDSet()
     private var failure: SinkError?
     private var outputClosed = false
-    /// The sink whose write failed in the batch being delivered.
+    /// The sink whose write failed in the batch being delivered, counted after its rollback.
     private var failedSink: Int?
-    /// Windows the sinks saved during the batch being delivered.
-    private var stagedWindows: [(sink: String, items: [WindowItem])] = []
-    /// Items each sink wrote of the batch being delivered (its filter may have taken fewer, it
-    /// may have rejected some).
-    private var stagedWritten: [Int] = []
-    /// Items the sinks rejected in the batch being delivered (`SinkContext.reject`).
-    private var stagedRejections: [SinkRejection] = []
-    /// The sink whose `write` runs now, and the items it was given: a rejection counts only
-    /// then, for an item of its batch, once. (Looked through only when a sink rejects, which is
-    /// rare: no set of ids is built for every batch.)
-    private var writing: (sink: Int, items: [Item])?
-    /// The sinks' `SinkContext.interruption`: set from any thread (the delivery thread may be
-    /// blocked in a sink's write, waiting for exactly this).
-    private let interruption = StopFlag()
-    /// The sink failure being waited out (`Options.waitsOutSinkOutages`), if any.
-    private var sinkOutage: SinkOutage?
-    /// When the sinks may be written again after a failure (nil: now). Written on the delivery
-    /// thread, read by the scheduler from any thread (`sinksPausedUntil`).
-    private let sinkPause = Locked<Double?>(nil)
-    /// Where the sinks' notes go (`open`'s `warn`); the outages of `waitsOutSinkOutages` too.
+    /// Where the sinks' notes go (`open`'s `warn`); rejections and sink outages too.
     private var warn: @Sendable (String) -> Void = { _ in }
 
     /// `sinkFilters`: the filter of each sink, by position (missing ones: none).
     public init(sinks: [any Sink], sinkFilters: [ItemFilter?] = [], state: (any StateBackend)?, options: Options = Options()) {
-        self.sinks = sinks
-        self.sinkFilters = sinks.indices.map { $0 < sinkFilters.count ? sinkFilters[$0] : nil }
-        self.state = state
+        self.gateway = StateGateway(state: state, worker: options.worker, lease: options.lease)
+        self.sinks = SinkSet(sinks: sinks, filters: sinkFilters, names: sinks.indices.map { $0 < options.sinkNames.count ? options.sinkNames[$0] : "sinks[\($0)]" },
+                             lines: options.lines, waitsOutOutages: options.waitsOutSinkOutages)
+        self.policy = BatchPolicy(emitAll: options.emitAll)
         self.options = options
     }
 
-    deinit { thread.stop() }
+    public var state: (any StateBackend)? { gateway.state }
+    var thread: SerialThread { gateway.thread }
 
     /// Closes the state and ends the delivery thread; call once, after `close()`.
-    public func shutdown() async {
-        await thread.run { self.state?.close() }
-        thread.stop()
-    }
+    public func shutdown() async { await gateway.shutdown() }
 
     /// While a sink failure is waited out (`Options.waitsOutSinkOutages`): when the sinks are
     /// tried again. `watch` starts no run before then. Any thread.
-    public var sinksPausedUntil: Double? { sinkPause.withLock { $0 } }
+    public var sinksPausedUntil: Double? { sinks.pausedUntil }
+
+    /// The sinks' names, in config order (the metrics' `sink` label).
+    public var sinkNames: [String] { sinks.names }
 
     /// The sink failure that stopped delivery, if any (an output closed by its reader is not one).
     public var sinkFailure: SinkError? { get async { await thread.run { self.failure } } }
@@ -128,30 +108,13 @@ public final class Delivery: @unchecked Sendable {
     public func open(warn: @escaping @Sendable (String) -> Void = { _ in }) async throws(SinkError) {
         try await thread.run { () throws(SinkError) in
             self.warn = warn
-            // `unowned`: the sinks keep the window for their life, and the Delivery keeps the sinks.
-            let windows: SinkWindowStore? = self.state.map { [unowned self] state in
-                SinkWindowStore(load: { [unowned self] key throws(StateError) in
-                    self.thread.assertCurrent("loading a sink window")
-                    return try state.window(sink: key)
-                }, save: { [unowned self] key, items in
-                    self.thread.assertCurrent("saving a sink window")
-                    self.stagedWindows.removeAll { $0.sink == key }
-                    self.stagedWindows.append((key, items))
-                })
+            var windows: (@Sendable (String) throws(StateError) -> [[UInt8]])? = nil
+            if let state = self.state {
+                windows = { (key: String) throws(StateError) -> [[UInt8]] in try state.window(sink: key) }
             }
-            for (i, sink) in self.sinks.enumerated() {
-                let context = SinkContext(window: windows, lines: self.options.lines, interruption: self.interruption, warn: warn,
-                                          reject: { [unowned self] item, reason in
-                    self.thread.assertCurrent("rejecting an item")
-                    let name = self.sinkName(i)
-                    guard let w = self.writing, w.sink == i, w.items.contains(where: { $0.id == item.id }),
-                          !self.stagedRejections.contains(where: { $0.sink == name && $0.id == item.id }) else { return }
-                    self.stagedRejections.append(SinkRejection(sink: name, id: item.id, reason: reason))
-                })
-                do throws(SinkError) { try sink.open(context) } catch {
-                    self.countSinkFailure(i)
-                    throw error
-                }
+            do throws(SinkSetOpenError) { try self.sinks.open(windows: windows, warn: warn) } catch {
+                self.countSinkFailure(error.index)
+                throw error.error
             }
         }
     }
@@ -159,12 +122,10 @@ public final class Delivery: @unchecked Sendable {
     /// Closes every sink; returns the first failure of the run, if any.
     public func close() async -> SinkError? {
         await thread.run {
-            for (i, sink) in self.sinks.enumerated() {
-                do throws(SinkError) { try sink.close() } catch {
-                    if error.isOutputClosed { self.outputClosed = true } else {
-                        self.countSinkFailure(i)
-                        if self.failure == nil { self.failure = error }
-                    }
+            for (i, error) in self.sinks.close() {
+                if error.isOutputClosed { self.outputClosed = true } else {
+                    self.countSinkFailure(i)
+                    if self.failure == nil { self.failure = error }
                 }
             }
             return self.failure
@@ -173,7 +134,7 @@ public final class Delivery: @unchecked Sendable {
 
     /// Tells the sinks to stop waiting (the grace period after a signal is over): a write
     /// waiting for a server or a program gives up and fails. Any thread; idempotent.
-    public func interruptSinks() { interruption.set() }
+    public func interruptSinks() { sinks.interruption.set() }
 
     // MARK: one source's run
 
@@ -182,35 +143,22 @@ public final class Delivery: @unchecked Sendable {
         // Without state there is nothing to read: the run is made here and reaches the thread
         // with the first `deliver` (whose hop orders these writes before the thread's).
         guard state != nil else { return (SourceRun(settings: settings, previous: previous, validators: [:], buffersFirstRun: false), nil) }
-        return await thread.run {
-            var validators: [String: Validators] = [:]
-            var warning: String? = nil
-            if let state = self.state {
-                do throws(StateError) { validators = try state.validators(scope: settings.name).mapValues { Validators(etag: $0.etag, lastModified: $0.lastModified) } } catch {
-                    warning = "state: cannot read stored validators, fetching everything: \(error.message)"
-                }
-            }
-            let buffers: Bool = {
-                guard self.state != nil, !self.options.emitAll, previous?.lastSuccess == nil else { return false }
-                if case .newest = settings.firstRun { return true }
-                return false
-            }()
-            return (SourceRun(settings: settings, previous: previous, validators: validators, buffersFirstRun: buffers), warning)
+        var validators: [String: Validators] = [:]
+        var warning: String? = nil
+        do throws(StateError) { validators = try await gateway.validators(scope: settings.name) } catch {
+            warning = "state: cannot read stored validators, fetching everything: \(error.message)"
         }
-    }
-
-    /// The body stored with a validator, to answer a 304.
-    public func cachedBody(_ key: String) async throws(StateError) -> [UInt8]? {
-        guard state != nil else { return nil }
-        return try await thread.run { () throws(StateError) in try self.state!.cachedBody(key) }
+        var buffers = false
+        if !options.emitAll, previous?.lastSuccess == nil, case .newest = settings.firstRun { buffers = true }
+        return (SourceRun(settings: settings, previous: previous, validators: validators, buffersFirstRun: buffers), warning)
     }
 
     /// Delivers one batch of a source's items (see the type's description). Throws when the
-    /// source should stop: delivery stopped (a sink failed, a sink's reader went away) or `max_items` was
-    /// reached (after delivering up to it). `statuses`: the HTTP answers (by status) since the
-    /// last batch, counted with this one.
-    /// `processed`: what the source's processing stage counted on the way (items it filtered or
-    /// skipped: fetched, never claimed in state, so they come again on a later run).
+    /// source should stop: delivery stopped (a sink failed, a sink's reader went away) or
+    /// `max_items` was reached (after delivering up to it). `processed`: what the source's
+    /// processing stage counted on the way (items it filtered or skipped: fetched, never
+    /// claimed in state, so they come again on a later run); `statuses`: the HTTP answers (by
+    /// status) since the last batch, counted with this one.
     public func deliver(_ items: [Item], processed: [ProcessingTally.Label: Int] = [:], to run: SourceRun, validators: [(key: String, response: CachedResponse)],
                         statuses: [String: Int] = [:]) async throws(SourceError) {
         try await thread.run { () throws(SourceError) in try self.deliverNow(items, processed, run, validators, statuses) }
@@ -228,16 +176,8 @@ public final class Delivery: @unchecked Sendable {
             run.uncountedFetched += dropped
         }
         try checkStillDelivering()
-        var batch = items
-        var reachedCap = false
-        if let cap = run.settings.maxItems {
-            let room = cap - run.passed
-            if room <= 0 { throw SourceError.enough }
-            if batch.count >= room {
-                batch = Array(batch.prefix(room))
-                reachedCap = true
-            }
-        }
+        guard let capped = BatchPolicy.capped(items, maxItems: run.settings.maxItems, passed: run.passed) else { throw SourceError.enough }
+        var batch = capped.items
         run.fetched += batch.count
         run.uncountedFetched += batch.count
         run.passed += batch.count
@@ -248,7 +188,7 @@ public final class Delivery: @unchecked Sendable {
         } else {
             try process(batch, run, validators: validators)
         }
-        if reachedCap { throw SourceError.enough }
+        if capped.reachedCap { throw SourceError.enough }
     }
 
     private func checkStillDelivering() throws(SourceError) {
@@ -260,45 +200,27 @@ public final class Delivery: @unchecked Sendable {
     /// same transaction (a source's last batch).
     private func process(_ batch: [Item], _ run: SourceRun, validators: [(key: String, response: CachedResponse)], record: RunRecord? = nil) throws(SourceError) {
         guard let state else {
-            try write(batch)
+            defer { failedSink = nil }
+            let written = try write(batch)
             run.new += batch.count
-            run.rejections += stagedRejections
-            stagedRejections.removeAll()
+            run.rejections += written.rejections
             return
         }
         let settings = run.settings
         let tx: any StateTransaction
         do { tx = try state.begin() } catch { throw stateFailure(error, written: false) }
-        var toEmit: [Item] = []
+        let toEmit: [Item]
         do {
             let hashes = batch.map(\.contentHash)
             let known = try tx.claim(zip(batch, hashes).map { EmittedID(id: $0.id, source: settings.name, hash: $1) }, now: Timestamp.now().seconds)
-            toEmit.reserveCapacity(batch.count)
-            for (i, item) in batch.enumerated() {
-                guard let old = known[i], !options.emitAll else { toEmit.append(item); continue }
-                // An update is a change seen by the source that emitted the item: another
-                // source's view of the same id (a feed vs a search) is not an update.
-                if settings.emitUpdates && old.source == settings.name && old.hash != hashes[i] {
-                    var updated = item
-                    updated.data["updated"] = .bool(true)
-                    toEmit.append(updated)
-                }
-            }
-            if run.firstRun && !options.emitAll {
-                switch settings.firstRun {
-                case .all: break
-                case .none: toEmit = []
-                case .newest(let n): toEmit = Self.newest(toEmit, n)
-                }
-            }
+            toEmit = policy.toEmit(batch, hashes: hashes, known: known, settings: settings, firstRun: run.firstRun)
         } catch {
             tx.rollback()
             throw stateFailure(error, written: false)
         }
-        do { try write(toEmit) } catch {
+        let written: SinkSet.Written
+        do { written = try write(toEmit) } catch {
             tx.rollback()
-            stagedWindows.removeAll()
-            stagedRejections.removeAll()
             if let i = failedSink {
                 failedSink = nil
                 countSinkFailure(i)
@@ -308,10 +230,9 @@ public final class Delivery: @unchecked Sendable {
         do {
             let now = Timestamp.now().seconds
             try tx.storeValidators(Self.stored(validators), now: now)
-            for w in stagedWindows { try tx.replaceWindow(sink: w.sink, items: w.items) }
-            stagedWindows.removeAll()
+            for w in written.windows { try tx.replaceWindow(sink: w.sink, items: w.items) }
             try tx.addSourceCounts(SourceCounts(source: settings.name, type: settings.type, fetched: run.uncountedFetched, new: toEmit.count, now: now))
-            try tx.addCounters(uncountedCounters(run, written: stagedWritten) + rejectedCounters())
+            try tx.addCounters(uncountedCounters(run, written: written.perSink) + Self.rejectedCounters(written.rejections))
             if let record {
                 try tx.recordRun(record)
                 try tx.releaseLease(source: record.source, worker: options.worker)
@@ -319,45 +240,50 @@ public final class Delivery: @unchecked Sendable {
             try tx.commit()
         } catch {
             tx.rollback()
-            stagedWindows.removeAll()
-            stagedRejections.removeAll()
             throw stateFailure(error, written: !toEmit.isEmpty)
         }
         run.uncountedFetched = 0
         run.uncountedStatuses = [:]
         run.new += toEmit.count
-        run.rejections += stagedRejections
-        stagedRejections.removeAll()
+        run.rejections += written.rejections
+    }
+
+    /// Writes to every sink through the sink set; a failure stops the run, or (`watch`) only
+    /// this batch while it is waited out. A failed sink is counted once the batch's transaction
+    /// is rolled back (`failedSink`).
+    private func write(_ items: [Item]) throws(SourceError) -> SinkSet.Written {
+        let written: SinkSet.Written
+        do throws(SinkSet.Failure) { written = try sinks.write(items, warn: warn) } catch {
+            switch error {
+            case .paused(let message):
+                throw SourceError.deliveryStopped("sink unavailable: \(message)")
+            case .outputClosed:
+                options.stopOnFailure?.set()
+                outputClosed = true
+                throw SourceError.deliveryStopped("output closed")
+            case .failed(let index, let e, let waitedOut):
+                failedSink = index
+                if waitedOut { throw SourceError.deliveryStopped("sink unavailable: \(e.message)") }
+                options.stopOnFailure?.set()
+                failure = e
+                throw SourceError.deliveryStopped("a sink failed: \(e.message)")
+            }
+        }
+        return written
     }
 
     /// The batch's rejections per sink (`sink_rejected`, labelled by the sink's name).
-    private func rejectedCounters() -> [StateCounter] {
+    static func rejectedCounters(_ rejections: [SinkRejection]) -> [StateCounter] {
         var bySink: [String: Int] = [:]
-        for r in stagedRejections { bySink[r.sink, default: 0] += 1 }
+        for r in rejections { bySink[r.sink, default: 0] += 1 }
         return bySink.sorted { $0.key < $1.key }.map { StateCounter(.sinkRejected, $0.key, $0.value) }
-    }
-
-    /// A sink failure `watch` waits out: the sink, its last message, since when, and when the
-    /// sinks are tried again (the backoff of a state outage: 1 s, 2 s, 4 s, ... 30 s).
-    struct SinkOutage {
-        var sink: Int
-        var message: String
-        var since: Double
-        var retryAt: Double
-        var backoff = StateOutage()
     }
 
     /// The run's HTTP answers not yet counted, and the items each sink wrote (`written[i]`).
     private func uncountedCounters(_ run: SourceRun, written: [Int]) -> [StateCounter] {
         var out = run.uncountedStatuses.sorted { $0.key < $1.key }.map { StateCounter(.httpRequests, $0.key, $0.value) }
-        for (i, n) in written.enumerated() where n > 0 { out.append(StateCounter(.sinkWritten, sinkName(i), n)) }
+        for (i, n) in written.enumerated() where n > 0 { out.append(StateCounter(.sinkWritten, sinks.name(i), n)) }
         return out
-    }
-
-    var sinkNamesInOrder: [String] { sinks.indices.map(sinkName) }
-
-    func sinkName(_ index: Int) -> String {
-        index < options.sinkNames.count ? options.sinkNames[index] : "sinks[\(index)]"
     }
 
     /// Counts a sink's failure in a transaction of its own (the batch's was rolled back). When
@@ -367,7 +293,7 @@ public final class Delivery: @unchecked Sendable {
         do throws(StateError) {
             let tx = try state.begin()
             do throws(StateError) {
-                try tx.addCounters([StateCounter(.sinkFailures, sinkName(index), 1)])
+                try tx.addCounters([StateCounter(.sinkFailures, sinks.name(index), 1)])
                 try tx.commit()
             } catch {
                 tx.rollback()
@@ -376,69 +302,6 @@ public final class Delivery: @unchecked Sendable {
         } catch {
             return
         }
-    }
-
-    /// Writes to every sink; a failure is counted once the batch's transaction is rolled back
-    /// (`failedSink`). What a sink rejected is staged (`stagedRejections`) and not counted as
-    /// written by it. While a sink failure is waited out, a batch before the end of the backoff
-    /// is stopped without writing (`Options.waitsOutSinkOutages`).
-    private func write(_ items: [Item]) throws(SourceError) {
-        stagedWritten = Array(repeating: 0, count: sinks.count)
-        stagedRejections.removeAll()
-        guard !items.isEmpty else { return }
-        if let outage = sinkOutage, Timestamp.now().seconds < outage.retryAt {
-            throw SourceError.deliveryStopped("sink unavailable: \(outage.message)")
-        }
-        options.willWrite?()
-        defer { options.didWrite?() }
-        let now = Timestamp.now().seconds
-        for (i, (sink, filter)) in zip(sinks, sinkFilters).enumerated() {
-            // A sink's filter decides which of the batch it receives; the others still get all.
-            let mine = filter.map { f in f.isEmpty ? items : items.filter { f.passes($0, now: now) } } ?? items
-            guard !mine.isEmpty else { continue }
-            writing = (i, mine)
-            let before = stagedRejections.count
-            defer { writing = nil }
-            do throws(SinkError) {
-                try sink.write(mine)
-                stagedWritten[i] = mine.count - (stagedRejections.count - before)
-            } catch {
-                if error.isOutputClosed {
-                    options.stopOnFailure?.set()
-                    outputClosed = true
-                    throw SourceError.deliveryStopped("output closed")
-                }
-                failedSink = i
-                if options.waitsOutSinkOutages {
-                    throw sinkUnavailable(i, error)
-                }
-                options.stopOnFailure?.set()
-                failure = error
-                throw SourceError.deliveryStopped("a sink failed: \(error.message)")
-            }
-        }
-        if let outage = sinkOutage {
-            sinkOutage = nil
-            sinkPause.withLock { $0 = nil }
-            let seconds = Timestamp.now().seconds - outage.since
-            warn("\(sinkName(outage.sink)): written again after \(outage.backoff.failures) failed attempt\(outage.backoff.failures == 1 ? "" : "s") (\(Durations.format(seconds.rounded(.up))))")
-        }
-    }
-
-    /// A sink failed under `waitsOutSinkOutages`: says so, and pauses the sinks for the next
-    /// step of the backoff.
-    private func sinkUnavailable(_ index: Int, _ error: SinkError) -> SourceError {
-        let now = Timestamp.now().seconds
-        var outage = sinkOutage ?? SinkOutage(sink: index, message: error.message, since: now, retryAt: now)
-        outage.sink = index
-        outage.message = error.message
-        let wait = outage.backoff.failed()
-        outage.retryAt = now + wait
-        sinkOutage = outage
-        let retryAt = outage.retryAt
-        sinkPause.withLock { $0 = retryAt }
-        warn("\(sinkName(index)) failed (attempt \(outage.backoff.failures)), trying again in \(Durations.format(wait)); the batch is not recorded and comes again: \(error.message)")
-        return SourceError.deliveryStopped("sink unavailable: \(error.message)")
     }
 
     private func stateFailure(_ error: StateError, written: Bool) -> SourceError {
@@ -524,13 +387,8 @@ public final class Delivery: @unchecked Sendable {
         do { return try state.begin() } catch { throw SourceError.deliveryStopped("state: \(error.message)") }
     }
 
-    /// The `n` newest by published time (undated last), kept in their original order.
-    static func newest(_ items: [Item], _ n: Int) -> [Item] {
-        guard items.count > n else { return items }
-        let keep = Set(items.indices.sorted { a, b in
-            let ta = items[a].published?.seconds ?? -Double.infinity, tb = items[b].published?.seconds ?? -Double.infinity
-            return ta != tb ? ta > tb : a < b
-        }.prefix(n))
-        return items.indices.filter { keep.contains($0) }.map { items[$0] }
+    /// Fresh responses as the state stores them.
+    static func stored(_ responses: [(key: String, response: CachedResponse)]) -> [(key: String, response: StoredResponse)] {
+        responses.map { ($0.key, StoredResponse(etag: $0.response.etag, lastModified: $0.response.lastModified, body: $0.response.body)) }
     }
 }

@@ -128,7 +128,7 @@ public struct Engine: Sendable {
         self.transport = transport
         self.options = options
         self.stopping = stopping
-        self.leases = LeaseKeeper(delivery: delivery)
+        self.leases = LeaseKeeper(gateway: delivery.gateway)
     }
 
     /// One run: opens the sinks, fetches and delivers every source, closes the sinks.
@@ -151,7 +151,7 @@ public struct Engine: Sendable {
         let now = Timestamp.now().seconds
         var report = RunReport()
         let states: [String: SourceState]
-        do { states = try await delivery.sourceStates(sources.map(\.settings.name)) } catch {
+        do { states = try await delivery.gateway.sourceStates(sources.map(\.settings.name)) } catch {
             report.sinkError = SinkError("state: \(error.message)")
             return report
         }
@@ -162,7 +162,7 @@ public struct Engine: Sendable {
                 let r = SourceReport(name: settings.name, type: settings.type, status: .skipped(skip.reason), nextDue: skip.until ?? states[settings.name]?.nextDue)
                 report.sources.append(r)
                 if let until = skip.until {
-                    do { try await delivery.setNextDue(source: settings.name, type: settings.type, due: until, now: now) } catch {
+                    do { try await delivery.gateway.setNextDue(source: settings.name, type: settings.type, due: until, now: now) } catch {
                         observer(.warning(source: settings.name, message: "state: \(error.message)"))
                     }
                 }
@@ -173,7 +173,7 @@ public struct Engine: Sendable {
         }
         // A source another worker holds is skipped, not failed (a shared state; see Leases).
         do {
-            let held = try await delivery.lease(runnable.map { SourceKey(name: $0.settings.name, type: $0.settings.type) })
+            let held = try await delivery.gateway.lease(runnable.map { SourceKey(name: $0.settings.name, type: $0.settings.type) })
             runnable = runnable.filter { configured in
                 guard let holder = held[configured.settings.name] else { return true }
                 let r = SourceReport(name: configured.settings.name, type: configured.settings.type, status: .skipped("leased by \(holder)"), nextDue: states[configured.settings.name]?.nextDue)
@@ -267,7 +267,7 @@ public struct Engine: Sendable {
         let delivery = self.delivery
         let (run, warning) = await delivery.begin(settings, previous: previous)
         if let warning { observer(.warning(source: name, message: warning)) }
-        let ledger = RequestLedger(scope: name, known: run.validators, cache: delivery.state == nil ? nil : StateHTTPCache(delivery: delivery),
+        let ledger = RequestLedger(scope: name, known: run.validators, cache: delivery.state == nil ? nil : delivery.gateway,
                                    warn: { observer(.warning(source: name, message: $0)) }, keepsValidators: delivery.state != nil)
         let client = HTTPClient(transport: transport, retries: settings.retries, timeout: settings.timeout, ledger: ledger)
         // The processing stage: the source's filter, then its `process` list.
@@ -335,7 +335,7 @@ public struct Engine: Sendable {
         }
         if let q = settings.quota {
             let used: (used: Int, resets: Double)
-            do { used = try await delivery.quotaUsed(source: settings.name, per: q.per, now: now) } catch {
+            do { used = try await delivery.gateway.quotaUsed(source: settings.name, per: q.per, now: now) } catch {
                 observer(.warning(source: settings.name, message: "state: cannot read the quota, running the source: \(error.message)"))
                 return nil
             }

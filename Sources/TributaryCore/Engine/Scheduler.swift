@@ -72,7 +72,7 @@ public struct Scheduler: Sendable {
                 if !stopped {
                     if now - lastPrune >= Self.pruneInterval {
                         lastPrune = now
-                        do throws(StateError) { _ = try await delivery.prune(retention: retention, now: now) } catch {
+                        do throws(StateError) { _ = try await delivery.gateway.prune(retention: retention, now: now) } catch {
                             observer(.warning(source: "state", message: "retention: \(error.message)"))
                         }
                     }
@@ -90,7 +90,7 @@ public struct Scheduler: Sendable {
                     if !candidates.isEmpty {
                         lastLook = now
                         do throws(StateError) {
-                            let claim = try await delivery.claimDue(candidates.map { SourceKey(name: $0.settings.name, type: $0.settings.type) }, limit: limit - running.count, now: now)
+                            let claim = try await delivery.gateway.claimDue(candidates.map { SourceKey(name: $0.settings.name, type: $0.settings.type) }, limit: limit - running.count, now: now)
                             if let note = outage.ended() { observer(.warning(source: "state", message: note)) }
                             for (name, state) in claim.claimed {
                                 guard let configured = byName[name] else { continue }
@@ -152,11 +152,11 @@ public struct Scheduler: Sendable {
         let now = Timestamp.now().seconds
         if let skip = await engine.skipReason(settings, previous, now: now, observer: observer) {
             if let until = skip.until {
-                do { try await engine.delivery.setNextDue(source: settings.name, type: settings.type, due: until, now: now) } catch {
+                do { try await engine.delivery.gateway.setNextDue(source: settings.name, type: settings.type, due: until, now: now) } catch {
                     observer(.warning(source: settings.name, message: "state: \(error.message)"))
                 }
             }
-            do { try await engine.delivery.releaseLease(source: settings.name) } catch {
+            do { try await engine.delivery.gateway.releaseLease(source: settings.name) } catch {
                 observer(.warning(source: settings.name, message: "state: \(error.message)"))
             }
             return SourceReport(name: settings.name, type: settings.type, status: .skipped(skip.reason), nextDue: skip.until ?? now + settings.interval)
