@@ -186,6 +186,9 @@ public struct StateCounter: Sendable, Equatable, Hashable {
         case sinkWritten = "sink_written"
         /// Times a sink failed (open, write or close).
         case sinkFailures = "sink_failures"
+        /// Times a filter rule could not tell whether an item matches (a `regex` that reached
+        /// PCRE2's match limit); the label is the rule's key path (`FilterRule.path`).
+        case filterErrors = "filter_errors"
     }
     public var name: Name
     public var label: String
