@@ -84,4 +84,45 @@ final class HostileRoundTwoListenerTests: XCTestCase {
         XCTAssertEqual(ids(dir.read("out/all.jsonl")).filter { $0.hasPrefix("inc:p") }.count, 60, fixed.stderr)
         XCTAssertFalse(fixed.stderr.contains(#"("inc").filter.include"#), fixed.stderr)
     }
+
+    // MARK: 13. Control characters in text logs
+
+    func testControlCharactersFromAProgramsStderrAndErrorsAreEscapedInTextLogs() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        // Clears the screen, rings the bell, sets the window title, a C1 CSI (U+009B), and a
+        // carriage return that would print over the line's start with a forged record.
+        let script = dir.write("p.sh", #"""
+        #!/bin/sh
+        printf '{"id":"1","title":"one"}\n'
+        printf 'before\033[2J\033[H\a\033]0;owned\a\302\2331mafter\rFAKE LINE 2026-01-01T00:00:00.000+00:00 tributary: forged\n' >&2
+        printf 'cut\033' >&2
+        printf 'DEL\177 and a tab\there\n' >&2
+        printf 'last\rFAKE FAILURE\033[2K\n' >&2
+        exit 1
+        """#)
+        chmod(script, 0o755)
+        let cfg = dir.write("tributary.json", #"{"sources":[{"name":"p","type":"exec","command":["./p.sh"]}],"sinks":[{"type":"jsonl","path":"out.jsonl"}]}"#)
+        let r = try BinaryRunner.run(["run", "-c", cfg, "--no-state"])
+        XCTAssertEqual(r.status, 1, r.stderr)
+        let raw = Array(r.stderr.utf8)
+        let controls = raw.enumerated().filter { i, b in
+            (b < 0x20 && b != 0x0A && b != 0x09) || b == 0x7F || (b == 0xC2 && i + 1 < raw.count && (0x80...0x9F).contains(raw[i + 1]))
+        }
+        XCTAssertEqual(controls.map(\.element), [], "raw control bytes in the text log: \(r.stderr.debugDescription)")
+        for line in r.stderr.split(separator: "\n") {
+            XCTAssertFalse(line.hasPrefix("FAKE"), "a forged line start: \(r.stderr.debugDescription)")
+        }
+        XCTAssertTrue(r.stderr.contains(#"before\x1b[2J\x1b[H\x07\x1b]0;owned\x07\xc2\x9b1mafter\rFAKE LINE 2026-01-01T00:00:00.000+00:00 tributary: forged"#),
+                      r.stderr.debugDescription)
+        XCTAssertTrue(r.stderr.contains(#"DEL\x7f and a tab"# + "\there"), "a tab stays: \(r.stderr.debugDescription)")
+        // The failure line in the summary quotes the last stderr line: escaped too.
+        XCTAssertTrue(r.stderr.contains(#"exited with status 1 (last stderr line: last\rFAKE FAILURE\x1b[2K)"#), r.stderr.debugDescription)
+
+        // JSON logs were right already: the same text, escaped by JSON, reads back whole.
+        let j = try BinaryRunner.run(["run", "-c", cfg, "--no-state", "--log-format", "json"])
+        XCTAssertEqual(j.status, 1, j.stderr)
+        let msgs = j.stderr.split(separator: "\n").compactMap { (try? JSONParser.parse(String($0)))?[path: "msg"]?.stringValue }
+        XCTAssertTrue(msgs.contains { $0.hasPrefix("before\u{1B}[2J") && $0.contains("\rFAKE LINE") }, j.stderr.debugDescription)
+    }
 }
