@@ -262,9 +262,8 @@ public struct Engine: Sendable {
             previousSuccess: previous?.lastSuccess.map { Timestamp(seconds: $0) },
             parallelism: options.concurrency,
             emit: { items throws(SourceError) in
-                for w in try await delivery.deliver(items, to: run, validators: ledger.takePending(), statuses: ledger.takeStatuses()) {
-                    observer(.warning(source: name, message: w))
-                }
+                let warnings = try await delivery.deliver(items, to: run, validators: ledger.takePending(), statuses: ledger.takeStatuses())
+                for w in warnings { observer(.warning(source: name, message: w)) }
                 observer(.delivered(source: name))
             },
             warn: { observer(.warning(source: name, message: $0)) },
