@@ -125,4 +125,209 @@ final class HostileRoundTwoListenerTests: XCTestCase {
         let msgs = j.stderr.split(separator: "\n").compactMap { (try? JSONParser.parse(String($0)))?[path: "msg"]?.stringValue }
         XCTAssertTrue(msgs.contains { $0.hasPrefix("before\u{1B}[2J") && $0.contains("\rFAKE LINE") }, j.stderr.debugDescription)
     }
+
+    // MARK: 10. The metrics listener
+
+    struct WatchError: Error, CustomStringConvertible { let description: String }
+
+    /// A `watch` serving metrics on a free port, with one source that has run once; stopped by
+    /// `stop()`.
+    final class Watch {
+        let dir = TempDir()
+        let server: LoopbackServer
+        let process: Process
+        let port: UInt16
+
+        init() throws {
+            server = try LoopbackServer { _ in .text(#"{"items":[{"id":1,"title":"one"}]}"#) }
+            let cfg = dir.write("tributary.json", #"""
+            {"metrics":{"listen":"127.0.0.1:0"},"state":{"path":"state.sqlite"},"http":{"concurrency":4},
+             "sources":[{"name":"s","type":"json","url":"\#(server.baseURL)/items","interval":"1h","items":"items","fields":{"id":"id","title":"title"}}],
+             "sinks":[{"type":"jsonl","path":"out.jsonl"}]}
+            """#)
+            process = try BinaryRunner.start(["watch", "-c", cfg, "--log-format", "json"], stdoutPath: dir.path + "/o", stderrPath: dir.path + "/e")
+            var found: UInt16?
+            for _ in 0..<400 where found == nil {
+                for rec in (dir.read("e") ?? "").split(separator: "\n").compactMap({ try? JSONParser.parse(String($0)) }) {
+                    if let u = rec[path: "url"]?.stringValue, let p = u.split(separator: ":").last.flatMap({ UInt16($0) }) { found = p }
+                }
+                if found == nil { usleep(50_000) }
+            }
+            guard let found else {
+                process.terminate()
+                throw WatchError(description: "watch never logged its metrics address: \(dir.read("e") ?? "")")
+            }
+            port = found
+        }
+
+        var log: String { dir.read("e") ?? "" }
+
+        func stop() {
+            if process.isRunning {
+                process.terminate()
+                process.waitUntilExit()
+            }
+            server.stop()
+            dir.remove()
+        }
+    }
+
+    /// A connected TCP socket to 127.0.0.1:`port` (blocking, reads time out after `timeout` s).
+    static func connect(_ port: UInt16, timeout: Double = 10) -> Int32? {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return nil }
+        var tv = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - Double(Int(timeout))) * 1e6))
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_port = port.bigEndian
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let ok = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        guard ok == 0 else { close(fd); return nil }
+        return fd
+    }
+
+    /// Sends `request` on a new connection and reads until the server closes: the answer, how
+    /// long it took, and the error that ended the read (ECONNRESET, EAGAIN on a timeout), if any.
+    static func exchange(_ port: UInt16, _ request: [UInt8], timeout: Double = 10) -> (answer: String, seconds: Double, error: Int32?) {
+        let start = Date()
+        guard let fd = connect(port, timeout: timeout) else { return ("", 0, errno) }
+        defer { close(fd) }
+        var sent = 0
+        while sent < request.count {
+            let n = request.withUnsafeBytes { send(fd, $0.baseAddress! + sent, $0.count - sent, Int32(MSG_NOSIGNAL)) }
+            if n <= 0 { return ("", Date().timeIntervalSince(start), errno) }
+            sent += n
+        }
+        var answer: [UInt8] = []
+        var buf = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = buf.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n == 0 { break }
+            if n < 0 { return (String(decoding: answer, as: UTF8.self), Date().timeIntervalSince(start), errno) }
+            answer += buf[0..<n]
+        }
+        return (String(decoding: answer, as: UTF8.self), Date().timeIntervalSince(start), nil)
+    }
+
+    static let healthz = Array("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)
+
+    /// The CPU seconds (user and system) process `pid` has used, from /proc/PID/stat.
+    static func cpuSeconds(_ pid: Int32) -> Double {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return .nan }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        // After the command: state is field 3, utime 14, stime 15 (so indexes 11 and 12 here).
+        let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
+        return ((Double(fields[11]) ?? .nan) + (Double(fields[12]) ?? .nan)) / ticks
+    }
+
+    /// How many descriptors process `pid` has open (the entries of /proc/PID/fd).
+    static func openDescriptors(_ pid: Int32) -> Int {
+        guard let d = opendir("/proc/\(pid)/fd") else { return -1 }
+        defer { closedir(d) }
+        var n = 0
+        while let e = readdir(d) {
+            let name = withUnsafeBytes(of: e.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name != "." && name != ".." { n += 1 }
+        }
+        return n
+    }
+
+    func testHealthzAnswersAtOnceWhile300IdleConnectionsAreOpen() throws {
+        let watch = try Watch()
+        defer { watch.stop() }
+        // 300 clients that connect and send nothing (the probe: /healthz answered after 29.5 s).
+        var idle: [Int32] = []
+        defer { for fd in idle { close(fd) } }
+        for _ in 0..<300 {
+            guard let fd = Self.connect(watch.port, timeout: 5) else { return XCTFail("connect: \(String(cString: strerror(errno)))") }
+            idle.append(fd)
+        }
+        let r = Self.exchange(watch.port, Self.healthz)
+        XCTAssertTrue(r.answer.hasPrefix("HTTP/1.1 200 OK\r\n") && r.answer.hasSuffix("\r\n\r\nok"), "\(r) \(watch.log)")
+        XCTAssertLessThan(r.seconds, 1.5, "/healthz behind 300 idle connections")
+        // Each idle client is dropped once its head deadline (1 s) has passed.
+        let start = Date()
+        var closed = 0
+        for fd in idle where Date().timeIntervalSince(start) < 5 {
+            var b: UInt8 = 0
+            if read(fd, &b, 1) == 0 { closed += 1 }
+        }
+        XCTAssertEqual(closed, 300, "idle connections closed by the server")
+        XCTAssertLessThan(Date().timeIntervalSince(start), 5, "within about a second of their start")
+        // A client that trickles its head a byte at a time is cut off the same way.
+        guard let slow = Self.connect(watch.port) else { return XCTFail("connect") }
+        defer { close(slow) }
+        let trickleStart = Date()
+        var cut = false
+        for b in Self.healthz.dropLast(2) {
+            var byte = b
+            if send(slow, &byte, 1, Int32(MSG_NOSIGNAL)) <= 0 { cut = true; break }
+            usleep(200_000)
+            if Date().timeIntervalSince(trickleStart) > 4 { break }
+        }
+        var b: UInt8 = 0
+        XCTAssertTrue(cut || read(slow, &b, 1) <= 0, "a trickled head is cut off")
+        XCTAssertLessThan(Date().timeIntervalSince(trickleStart), 4)
+        XCTAssertTrue(watch.process.isRunning, watch.log)
+    }
+
+    func testARequestHeadOver8KiBIsAnswered431NotReset() throws {
+        let watch = try Watch()
+        defer { watch.stop() }
+        let pad = { (n: Int) in "X-Pad: " + String(repeating: "a", count: n) + "\r\n" }
+        for (what, head) in [
+            ("a complete 9 KiB head", "GET /healthz HTTP/1.1\r\nHost: x\r\n" + pad(9 * 1024) + "\r\n"),
+            ("a complete 64 KiB head", "GET /healthz HTTP/1.1\r\nHost: x\r\n" + pad(64 * 1024) + "\r\n"),
+            ("a 64 KiB head without its end", "GET /metrics HTTP/1.1\r\nHost: x\r\n" + pad(64 * 1024)),
+        ] {
+            let r = Self.exchange(watch.port, Array(head.utf8))
+            XCTAssertTrue(r.answer.hasPrefix("HTTP/1.1 431 Request Header Fields Too Large\r\n"), "\(what): \(r.answer.prefix(200)) error \(r.error.map { String(cString: strerror($0)) } ?? "none")")
+            XCTAssertNil(r.error, "\(what): the answer ends with a close, not a reset or a timeout")
+        }
+        // Just under the limit is served.
+        let fits = "GET /healthz HTTP/1.1\r\nHost: x\r\n" + pad(7 * 1024) + "\r\n"
+        XCTAssertTrue(Self.exchange(watch.port, Array(fits.utf8)).answer.hasPrefix("HTTP/1.1 200 OK\r\n"))
+        XCTAssertTrue(watch.process.isRunning, watch.log)
+    }
+
+    func testRunningOutOfDescriptorsBacksOffInsteadOfSpinningAndRecovers() throws {
+        let watch = try Watch()
+        defer { watch.stop() }
+        let pid = watch.process.processIdentifier
+        XCTAssertTrue(Self.exchange(watch.port, Self.healthz).answer.hasPrefix("HTTP/1.1 200"))
+        // Leave the process 6 descriptors: accept fails with EMFILE after a few connections.
+        let open = Self.openDescriptors(pid)
+        let limit = open + 6
+        let p = try Shell.run(["prlimit", "--pid", "\(pid)", "--nofile=\(limit):\(limit)"])
+        XCTAssertEqual(p.status, 0, p.stderr)
+        var idle: [Int32] = []
+        defer { for fd in idle { close(fd) } }
+        for _ in 0..<60 {
+            guard let fd = Self.connect(watch.port) else { break }
+            idle.append(fd)
+        }
+        XCTAssertEqual(idle.count, 60, "the kernel's backlog takes what accept cannot")
+        usleep(300_000)
+        let fds = Self.openDescriptors(pid)
+        XCTAssertGreaterThanOrEqual(fds, limit - 1, "at the descriptor limit (\(fds) of \(limit))")
+        // The probe: 0.87 of a core while accept kept failing.
+        let before = Self.cpuSeconds(pid), wall = Date()
+        sleep(3)
+        let share = (Self.cpuSeconds(pid) - before) / Date().timeIntervalSince(wall)
+        XCTAssertLessThan(share, 0.1, "CPU share of watch while accept fails with EMFILE")
+        // Once the clients are gone, /healthz answers again (after a backoff of at most 1 s).
+        for fd in idle { close(fd) }
+        idle = []
+        let start = Date()
+        var answered = false
+        while !answered && Date().timeIntervalSince(start) < 10 {
+            answered = Self.exchange(watch.port, Self.healthz, timeout: 5).answer.hasPrefix("HTTP/1.1 200 OK\r\n")
+            if !answered { usleep(100_000) }
+        }
+        XCTAssertTrue(answered, watch.log)
+        XCTAssertLessThan(Date().timeIntervalSince(start), 3, "/healthz after the clients left")
+        XCTAssertTrue(watch.process.isRunning, watch.log)
+    }
 }
