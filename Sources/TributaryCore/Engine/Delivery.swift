@@ -208,9 +208,15 @@ public final class Delivery: @unchecked Sendable {
     /// Delivers one batch of a source's items (see the type's description). Throws when the
     /// source should stop: delivery stopped (a sink failed, a sink's reader went away) or `max_items` was
     /// reached (after delivering up to it). `statuses`: the HTTP answers (by status) since the
-    /// last batch, counted with this one.
-    public func deliver(_ items: [Item], to run: SourceRun, validators: [(key: String, response: CachedResponse)], statuses: [String: Int] = [:]) async throws(SourceError) {
-        try await thread.run { () throws(SourceError) in try self.deliverNow(items, run, validators, statuses) }
+    /// last batch, counted with this one. Returns the warnings for the log the batch gave (a
+    /// filter rule that could not be tested); those of a batch that throws come with `finish`.
+    @discardableResult
+    public func deliver(_ items: [Item], to run: SourceRun, validators: [(key: String, response: CachedResponse)], statuses: [String: Int] = [:]) async throws(SourceError) -> [String] {
+        try await thread.run { () throws(SourceError) -> [String] in
+            try self.deliverNow(items, run, validators, statuses)
+            defer { run.warnings = [] }
+            return run.warnings
+        }
     }
 
     private func deliverNow(_ items: [Item], _ run: SourceRun, _ validators: [(key: String, response: CachedResponse)], _ statuses: [String: Int]) throws(SourceError) {
@@ -222,7 +228,7 @@ public final class Delivery: @unchecked Sendable {
         // claimed in state, so a looser rule lets it through on a later run.
         if let filter = run.settings.filter, !filter.isEmpty {
             let now = Timestamp.now().seconds
-            batch = batch.filter { filter.passes($0, now: now) }
+            batch = batch.filter { item in filter.passes(item, now: now) { filterFailed($0, item, run, sink: nil) } }
             run.filtered += items.count - batch.count
             run.fetched += items.count - batch.count
             run.uncountedFetched += items.count - batch.count
@@ -249,6 +255,23 @@ public final class Delivery: @unchecked Sendable {
         if reachedCap { throw SourceError.enough }
     }
 
+    /// A filter rule that could not test an item: counted every time, warned about once per
+    /// rule per source run. `sink`: the sink whose filter it is (nil: the source's).
+    private func filterFailed(_ e: FilterRuleError, _ item: Item, _ run: SourceRun, sink: String?) {
+        run.uncountedFilterErrors[e.rule.path, default: 0] += 1
+        guard run.warnedFilterRules.insert(e.rule.path).inserted else { return }
+        var rule = e.rule.file.isEmpty ? e.rule.path : "\(e.rule.file): \(e.rule.path)"
+        if case .regex(let p) = e.rule.test, let r = p as? RegexPattern { rule += " (regex \"\(r.source)\")" }
+        let outcome: String
+        switch (sink, e.excludes) {
+        case (let sink?, _): outcome = "sink \(sink) does not receive the item"
+        case (nil, true): outcome = "the item is excluded"
+        case (nil, false): outcome = "the item is not included (and not recorded as emitted, so a fixed rule lets it through later)"
+        }
+        run.warnings.append("filter rule \(rule) failed on item \"\(item.id)\": \(e.message); \(outcome); "
+                            + "further failures of this rule in this run are only counted (tributary_filter_errors_total)")
+    }
+
     private func checkStillDelivering() throws(SourceError) {
         if outputClosed { throw SourceError.deliveryStopped("output closed") }
         if let failure { throw SourceError.deliveryStopped("a sink failed: \(failure.message)") }
@@ -258,7 +281,7 @@ public final class Delivery: @unchecked Sendable {
     /// same transaction (a source's last batch).
     private func process(_ batch: [Item], _ run: SourceRun, validators: [(key: String, response: CachedResponse)], record: RunRecord? = nil) throws(SourceError) {
         guard let state else {
-            try write(batch)
+            try write(batch, run)
             run.new += batch.count
             run.rejections += stagedRejections
             stagedRejections.removeAll()
@@ -293,7 +316,7 @@ public final class Delivery: @unchecked Sendable {
             tx.rollback()
             throw stateFailure(error, written: false)
         }
-        do { try write(toEmit) } catch {
+        do { try write(toEmit, run) } catch {
             tx.rollback()
             stagedWindows.removeAll()
             stagedRejections.removeAll()
@@ -323,6 +346,7 @@ public final class Delivery: @unchecked Sendable {
         }
         run.uncountedFetched = 0
         run.uncountedStatuses = [:]
+        run.uncountedFilterErrors = [:]
         run.new += toEmit.count
         run.rejections += stagedRejections
         stagedRejections.removeAll()
@@ -345,9 +369,11 @@ public final class Delivery: @unchecked Sendable {
         var backoff = StateOutage()
     }
 
-    /// The run's HTTP answers not yet counted, and the items each sink wrote (`written[i]`).
+    /// The run's HTTP answers and filter errors not yet counted, and the items each sink wrote
+    /// (`written[i]`).
     private func uncountedCounters(_ run: SourceRun, written: [Int]) -> [StateCounter] {
         var out = run.uncountedStatuses.sorted { $0.key < $1.key }.map { StateCounter(.httpRequests, $0.key, $0.value) }
+        out += run.uncountedFilterErrors.sorted { $0.key < $1.key }.map { StateCounter(.filterErrors, $0.key, $0.value) }
         for (i, n) in written.enumerated() where n > 0 { out.append(StateCounter(.sinkWritten, sinkName(i), n)) }
         return out
     }
@@ -380,7 +406,7 @@ public final class Delivery: @unchecked Sendable {
     /// (`failedSink`). What a sink rejected is staged (`stagedRejections`) and not counted as
     /// written by it. While a sink failure is waited out, a batch before the end of the backoff
     /// is stopped without writing (`Options.waitsOutSinkOutages`).
-    private func write(_ items: [Item]) throws(SourceError) {
+    private func write(_ items: [Item], _ run: SourceRun) throws(SourceError) {
         stagedWritten = Array(repeating: 0, count: sinks.count)
         stagedRejections.removeAll()
         guard !items.isEmpty else { return }
@@ -392,7 +418,9 @@ public final class Delivery: @unchecked Sendable {
         let now = Timestamp.now().seconds
         for (i, (sink, filter)) in zip(sinks, sinkFilters).enumerated() {
             // A sink's filter decides which of the batch it receives; the others still get all.
-            let mine = filter.map { f in f.isEmpty ? items : items.filter { f.passes($0, now: now) } } ?? items
+            let mine = filter.map { f in
+                f.isEmpty ? items : items.filter { item in f.passes(item, now: now) { filterFailed($0, item, run, sink: sinkName(i)) } }
+            } ?? items
             guard !mine.isEmpty else { continue }
             writing = (i, mine)
             let before = stagedRejections.count
@@ -461,7 +489,7 @@ public final class Delivery: @unchecked Sendable {
         // Without state there is nothing to record: the counts are read here, after the last
         // `deliver` has come back from the thread (every write to them happened before that).
         guard state != nil else {
-            return SourceRunResult(fetched: run.fetched, new: run.new, filtered: run.filtered, nextDue: nil, notes: [], rejections: run.rejections, stateError: nil)
+            return SourceRunResult(fetched: run.fetched, new: run.new, filtered: run.filtered, nextDue: nil, notes: run.warnings, rejections: run.rejections, stateError: nil)
         }
         return await thread.run {
             self.thread.assertCurrent("Delivery.finish")
@@ -495,6 +523,7 @@ public final class Delivery: @unchecked Sendable {
                         try tx.releaseLease(source: settings.name, worker: self.options.worker)
                         try tx.commit()
                         run.uncountedStatuses = [:]
+                        run.uncountedFilterErrors = [:]
                     } catch {
                         tx.rollback()
                         throw SourceError.deliveryStopped("state: \(error.message)")
@@ -505,6 +534,8 @@ public final class Delivery: @unchecked Sendable {
             }
             result.new = run.new
             result.rejections = run.rejections
+            result.notes += run.warnings
+            run.warnings = []
             if !stopped && result.stateError == nil {
                 result.nextDue = due
                 let before = run.previous?.failures ?? 0

@@ -280,7 +280,8 @@ public struct Engine: Sendable {
                         return false
                     }
                 }
-                try await delivery.deliver(batch, to: run, validators: ledger.takePending(), statuses: ledger.takeStatuses())
+                let warnings = try await delivery.deliver(batch, to: run, validators: ledger.takePending(), statuses: ledger.takeStatuses())
+                for w in warnings { observer(.warning(source: name, message: w)) }
                 observer(.delivered(source: name))
             },
             warn: { observer(.warning(source: name, message: $0)) },

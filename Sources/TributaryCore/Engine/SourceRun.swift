@@ -25,6 +25,12 @@ public final class SourceRun: @unchecked Sendable {
     var uncountedFetched = 0
     /// HTTP answers by status not yet added to the counters in state.
     var uncountedStatuses: [String: Int] = [:]
+    /// Filter rules' failed tests not yet added to the counters in state, by the rule's path.
+    var uncountedFilterErrors: [String: Int] = [:]
+    /// Filter rules this run has warned about (by path): once per rule per run.
+    var warnedFilterRules: Set<String> = []
+    /// Warnings for the log not yet handed out (by `Delivery.deliver` or `finish`).
+    var warnings: [String] = []
     /// Items the source's filter dropped.
     var filtered = 0
     /// Items that passed the filter (what `max_items` counts).
