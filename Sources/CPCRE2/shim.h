@@ -21,6 +21,13 @@ typedef struct tributary_pcre2 {
     void *pcre2_match_data_create_from_pattern_8;
     void *pcre2_match_data_free_8;
     void *pcre2_match_8;
+    void *pcre2_match_context_create_8;
+    void *pcre2_match_context_free_8;
+    void *pcre2_set_match_limit_8;
+    void *pcre2_set_depth_limit_8;
+    void *pcre2_jit_stack_create_8;
+    void *pcre2_jit_stack_free_8;
+    void *pcre2_jit_stack_assign_8;
 } tributary_pcre2;
 
 #define TRIBUTARY_PCRE2_FN(t, name) ((__typeof__(&name))(t)->name)
@@ -57,10 +64,38 @@ static inline void tributary_pcre2_match_data_free(const tributary_pcre2 *t, pcr
     TRIBUTARY_PCRE2_FN(t, pcre2_match_data_free_8)(data);
 }
 
-/// 1 when `code` matches somewhere in `subject`, 0 when not, a negative PCRE2 error code when
-/// matching failed (a match limit reached by a pathological pattern).
-static inline int tributary_pcre2_match(const tributary_pcre2 *t, const pcre2_code_8 *code, const char *subject, size_t length, pcre2_match_data_8 *data) {
-    int rc = TRIBUTARY_PCRE2_FN(t, pcre2_match_8)(code, (PCRE2_SPTR8)subject, length, 0, 0, data, NULL);
+/// A match context with these limits (RegexPattern.swift says why they are what they are);
+/// NULL when out of memory.
+static inline pcre2_match_context_8 *tributary_pcre2_match_context(const tributary_pcre2 *t, uint32_t match_limit, uint32_t depth_limit) {
+    pcre2_match_context_8 *context = TRIBUTARY_PCRE2_FN(t, pcre2_match_context_create_8)(NULL);
+    if (context == NULL) return NULL;
+    TRIBUTARY_PCRE2_FN(t, pcre2_set_match_limit_8)(context, match_limit);
+    TRIBUTARY_PCRE2_FN(t, pcre2_set_depth_limit_8)(context, depth_limit);
+    return context;
+}
+
+static inline void tributary_pcre2_match_context_free(const tributary_pcre2 *t, pcre2_match_context_8 *context) {
+    TRIBUTARY_PCRE2_FN(t, pcre2_match_context_free_8)(context);
+}
+
+/// A JIT stack growing up to `max_size` bytes, assigned to `context` (a context used by one
+/// thread at a time); NULL when out of memory.
+static inline pcre2_jit_stack_8 *tributary_pcre2_jit_stack(const tributary_pcre2 *t, pcre2_match_context_8 *context, size_t max_size) {
+    pcre2_jit_stack_8 *stack = TRIBUTARY_PCRE2_FN(t, pcre2_jit_stack_create_8)(32 * 1024, max_size, NULL);
+    if (stack != NULL) TRIBUTARY_PCRE2_FN(t, pcre2_jit_stack_assign_8)(context, NULL, stack);
+    return stack;
+}
+
+static inline void tributary_pcre2_jit_stack_free(const tributary_pcre2 *t, pcre2_jit_stack_8 *stack) {
+    TRIBUTARY_PCRE2_FN(t, pcre2_jit_stack_free_8)(stack);
+}
+
+/// 1 when `code` matches somewhere in `subject`, 0 when not (PCRE2_ERROR_NOMATCH), and every
+/// other result as PCRE2's negative error code: a limit reached by a pathological pattern
+/// (PCRE2_ERROR_MATCHLIMIT, PCRE2_ERROR_DEPTHLIMIT, PCRE2_ERROR_HEAPLIMIT,
+/// PCRE2_ERROR_JIT_STACKLIMIT) or out of memory. An error is not "no match": the caller decides.
+static inline int tributary_pcre2_match(const tributary_pcre2 *t, const pcre2_code_8 *code, const char *subject, size_t length, pcre2_match_data_8 *data, pcre2_match_context_8 *context) {
+    int rc = TRIBUTARY_PCRE2_FN(t, pcre2_match_8)(code, (PCRE2_SPTR8)subject, length, 0, 0, data, context);
     if (rc >= 0) return 1;
     return rc == PCRE2_ERROR_NOMATCH ? 0 : rc;
 }

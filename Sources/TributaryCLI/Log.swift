@@ -32,6 +32,11 @@ enum LogFormat: String, CaseIterable, Sendable {
 /// The log on stderr: every record carries its RFC 3339 time (text: local time with its
 /// offset; JSON: UTC), records below the level are dropped, and everything goes through the
 /// progress line so a log line never shares a terminal line with it.
+///
+/// Text lines carry text from outside (an `exec` program's stderr, a server's error, an item's
+/// id): its control characters are escaped where the line is rendered (`escapeControls`), so
+/// nothing it holds can move the cursor, clear the screen, ring the bell or start a line that
+/// looks like a record of its own. JSON escapes them already.
 final class Log: Sendable {
     let format: LogFormat
     let level: LogLevel
@@ -56,11 +61,52 @@ final class Log: Sendable {
     func warn(_ msg: String, source: String? = nil, fields: [(String, JSONValue)] = []) { log(.warn, msg, source: source, fields: fields) }
     func error(_ msg: String, source: String? = nil, fields: [(String, JSONValue)] = []) { log(.error, msg, source: source, fields: fields) }
 
-    /// Text lines already laid out (the summary table): written as they are in text mode, at
-    /// `level`; in JSON mode the caller logs records instead.
+    /// Text lines already laid out (the summary table): written as they are in text mode (their
+    /// line feeds kept, every other control character escaped), at `level`; in JSON mode the
+    /// caller logs records instead.
     func text(_ l: LogLevel, _ lines: String) {
         guard enabled(l) else { return }
-        progress.log(lines)
+        progress.log(Self.escapeControls(lines, keepingLineFeeds: true))
+    }
+
+    /// `text` with its control characters written out, as journalctl shows a message: C0 (but
+    /// tab), DEL and C1 (U+0080-U+009F) as `\xHH` for each of their UTF-8 bytes (ESC is `\x1b`,
+    /// BEL `\x07`, CSI U+009B `\xc2\x9b`), a carriage return as `\r` and a line feed as `\n`
+    /// (unless `keepingLineFeeds`: lines laid out on purpose). A backslash stays as it is: the
+    /// escapes tell a reader what was there, and a regex in a message stays readable. Text
+    /// without controls is returned as it is.
+    static func escapeControls(_ text: String, keepingLineFeeds: Bool = false) -> String {
+        func escaped(_ b: UInt8, next: UInt8?) -> Bool {
+            switch b {
+            case 0x09: return false
+            case 0x0A: return !keepingLineFeeds
+            case 0..<0x20, 0x7F: return true
+            case 0xC2: return next.map { (0x80...0x9F).contains($0) } ?? false
+            default: return false
+            }
+        }
+        // Most lines have nothing to escape: one pass over the bytes, no copy.
+        guard text.utf8.contains(where: { ($0 < 0x20 && $0 != 0x09 && ($0 != 0x0A || !keepingLineFeeds)) || $0 == 0x7F || $0 == 0xC2 }) else { return text }
+        let bytes = Array(text.utf8)
+        let hex = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count + 16)
+        var i = 0
+        while i < bytes.count {
+            let b = bytes[i], next = i + 1 < bytes.count ? bytes[i + 1] : nil
+            if !escaped(b, next: next) {
+                out.append(b)
+            } else if b == 0x0A {
+                out += Array("\\n".utf8)
+            } else if b == 0x0D {
+                out += Array("\\r".utf8)
+            } else {
+                for c in b == 0xC2 ? [b, next!] : [b] { out += [UInt8(ascii: "\\"), UInt8(ascii: "x"), hex[Int(c >> 4)], hex[Int(c & 0xF)]] }
+                if b == 0xC2 { i += 1 }
+            }
+            i += 1
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     func render(_ l: LogLevel, _ msg: String, source: String?, fields: [(String, JSONValue)], now: Double) -> String {
@@ -72,7 +118,8 @@ final class Log: Sendable {
             case .error: prefix = "tributary: "
             case .debug, .info: prefix = ""
             }
-            return Self.localTime(now) + " " + prefix + (source.map { $0 + ": " } ?? "") + msg + (msg.hasSuffix("\n") ? "" : "\n")
+            let text = msg.hasSuffix("\n") ? String(msg.dropLast()) : msg
+            return Self.localTime(now) + " " + prefix + (source.map { Self.escapeControls($0) + ": " } ?? "") + Self.escapeControls(text) + "\n"
         case .json:
             var entries: [(key: String, value: JSONValue)] = [("time", .string(Self.utcTime(now))), ("level", .string(l.rawValue))]
             if let source { entries.append(("source", .string(source))) }
@@ -127,7 +174,7 @@ extension Log {
         let lv: LogLevel = r.isFailure ? max(l, .warn) : l
         guard enabled(lv) else { return }
         if format == .text {
-            progress.log(Self.localTime(Timestamp.now().seconds) + " " + Summary.line(r))
+            progress.log(Self.localTime(Timestamp.now().seconds) + " " + Summary.line(r))  // its status escaped there
             return
         }
         log(lv, Summary.status(r), source: r.name, fields: Self.fields(r))

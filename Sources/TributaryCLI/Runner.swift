@@ -181,7 +181,7 @@ struct Runner {
         if !isTest {
             log.summary(report, elapsed: elapsed, dryRun: dryRun)
         } else if let r = report.sources.first, case .failed(let reason) = r.status {
-            err.log("\(r.name): failed: \(reason)\n")
+            err.log("\(r.name): failed: \(Log.escapeControls(reason))\n")
         }
         if let e = report.sinkError { log.error("sink failed: \(e.message)") }
         if let sig = signals.received { return sig == SIGINT ? 130 : 143 }
@@ -252,9 +252,10 @@ enum Summary {
 
     static func pad(_ s: String, _ n: Int) -> String { s.count >= n ? s : s + String(repeating: " ", count: n - s.count) }
 
-    /// One source's summary line (also what `watch` logs after each run).
+    /// One source's summary line (also what `watch` logs after each run); the status's reason,
+    /// which may quote a server or a program, with its control characters escaped.
     static func line(_ r: SourceReport, nameWidth: Int = 0, typeWidth: Int = 0) -> String {
-        pad(r.name, nameWidth) + "  " + pad(r.type, typeWidth) + "  " + status(r) + "  \(r.fetched) fetched  \(r.new) new" + counts(r.processed, separator: "  ")
+        pad(r.name, nameWidth) + "  " + pad(r.type, typeWidth) + "  " + Log.escapeControls(status(r)) + "  \(r.fetched) fetched  \(r.new) new" + counts(r.processed, separator: "  ")
             + (r.rejected > 0 ? "  \(r.rejected) rejected" : "") + "  \(seconds(r.seconds))\n"
     }
 

@@ -27,7 +27,9 @@ struct Watcher {
         guard let (transport, curl) = runner.makeTransport() else { return 2 }
         var server: MetricsServer?
         if let address = runner.config.metricsListen {
-            do throws(MetricsServerError) { server = try MetricsServer(host: address.host, port: address.port) } catch {
+            // Its connections leave the descriptors the transfers and the rest need.
+            let reserved = runner.config.http.concurrency + FileDescriptorLimit.reserve
+            do throws(MetricsServerError) { server = try MetricsServer(host: address.host, port: address.port, reserved: reserved) } catch {
                 log.error(error.message)
                 return 2
             }

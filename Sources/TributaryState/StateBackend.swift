@@ -194,6 +194,9 @@ public struct StateCounter: Sendable, Equatable, Hashable {
         /// Items a sink rejected for good (`SinkContext.reject`: too large for its server) and
         /// that were recorded as delivered; the label is the sink's name.
         case sinkRejected = "sink_rejected"
+        /// Times a filter rule could not tell whether an item matches (a `regex` that reached
+        /// PCRE2's match limit); the label is the rule's key path (`FilterRule.path`).
+        case filterErrors = "filter_errors"
     }
     public var name: Name
     public var label: String

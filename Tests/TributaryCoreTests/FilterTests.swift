@@ -1,5 +1,8 @@
 import XCTest
-import TributaryCore
+@testable import TributaryCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Filter rules on items: every field, every test, include/exclude/max_age together, and the
 /// PCRE2 patterns they use.
@@ -70,11 +73,65 @@ final class FilterTests: XCTestCase {
         if case .success = RegexPattern.compile("(?<=a+)b") { XCTFail("a variable-length lookbehind must not compile") }
     }
 
-    func testCatastrophicBacktrackingEndsAsNoMatch() {
+    func testMatchResultMapping() {
+        let p = try! RegexPattern.compile("x").get()
+        XCTAssertEqual(p.outcome(1), .match)
+        XCTAssertEqual(p.outcome(0), .noMatch, "PCRE2_ERROR_NOMATCH, mapped by the shim")
+        XCTAssertEqual(p.outcome(-47), .error("match limit exceeded"), "PCRE2_ERROR_MATCHLIMIT is not a miss")
+        for rc: Int32 in [-46, -48, -53, -63, -51, -2] {
+            guard case .error(let e) = p.outcome(rc) else { XCTFail("\(rc) must be an error"); continue }
+            XCTAssertFalse(e.isEmpty, "\(rc)")
+        }
+        XCTAssertEqual(p.match(""), .noMatch, "an empty text")
+        XCTAssertEqual(try! RegexPattern.compile("^$").get().match(""), .match)
+    }
+
+    func testCatastrophicBacktrackingIsAnErrorWithinTheLimits() {
         let p = try! RegexPattern.compile("^(a+)+$").get()
-        let start = Date()
-        XCTAssertFalse(p.matches(String(repeating: "a", count: 40) + "!"))
-        XCTAssertLessThan(Date().timeIntervalSince(start), 30, "PCRE2's match limit ends it")
+        let text = String(repeating: "a", count: 40) + "!"
+        XCTAssertEqual(p.match(text), .error("match limit exceeded"), "not a miss")
+        let cpu = { () -> Double in var t = timespec(); clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t); return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9 }
+        let before = cpu()
+        for _ in 0..<20 { _ = p.match(text) }
+        let perMatch = (cpu() - before) / 20
+        // PCRE2's default limit (10,000,000) cost about 35 ms; 1,000,000 costs about a tenth.
+        XCTAssertLessThan(perMatch, 0.02, "CPU seconds per match of a pathological pattern")
+        // The limits leave room for what real rules do on long texts.
+        let long = String(repeating: "the release of a new version was announced today, ", count: 4000)  // 200 KB
+        XCTAssertEqual(try! RegexPattern.compile("(?s)(foo|the).*(baz|qux)").get().match(long), .noMatch, "a greedy scan per start")
+        XCTAssertEqual(try! RegexPattern.compile("(?i)release.*announced").get().match(long), .match)
+        // A repeated group with captures outgrows the JIT's default stack: a larger one, not an error.
+        let abc = String(repeating: "ab ", count: 2000)
+        XCTAssertEqual(try! RegexPattern.compile("^(?:(a)|(b)|( ))*\\d").get().match(abc), .noMatch)
+        XCTAssertEqual(try! RegexPattern.compile("^(?:(a)|(b)|( ))*$").get().match(abc), .match)
+    }
+
+    func testARuleThatCannotTellFailsSafe() {
+        let bad = FilterRule(field: .title, test: regex("^(a+)+$"), path: "sources[0] (\"a\").filter.include[0]")
+        let pathological = item(title: String(repeating: "a", count: 40) + "!")
+        XCTAssertEqual(bad.evaluate(pathological), .error("match limit exceeded"))
+        var errors: [FilterRuleError] = []
+        XCTAssertFalse(ItemFilter(include: [bad]).passes(pathological, now: now) { errors.append($0) }, "an include rule that errors does not include")
+        XCTAssertEqual(errors.map(\.rule.path), ["sources[0] (\"a\").filter.include[0]"])
+        XCTAssertEqual(errors.map(\.excludes), [false])
+        XCTAssertEqual(errors.map(\.message), ["match limit exceeded"])
+        errors = []
+        XCTAssertTrue(ItemFilter(include: [bad, rule("tags", .equals("swift"))]).passes(pathological, now: now) { errors.append($0) },
+                      "another include rule that matches still includes")
+        XCTAssertEqual(errors.count, 1)
+        errors = []
+        XCTAssertFalse(ItemFilter(exclude: [bad]).passes(pathological, now: now) { errors.append($0) }, "an exclude rule that errors excludes")
+        XCTAssertEqual(errors.map(\.excludes), [true])
+        errors = []
+        XCTAssertTrue(ItemFilter(include: [bad]).passes(item(title: "aaa"), now: now) { errors.append($0) }, "the same rule where it can tell")
+        XCTAssertFalse(ItemFilter(exclude: [bad]).passes(item(title: "aaa"), now: now) { errors.append($0) })
+        XCTAssertTrue(ItemFilter(exclude: [bad]).passes(item(title: "b"), now: now) { errors.append($0) })
+        XCTAssertTrue(errors.isEmpty)
+        // Several values: a match wins over an error, an error over a miss.
+        let tagRule = FilterRule(field: .tags, test: regex("^(?:(a+)+$|swift$)"))
+        XCTAssertEqual(tagRule.evaluate(item(tags: [String(repeating: "a", count: 40) + "!", "swift"])), .match)
+        XCTAssertEqual(tagRule.evaluate(item(tags: [String(repeating: "a", count: 40) + "!", "rust"])), .error("match limit exceeded"))
+        XCTAssertEqual(tagRule.evaluate(item(tags: ["rust"])), .noMatch)
     }
 
     func testIncludeExcludeAndMaxAge() {
@@ -89,5 +146,14 @@ final class FilterTests: XCTestCase {
         XCTAssertTrue(f.passes(item(published: nil), now: now), "an item without a date passes max_age")
         XCTAssertTrue(ItemFilter(exclude: [rule("title", .contains("rust"))]).passes(item(), now: now), "no include rules: everything not excluded")
         XCTAssertTrue(ItemFilter().isEmpty)
+    }
+}
+
+extension FilterRule {
+    /// For these tests: true on a match, false on none; an error fails the test.
+    func matches(_ item: Item, file: StaticString = #filePath, line: UInt = #line) -> Bool {
+        let r = evaluate(item)
+        if case .error(let e) = r { XCTFail("unexpected error: \(e)", file: file, line: line) }
+        return r == .match
     }
 }

@@ -62,7 +62,7 @@ for round in 0..<rounds {
     for engine in order {
         let r: (ms: Double, hits: Int)
         switch engine {
-        case "pcre2": r = time { titles.reduce(0) { n, t in n + compiled.reduce(0) { $0 + ($1.matches(t) ? 1 : 0) } } }
+        case "pcre2": r = time { titles.reduce(0) { n, t in n + compiled.reduce(0) { $0 + ($1.match(t) == .match ? 1 : 0) } } }
         case "posix": r = time { titles.reduce(0) { n, t in n + regs.indices.reduce(0) { $0 + (regexec(&regs[$1], t, 0, nil, 0) == 0 ? 1 : 0) } } }
         default: r = time { titles.reduce(0) { n, t in n + swiftRegexes.reduce(0) { $0 + ((try? $1.firstMatch(in: t)) != nil ? 1 : 0) } } }
         }

@@ -23,4 +23,20 @@ public enum FileDescriptorLimit {
         if setrlimit(Int32(RLIMIT_NOFILE.rawValue), &raised) == 0 && target >= needed { return nil }
         return "http.concurrency \(transfers) needs about \(needed) open files, but this process may open at most \(limit.rlim_max) (ulimit -Hn); lower http.concurrency or raise the limit (LimitNOFILE= in a systemd unit)"
     }
+
+    /// Makes room for up to `wanted` more descriptors (the metrics listener's connections)
+    /// beside the `needed` ones the rest of the process counts on: raises the soft limit towards
+    /// `needed + wanted` (never past the hard limit) and returns how many of `wanted` fit.
+    public static func room(for wanted: Int, besides needed: Int) -> Int {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return wanted }
+        let target = rlim_t(needed + wanted)
+        if limit.rlim_cur < target {
+            var raised = limit
+            raised.rlim_cur = min(target, limit.rlim_max)
+            if setrlimit(Int32(RLIMIT_NOFILE.rawValue), &raised) == 0 { limit = raised }
+        }
+        if limit.rlim_cur >= target { return wanted }
+        return max(0, Int(limit.rlim_cur) - needed)
+    }
 }

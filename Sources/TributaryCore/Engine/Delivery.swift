@@ -159,15 +159,24 @@ public final class Delivery: @unchecked Sendable {
     /// processing stage counted on the way (items it filtered or skipped: fetched, never
     /// claimed in state, so they come again on a later run); `statuses`: the HTTP answers (by
     /// status) since the last batch, counted with this one.
-    public func deliver(_ items: [Item], processed: [ProcessingTally.Label: Int] = [:], to run: SourceRun, validators: [(key: String, response: CachedResponse)],
-                        statuses: [String: Int] = [:]) async throws(SourceError) {
-        try await thread.run { () throws(SourceError) in try self.deliverNow(items, processed, run, validators, statuses) }
+    /// `counters`: what the processors counted for the state (`filter_errors`). Returns the
+    /// warnings for the log the batch gave (a sink filter's rule that could not test an item);
+    /// those of a batch that throws come with `finish`.
+    @discardableResult
+    public func deliver(_ items: [Item], processed: [ProcessingTally.Label: Int] = [:], counters: [StateCounter] = [], to run: SourceRun,
+                        validators: [(key: String, response: CachedResponse)], statuses: [String: Int] = [:]) async throws(SourceError) -> [String] {
+        try await thread.run { () throws(SourceError) -> [String] in
+            try self.deliverNow(items, processed, counters, run, validators, statuses)
+            defer { run.warnings = [] }
+            return run.warnings
+        }
     }
 
-    private func deliverNow(_ items: [Item], _ processed: [ProcessingTally.Label: Int], _ run: SourceRun, _ validators: [(key: String, response: CachedResponse)],
-                            _ statuses: [String: Int]) throws(SourceError) {
+    private func deliverNow(_ items: [Item], _ processed: [ProcessingTally.Label: Int], _ counters: [StateCounter], _ run: SourceRun,
+                            _ validators: [(key: String, response: CachedResponse)], _ statuses: [String: Int]) throws(SourceError) {
         thread.assertCurrent("Delivery.deliver")
         run.uncountedStatuses.merge(statuses, uniquingKeysWith: +)
+        for c in counters { run.uncountedCounters[c.name, default: [:]][c.label, default: 0] += c.value }
         if !processed.isEmpty {
             // Filtered and skipped items were fetched: counted, never claimed in state.
             let dropped = (processed[.filtered] ?? 0) + (processed[.skipped] ?? 0)
@@ -201,7 +210,7 @@ public final class Delivery: @unchecked Sendable {
     private func process(_ batch: [Item], _ run: SourceRun, validators: [(key: String, response: CachedResponse)], record: RunRecord? = nil) throws(SourceError) {
         guard let state else {
             defer { failedSink = nil }
-            let written = try write(batch)
+            let written = try write(batch, run)
             run.new += batch.count
             run.rejections += written.rejections
             return
@@ -219,7 +228,7 @@ public final class Delivery: @unchecked Sendable {
             throw stateFailure(error, written: false)
         }
         let written: SinkSet.Written
-        do { written = try write(toEmit) } catch {
+        do { written = try write(toEmit, run) } catch {
             tx.rollback()
             if let i = failedSink {
                 failedSink = nil
@@ -244,6 +253,7 @@ public final class Delivery: @unchecked Sendable {
         }
         run.uncountedFetched = 0
         run.uncountedStatuses = [:]
+        run.uncountedCounters = [:]
         run.new += toEmit.count
         run.rejections += written.rejections
     }
@@ -251,9 +261,15 @@ public final class Delivery: @unchecked Sendable {
     /// Writes to every sink through the sink set; a failure stops the run, or (`watch`) only
     /// this batch while it is waited out. A failed sink is counted once the batch's transaction
     /// is rolled back (`failedSink`).
-    private func write(_ items: [Item]) throws(SourceError) -> SinkSet.Written {
+    private func write(_ items: [Item], _ run: SourceRun) throws(SourceError) -> SinkSet.Written {
         let written: SinkSet.Written
-        do throws(SinkSet.Failure) { written = try sinks.write(items, warn: warn) } catch {
+        // A sink filter's rule that cannot test an item: counted each time, said once per rule
+        // per run; that sink does not get the item.
+        let filterFailed: (FilterRuleError, Item, String) -> Void = { e, item, sink in
+            run.uncountedCounters[.filterErrors, default: [:]][e.rule.path, default: 0] += 1
+            if run.warnedFilterRules.insert(e.rule.path).inserted { run.warnings.append(FilterFailureNote.warning(e, item: item, sink: sink)) }
+        }
+        do throws(SinkSet.Failure) { written = try sinks.write(items, warn: warn, filterFailed: filterFailed) } catch {
             switch error {
             case .paused(let message):
                 throw SourceError.deliveryStopped("sink unavailable: \(message)")
@@ -279,9 +295,13 @@ public final class Delivery: @unchecked Sendable {
         return bySink.sorted { $0.key < $1.key }.map { StateCounter(.sinkRejected, $0.key, $0.value) }
     }
 
-    /// The run's HTTP answers not yet counted, and the items each sink wrote (`written[i]`).
+    /// The run's HTTP answers and other counters (filter errors) not yet counted, and the items
+    /// each sink wrote (`written[i]`).
     private func uncountedCounters(_ run: SourceRun, written: [Int]) -> [StateCounter] {
         var out = run.uncountedStatuses.sorted { $0.key < $1.key }.map { StateCounter(.httpRequests, $0.key, $0.value) }
+        for (name, byLabel) in run.uncountedCounters.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+            out += byLabel.sorted { $0.key < $1.key }.map { StateCounter(name, $0.key, $0.value) }
+        }
         for (i, n) in written.enumerated() where n > 0 { out.append(StateCounter(.sinkWritten, sinks.name(i), n)) }
         return out
     }
@@ -326,7 +346,7 @@ public final class Delivery: @unchecked Sendable {
         // Without state there is nothing to record: the counts are read here, after the last
         // `deliver` has come back from the thread (every write to them happened before that).
         guard state != nil else {
-            return SourceRunResult(fetched: run.fetched, new: run.new, processed: run.processed, nextDue: nil, notes: [], rejections: run.rejections, stateError: nil)
+            return SourceRunResult(fetched: run.fetched, new: run.new, processed: run.processed, nextDue: nil, notes: run.warnings, rejections: run.rejections, stateError: nil)
         }
         return await thread.run {
             self.thread.assertCurrent("Delivery.finish")
@@ -360,6 +380,7 @@ public final class Delivery: @unchecked Sendable {
                         try tx.releaseLease(source: settings.name, worker: self.options.worker)
                         try tx.commit()
                         run.uncountedStatuses = [:]
+                        run.uncountedCounters = [:]
                     } catch {
                         tx.rollback()
                         throw SourceError.deliveryStopped("state: \(error.message)")
@@ -370,6 +391,8 @@ public final class Delivery: @unchecked Sendable {
             }
             result.new = run.new
             result.rejections = run.rejections
+            result.notes += run.warnings
+            run.warnings = []
             if !stopped && result.stateError == nil {
                 result.nextDue = due
                 let before = run.previous?.failures ?? 0

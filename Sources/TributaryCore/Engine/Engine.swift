@@ -286,7 +286,8 @@ public struct Engine: Sendable {
                     tally.add(.skipped)
                     observer(.warning(source: name, message: why))
                 }
-                try await delivery.deliver(batch, processed: tally.take(), to: run, validators: ledger.takePending(), statuses: ledger.takeStatuses())
+                let warnings = try await delivery.deliver(batch, processed: tally.take(), counters: tally.takeCounters(), to: run, validators: ledger.takePending(), statuses: ledger.takeStatuses())
+                for w in warnings { observer(.warning(source: name, message: w)) }
                 observer(.delivered(source: name))
             },
             warn: { observer(.warning(source: name, message: $0)) },

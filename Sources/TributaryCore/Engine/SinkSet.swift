@@ -81,7 +81,7 @@ final class SinkSet: @unchecked Sendable {
 
     /// Writes `items` to every sink, each through its filter. Throws at the first sink that
     /// fails (the sinks after it are not written).
-    func write(_ items: [Item], warn: (String) -> Void) throws(Failure) -> Written {
+    func write(_ items: [Item], warn: (String) -> Void, filterFailed: (FilterRuleError, Item, String) -> Void) throws(Failure) -> Written {
         var written = Written(perSink: Array(repeating: 0, count: members.count))
         for m in members { m.notes.clear() }
         guard !items.isEmpty else { return written }
@@ -89,7 +89,9 @@ final class SinkSet: @unchecked Sendable {
         let now = Timestamp.now().seconds
         for (i, m) in members.enumerated() {
             // A sink's filter decides which of the batch it receives; the others still get all.
-            let mine = m.filter.map { f in f.isEmpty ? items : items.filter { f.passes($0, now: now) } } ?? items
+            let mine = m.filter.map { f in
+                f.isEmpty ? items : items.filter { item in f.passes(item, now: now) { filterFailed($0, item, m.name) } }
+            } ?? items
             guard !mine.isEmpty else { continue }
             m.notes.begin()
             do throws(SinkError) { try m.sink.write(mine) } catch {

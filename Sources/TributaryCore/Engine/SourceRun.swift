@@ -27,6 +27,12 @@ public final class SourceRun: @unchecked Sendable {
     var uncountedStatuses: [String: Int] = [:]
     /// What its processing stage counted: items filtered, skipped, ...
     var processed: [ProcessingTally.Label: Int] = [:]
+    /// Counters not yet added to the state's (filter rules' failed tests, by the rule's path).
+    var uncountedCounters: [StateCounter.Name: [String: Int]] = [:]
+    /// Filter rules this run has warned about (by path): once per rule per run.
+    var warnedFilterRules: Set<String> = []
+    /// Warnings for the log not yet handed out (by `Delivery.deliver` or `finish`).
+    var warnings: [String] = []
     /// Items that passed the filter (what `max_items` counts).
     var passed = 0
     /// Items delivered to the sinks.

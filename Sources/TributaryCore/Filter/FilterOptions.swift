@@ -72,6 +72,8 @@ public enum FilterOptions {
             }
             return nil
         }
-        return FilterRule(field: field, test: tests[0])
+        // `defaults.filter.include[0]`, not `(top level).defaults...`: the path a reader looks for.
+        let path = r.context.hasPrefix("(top level).") ? String(r.context.dropFirst("(top level).".count)) : r.context
+        return FilterRule(field: field, test: tests[0], path: path, file: r.diagnostics.file)
     }
 }

@@ -18,6 +18,8 @@ public struct Metrics: Sendable {
     public var httpRequests: [(status: String, count: Int)]
     /// The configured sinks, in config order, with their totals.
     public var sinks: [(name: String, written: Int, failures: Int, rejected: Int)]
+    /// Filter rules that could not test an item, by the rule's key path, in label order.
+    public var filterErrors: [(rule: String, count: Int)]
 
     public init(sources: [(name: String, type: String)], states: [String: SourceState], counters: [StateCounter], sinks: [String]) {
         self.sources = sources.map { Source(name: $0.name, type: $0.type, state: states[$0.name]) }
@@ -26,6 +28,7 @@ public struct Metrics: Sendable {
             counters.filter { $0.name == name && $0.label == label }.reduce(0) { $0 + $1.value }
         }
         self.sinks = sinks.map { ($0, total(.sinkWritten, $0), total(.sinkFailures, $0), total(.sinkRejected, $0)) }
+        filterErrors = counters.filter { $0.name == .filterErrors }.sorted { $0.label < $1.label }.map { ($0.label, $0.value) }
     }
 
     /// One metric family: its name, type, help, and samples (labels, value).
@@ -63,7 +66,10 @@ public struct Metrics: Sendable {
         var rejected = Family(name: "tributary_sink_rejected_items_total", type: "counter",
                               help: "Items the sink rejected for good (too large for its server) and that were recorded as delivered, over the life of the state file.")
         rejected.samples = sinks.map { ([("sink", $0.name)], Double($0.rejected)) }
-        out += [http, written, failed, rejected]
+        var filter = Family(name: "tributary_filter_errors_total", type: "counter",
+                            help: "Times a filter rule could not test an item (a regex that reached PCRE2's match limit), by the rule's key path, over the life of the state file.")
+        filter.samples = filterErrors.map { ([("rule", $0.rule)], Double($0.count)) }
+        out += [http, written, failed, rejected, filter]
         return out
     }
 

@@ -5,18 +5,39 @@ import Glibc
 
 /// `watch`'s HTTP endpoint for Prometheus: `GET /metrics` answers the latest `Metrics` text,
 /// `GET /healthz` answers `ok` (also `HEAD`); anything else is 404 or 405. One thread runs one
-/// `poll(2)` loop over the listening socket and at most `maxConnections` connections, all
-/// non-blocking: no thread per request, and a slow or idle client is dropped after
-/// `clientTimeout` seconds. The engine only ever calls `update`, which swaps the text under a
-/// lock, so the server can never hold it up. Every answer closes its connection.
+/// `poll(2)` loop over the listening socket and up to `maxConnections` connections, all
+/// non-blocking: no thread per request. The engine only ever calls `update`, which swaps the
+/// text under a lock, so the server can never hold it up. Every answer closes its connection.
+///
+/// Clients cannot starve it (a liveness probe must get through while others misbehave): a
+/// connection has `headTimeout` (1 s) to send its request head, `replyTimeout` to take the
+/// answer, and up to 1,024 are served at once (as many as the open-file limit leaves room for
+/// beside the engine's own); a head over 8 KiB is answered 431; after the answer the server
+/// stops sending and reads what the client still sends for up to `lingerTimeout` before it
+/// closes, so the client reads the answer rather than a reset; and when accept fails for want of
+/// descriptors (EMFILE, ENFILE) it stops accepting for 5 ms, doubling up to 1 s (as Go's
+/// net/http does), instead of spinning on a listening socket that stays readable.
 public final class MetricsServer: Sendable {
     /// The address actually bound (the port is the kernel's choice when 0 was asked for).
     public let host: String
     public let port: Int
-    public static let maxConnections = 16
-    public static let clientTimeout = 5.0
+    /// Connections served at once, at most `connectionCap`: as many as fit under the open-file
+    /// limit beside the rest of the process (`FileDescriptorLimit.room`), and never fewer than 8.
+    public let maxConnections: Int
+    public static let connectionCap = 1024
+    /// Seconds from accepting a connection to having its whole request head.
+    public static let headTimeout = 1.0
+    /// Seconds to send the answer once the head is in.
+    public static let replyTimeout = 10.0
+    /// Seconds the server keeps reading (and dropping) what a client still sends after its
+    /// answer, so closing does not reset the connection before the client has read it.
+    public static let lingerTimeout = 1.0
+    /// Bytes read and dropped at most while lingering.
+    static let maxLinger = 1 << 20
     /// A request's head larger than this is refused (431).
     static let maxRequest = 8192
+    /// The backoff after accept found no descriptor: the first pause, and the longest.
+    static let acceptBackoff = (first: 0.005, longest: 1.0)
 
     private let listenFD: Int32
     /// `poll` watches its read end; `stop` writes a byte to the other.
@@ -25,8 +46,10 @@ public final class MetricsServer: Sendable {
     private let finished = DispatchSemaphore(value: 0)
     private let running = Locked(false)
 
-    /// Binds `host:port` (an IPv4 or IPv6 literal) and listens; `start` serves.
-    public init(host: String, port: Int) throws(MetricsServerError) {
+    /// Binds `host:port` (an IPv4 or IPv6 literal) and listens; `start` serves. `reserved`: the
+    /// descriptors the rest of the process needs (transfers, state, sinks), which connections
+    /// must leave free.
+    public init(host: String, port: Int, reserved: Int = FileDescriptorLimit.reserve) throws(MetricsServerError) {
         var v4 = sockaddr_in(), v6 = sockaddr_in6()
         let isV6 = host.contains(":")
         let parsed = isV6 ? inet_pton(AF_INET6, host, &v6.sin6_addr) : inet_pton(AF_INET, host, &v4.sin_addr)
@@ -45,7 +68,9 @@ public final class MetricsServer: Sendable {
             v4.sin_port = in_port_t(UInt16(port).bigEndian)
             bound = withUnsafePointer(to: &v4) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
         }
-        guard bound == 0, listen(fd, 64) == 0 else {
+        // A deep backlog (the kernel caps it at net.core.somaxconn): a burst of connections
+        // waits there, not in SYN retransmits.
+        guard bound == 0, listen(fd, 1024) == 0 else {
             let why = String(cString: strerror(errno))
             close(fd)
             throw MetricsServerError("metrics.listen: cannot listen on \(isV6 ? "[\(host)]" : host):\(port): \(why)")
@@ -66,6 +91,7 @@ public final class MetricsServer: Sendable {
         self.port = Int(UInt16(bigEndian: netPort))
         self.listenFD = fd
         self.wakeFDs = (pipeFDs[0], pipeFDs[1])
+        self.maxConnections = max(8, FileDescriptorLimit.room(for: Self.connectionCap, besides: reserved))
     }
 
     /// `http://127.0.0.1:9464` (IPv6 hosts in brackets).
@@ -99,30 +125,41 @@ public final class MetricsServer: Sendable {
         close(wakeFDs.write)
     }
 
-    /// One client: what it sent so far, then what is left to send.
+    /// One client: what it sent so far, then what is left to send, then what it still sends.
     struct Client {
         var fd: Int32
-        let deadline: Double
+        var deadline: Double
         var request: [UInt8] = []
         var reply: [UInt8]? = nil
         var sent = 0
+        /// The answer is out and the sending side shut down: reading until the client closes.
+        var lingering = false
+        var drained = 0
+
+        var events: Int16 { Int16(reply == nil || lingering ? POLLIN : POLLOUT) }
     }
 
     private func serve() {
         var clients: [Client] = []
+        var buffer = [UInt8](repeating: 0, count: 16384)
+        // Accepting resumes at `acceptResumes` after accept found no descriptor; `acceptDelay`
+        // doubles with each such failure and is 0 again after an accepted connection.
+        var acceptDelay = 0.0, acceptResumes = 0.0
         while true {
-            var fds = [pollfd(fd: wakeFDs.read, events: Int16(POLLIN), revents: 0)]
-            // At the limit, new connections wait in the listen backlog.
-            if clients.count < Self.maxConnections { fds.append(pollfd(fd: listenFD, events: Int16(POLLIN), revents: 0)) }
-            let first = fds.count
-            for c in clients { fds.append(pollfd(fd: c.fd, events: Int16(c.reply == nil ? POLLIN : POLLOUT), revents: 0)) }
             let now = Self.monotonic()
-            let nearest = clients.map(\.deadline).min().map { max(0, $0 - now) } ?? 60
-            let n = poll(&fds, nfds_t(fds.count), Int32(min(nearest, 60) * 1000) + 1)
+            var fds = [pollfd(fd: wakeFDs.read, events: Int16(POLLIN), revents: 0)]
+            // At the limit, or backing off, new connections wait in the listen backlog.
+            let accepting = clients.count < maxConnections && now >= acceptResumes
+            if accepting { fds.append(pollfd(fd: listenFD, events: Int16(POLLIN), revents: 0)) }
+            let first = fds.count
+            for c in clients { fds.append(pollfd(fd: c.fd, events: c.events, revents: 0)) }
+            var wait = clients.map(\.deadline).min().map { $0 - now } ?? 60
+            if !accepting && clients.count < maxConnections { wait = min(wait, acceptResumes - now) }
+            let n = poll(&fds, nfds_t(fds.count), Int32(max(0, min(wait, 60)) * 1000) + 1)
             if n < 0 && errno != EINTR { break }
             if fds[0].revents != 0 { break }
             for (i, f) in fds[first...].enumerated() where f.revents != 0 {
-                step(&clients[i], events: f.revents)
+                step(&clients[i], events: f.revents, buffer: &buffer)
             }
             let later = Self.monotonic()
             clients.removeAll { c in
@@ -130,41 +167,78 @@ public final class MetricsServer: Sendable {
                 if done && c.fd >= 0 { close(c.fd) }
                 return done
             }
-            if first > 1, fds[1].revents & Int16(POLLIN) != 0 { accept(into: &clients) }
+            if accepting, fds[1].revents & Int16(POLLIN) != 0 {
+                let (accepted, outOfDescriptors) = accept(into: &clients)
+                if accepted > 0 { acceptDelay = 0 }
+                if outOfDescriptors {
+                    acceptDelay = acceptDelay == 0 ? Self.acceptBackoff.first : min(acceptDelay * 2, Self.acceptBackoff.longest)
+                    acceptResumes = Self.monotonic() + acceptDelay
+                }
+            }
         }
         for c in clients where c.fd >= 0 { close(c.fd) }
     }
 
-    private func accept(into clients: inout [Client]) {
-        while clients.count < Self.maxConnections {
+    /// Accepts what the backlog holds, up to `maxConnections`: how many, and whether accept
+    /// then failed for want of resources (EMFILE, ENFILE, ENOBUFS, ENOMEM: pause, do not spin).
+    private func accept(into clients: inout [Client]) -> (accepted: Int, outOfDescriptors: Bool) {
+        var accepted = 0
+        while clients.count < maxConnections {
             let fd = Glibc.accept(listenFD, nil, nil)
-            if fd < 0 { return }  // EAGAIN: none left (or a client that already left)
+            if fd < 0 {
+                switch errno {
+                case EINTR, ECONNABORTED, EPROTO: continue  // that client left; the next one may be there
+                case EAGAIN, EWOULDBLOCK: return (accepted, false)  // none left
+                default: return (accepted, true)
+                }
+            }
             Self.makeNonBlocking(fd)
-            clients.append(Client(fd: fd, deadline: Self.monotonic() + Self.clientTimeout))
+            clients.append(Client(fd: fd, deadline: Self.monotonic() + Self.headTimeout))
+            accepted += 1
         }
+        return (accepted, false)
     }
 
-    /// Reads the request or writes the reply; sets `fd` to -1 (after closing it) when done.
-    private func step(_ c: inout Client, events: Int16) {
+    /// Reads the request, writes the reply, or drains what is left; sets `fd` to -1 (after
+    /// closing it) when done.
+    private func step(_ c: inout Client, events: Int16, buffer: inout [UInt8]) {
+        if c.lingering {
+            while true {
+                let n = buffer.withUnsafeMutableBytes { read(c.fd, $0.baseAddress, $0.count) }
+                if n < 0 && errno == EINTR { continue }
+                if n < 0 && errno == EAGAIN { return }
+                c.drained += max(n, 0)
+                if n <= 0 || c.drained > Self.maxLinger { finish(&c) }  // closed by the client, or enough
+                return
+            }
+        }
         if c.reply == nil {
-            var buf = [UInt8](repeating: 0, count: 4096)
-            let n = buf.withUnsafeMutableBytes { read(c.fd, $0.baseAddress, $0.count) }
+            let n = buffer.withUnsafeMutableBytes { read(c.fd, $0.baseAddress, $0.count) }
             if n < 0 && (errno == EAGAIN || errno == EINTR) { return }
             if n <= 0 { finish(&c); return }
-            c.request += buf[0..<n]
-            if let head = Self.head(c.request) {
-                c.reply = reply(to: head)
+            c.request += buffer[0..<n]
+            if let (line, length) = Self.head(c.request), length <= Self.maxRequest {
+                c.reply = reply(to: line)
             } else if c.request.count > Self.maxRequest {
-                c.reply = Self.response(431, "Request Header Fields Too Large", body: Array("request too large\n".utf8))
+                c.reply = Self.response(431, "Request Header Fields Too Large", body: Array("request head over 8 KiB\n".utf8))
+            } else {
+                return
             }
-            return
+            c.deadline = Self.monotonic() + Self.replyTimeout
+            // The socket is almost always writable now: send without another poll.
         }
         guard let reply = c.reply else { return }
         let n = reply.withUnsafeBytes { send(c.fd, $0.baseAddress! + c.sent, $0.count - c.sent, Int32(MSG_NOSIGNAL)) }
         if n < 0 && (errno == EAGAIN || errno == EINTR) { return }
         if n <= 0 { finish(&c); return }
         c.sent += n
-        if c.sent >= reply.count { finish(&c) }
+        if c.sent >= reply.count {
+            // Done sending; closing now, with unread bytes from the client, would reset the
+            // connection and could discard the answer before the client reads it.
+            _ = shutdown(c.fd, Int32(SHUT_WR))
+            c.lingering = true
+            c.deadline = Self.monotonic() + Self.lingerTimeout
+        }
     }
 
     private func finish(_ c: inout Client) {
@@ -172,12 +246,13 @@ public final class MetricsServer: Sendable {
         c.fd = -1
     }
 
-    /// The request line of a complete head (`GET /metrics HTTP/1.1`), or nil while incomplete.
-    static func head(_ bytes: [UInt8]) -> String? {
-        guard bytes.count >= 4 else { return nil }
-        for i in 3..<bytes.count where bytes[i] == 10 && (bytes[i - 1] == 10 || (bytes[i - 1] == 13 && bytes[i - 2] == 10)) {
+    /// The request line of a complete head (`GET /metrics HTTP/1.1`) and the head's length in
+    /// bytes (up to its blank line), or nil while incomplete.
+    static func head(_ bytes: [UInt8]) -> (line: String, length: Int)? {
+        guard bytes.count >= 2 else { return nil }
+        for i in 1..<bytes.count where bytes[i] == 10 && (bytes[i - 1] == 10 || (i >= 2 && bytes[i - 1] == 13 && bytes[i - 2] == 10)) {
             let line = bytes.prefix { $0 != 13 && $0 != 10 }
-            return String(decoding: line, as: UTF8.self)
+            return (String(decoding: line, as: UTF8.self), i + 1)
         }
         return nil
     }

@@ -93,8 +93,26 @@ public final class ProcessingTally: Sendable {
     }
 
     private let counts = Locked<[Label: Int]>([:])
+    /// Counts kept in the state's counters (not a source's): `filter_errors` by rule.
+    private let counters = Locked<[StateCounter.Name: [String: Int]]>([:])
 
     public init() {}
+
+    /// Adds to a counter the state keeps over its life (the metrics' `_total`s).
+    public func addCounter(_ name: StateCounter.Name, _ label: String, _ n: Int = 1) {
+        counters.withLock { $0[name, default: [:]][label, default: 0] += n }
+    }
+
+    /// The counters since the last call; empties them.
+    public func takeCounters() -> [StateCounter] {
+        counters.withLock { c in
+            let taken = c.sorted { $0.key.rawValue < $1.key.rawValue }.flatMap { name, byLabel in
+                byLabel.sorted { $0.key < $1.key }.map { StateCounter(name, $0.key, $0.value) }
+            }
+            c.removeAll()
+            return taken
+        }
+    }
 
     public func add(_ label: Label, _ n: Int = 1) {
         guard n != 0 else { return }
