@@ -41,9 +41,6 @@ struct Runner {
         return args.value(ifDeclared: Flags.metricsFile) ?? config.metricsFile
     }
 
-    /// Seconds in-flight transfers get to finish after SIGINT/SIGTERM before they are cancelled.
-    static let gracePeriod = 5.0
-
     /// The sources this command runs: `test NAME`, `--only`, or every enabled one.
     func selectSources() -> [ConfiguredSource]? {
         if args.is(.test) {
@@ -70,7 +67,7 @@ struct Runner {
         let isTest = args.is(.test)
         let writesSinks = !isTest && !dryRun && !args.given(ifDeclared: Flags.jsonl)
         let usesState = !isTest && !dryRun && !args.given(ifDeclared: Flags.noState)
-        let state = usesState ? config.stateFile(flag: args.value(Flags.state), defaultPath: SQLiteState.defaultPath()) : nil
+        let state = usesState ? StateChoice.decide(args, config).fileToWrite : nil
         let problems = config.preflight(sources: selected, sinks: writesSinks ? config.sinks : [], state: state)
         guard !problems.isEmpty else { return true }
         err.log(problems.joined(separator: "\n") + "\n")
@@ -97,95 +94,30 @@ struct Runner {
         }
     }
 
-    /// The state, unless `--no-state` or `test`; pruned of what retention says to forget. A
-    /// PostgreSQL state (`state.url`, unless `--state FILE`) that cannot be reached fails here: exit 2.
-    func openState() -> (ok: Bool, store: (any StateBackend)?) {
-        if args.is(.test) || args.given(ifDeclared: Flags.noState) { return (true, nil) }
-        if dryRun {
-            if config.sharedState != nil && args.value(Flags.state) == nil {
-                err.log("tributary: --dry-run reads a state file only; a PostgreSQL state (state.url) cannot be opened read-only yet: add --state FILE or --no-state\n")
-                return (false, nil)
-            }
-            let path = args.value(Flags.state) ?? config.statePath ?? SQLiteState.defaultPath()
-            do throws(StateError) { return (true, try SQLiteState.readOnly(path: path)) } catch {
-                log.error("\(error)")
-                return (false, nil)
-            }
-        }
-        do {
-            let store: any StateBackend
-            if let shared = config.sharedState, args.value(Flags.state) == nil {
-                store = try PostgresState(url: shared.url, schema: shared.schema)
-            } else {
-                let signals = self.signals
-                store = try SQLiteState(path: args.value(Flags.state) ?? config.statePath ?? SQLiteState.defaultPath(), lockTimeout: config.lockTimeout,
-                                        stopRequested: { signals.received != nil })
-            }
-            let now = Timestamp.now().seconds
-            try store.touchConfigured(config.sources.map(\.settings.name), now: now)
-            try store.prune(retention: config.retention, now: now)
-            return (true, store)
-        } catch {
-            log.error(error.message)
-            return (false, nil)
-        }
+    /// The state this command uses (`StateChoice`: decided once): none for `test` and
+    /// `--no-state`, read only for `--dry-run`, else locked or reached, marked and pruned. A
+    /// state that cannot be opened fails here: exit 2, nothing fetched.
+    func openState() throws(StateError) -> (any StateBackend)? {
+        let choice = StateChoice.decide(args, config)
+        if dryRun { return try choice.openForDryRun() }
+        let signals = self.signals
+        return try choice.openForWriting(config, stopRequested: { signals.received != nil })
     }
 
     /// `run --dry-run`: state read only, items to stdout, nothing written.
     var dryRun: Bool { args.given(ifDeclared: Flags.dryRun) }
 
-    func run() async -> Int32 {
-        let isTest = args.is(.test)
-        let toStdout = isTest || dryRun || args.given(ifDeclared: Flags.jsonl)
-        guard let selected = selectSources(), preflight(selected) else { return 2 }
-        let opened = openState()
-        guard opened.ok else { return notStarted() }
-        guard let (transport, curl) = makeTransport() else { return 2 }
+    /// The delivery of this command: the configured sinks, or JSON Lines on stdout (`test`,
+    /// `--jsonl`, `--dry-run`), over `state`, with `watch`'s policies when `watch` (ids kept apart
+    /// per source run, sink and state outages waited out).
+    func makeDelivery(state: (any StateBackend)?, stopping: StopFlag, watch: Bool) -> Delivery {
+        let toStdout = args.is(.test) || dryRun || args.given(ifDeclared: Flags.jsonl)
         let stdoutLines = ConfigLoader.sink([("type", .string("jsonl")), ("path", .string("-"))], registry: BuiltinRegistry.standard)
         let sinks: [any Sink] = toStdout ? stdoutLines.map { [$0.sink] } ?? [] : config.sinks.map(\.sink)
-        let progress = log.progress
-        let stopping = StopFlag()
-        let sinkFilters = toStdout ? [] : config.sinks.map(\.filter)
-        let sinkNames = toStdout ? ["stdout"] : config.sinks.map(\.name)
-        // Items on the terminal the progress line is on: take the line off while they are written.
-        let itemsOnTerminal = progress.enabled && FDOutput.standardOutput.isTerminal
-        var options = Delivery.Options(emitAll: args.given(ifDeclared: Flags.all), lines: BuiltinRegistry.standard.itemLines, sinkNames: sinkNames,
-                                      worker: worker, lease: config.lease)
-        if itemsOnTerminal { FDOutput.standardOutput.setOverlay(progress) }
-        let delivery = Delivery(sinks: sinks, sinkFilters: sinkFilters, state: opened.store, options: options)
-        let engine = Engine(sources: selected, delivery: delivery, transport: transport,
-                            options: Engine.Options(respectSchedule: args.given(ifDeclared: Flags.respectSchedule), concurrency: config.http.concurrency, grace: Runner.gracePeriod),
-                            stopping: stopping)
-        let observer = Self.observer(log: log)
-        let task = Task { await engine.run(observer: observer) }
-        let start = DispatchTime.now().uptimeNanoseconds
-        let signalCount = SignalCounter()
-        signals.onSignal { sig in
-            if signalCount.increment() > 1 {
-                task.cancel()  // a second signal: stop now, without the grace period
-                return
-            }
-            curl?.refuseNewRequests()
-            log.warn("\(Self.name(sig)) received: finishing transfers in flight (up to \(Int(Runner.gracePeriod)) s), then stopping")
-            stopping.set()  // the engine's shutdown policy: no new source, cancel after the grace period
-        }
-        let report = await task.value
-        // A dry run writes nothing, metrics included (--dry-run with --metrics-file is a usage error).
-        if let file = metricsFile, !isTest, !dryRun {
-            await MetricsPublisher(delivery: delivery, sources: config.sources, file: file, server: nil, log: log).publish()
-        }
-        await delivery.shutdown()
-        curl?.shutdown()
-        progress.clear()
-        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        if !isTest {
-            log.summary(report, elapsed: elapsed, dryRun: dryRun)
-        } else if let r = report.sources.first, case .failed(let reason) = r.status {
-            err.log("\(r.name): failed: \(Log.escapeControls(reason))\n")
-        }
-        if let e = report.sinkError { log.error("sink failed: \(e.message)") }
-        if let sig = signals.received { return sig == SIGINT ? 130 : 143 }
-        return report.exitCode
+        let options = Delivery.Options(emitAll: args.given(ifDeclared: Flags.all), dedupeAcrossSources: !watch, stopOnFailure: watch ? stopping : nil,
+                                       lines: BuiltinRegistry.standard.itemLines, sinkNames: toStdout ? ["stdout"] : config.sinks.map(\.name),
+                                       worker: worker, lease: config.lease, waitsOutStateOutages: watch, waitsOutSinkOutages: watch)
+        return Delivery(sinks: sinks, sinkFilters: toStdout ? [] : config.sinks.map(\.filter), state: state, options: options)
     }
 
     /// This process's name in leases: `--worker`, else `<hostname>:<pid>`.

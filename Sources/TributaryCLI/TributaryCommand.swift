@@ -25,10 +25,7 @@ public enum TributaryCommand {
         let runner: Runner
         let watch: Bool
 
-        public func run() async -> Int32 {
-            if watch { return await Watcher(runner: runner).run() }
-            return await runner.run()
-        }
+        public func run() async -> Int32 { await Lifecycle(runner: runner, watch: watch).run() }
     }
 
     /// The arguments after the program's name, as the C runtime handed them over (argc and
@@ -132,16 +129,11 @@ public enum TributaryCommand {
         }
         guard let config = loadConfig(args) else { return 2 }
         if command.name == .status {
-            // The state `run` would open: `--state FILE`, else `state.url`, else the file.
-            let location: StatusCommand.Location
-            if let shared = config.sharedState, args.value(Flags.state) == nil {
-                location = .postgres(shared)
-            } else {
-                location = .file(args.value(Flags.state) ?? config.statePath ?? SQLiteState.defaultPath())
-            }
+            // The state `run` would open (`StateChoice`).
+            guard let location = StateChoice.decide(args, config).statusLocation else { return 2 }
             return StatusCommand.run(config: config, location: location, json: args[Flags.json], out: out, err: err)
         }
-        if command.name == .check { return check(config) }
+        if command.name == .check { return check(config, args) }
         if command.name == .export, let format = BuiltinRegistry.standard.format(args.positional[0]) {
             let outcome = format.exportList(config)
             for w in outcome.warnings { err.log(w + "\n") }
@@ -155,7 +147,7 @@ public enum TributaryCommand {
 
     /// `check`: the config loaded, then what the machine would stop a run on: the open-file
     /// limit, the enabled sources' programs, the state folder and the sinks' folders.
-    static func check(_ config: Config) -> Int32 {
+    static func check(_ config: Config, _ args: Arguments) -> Int32 {
         if let problem = FileDescriptorLimit.ensure(transfers: config.http.concurrency) {
             err.log("\(config.file): \(problem)\n")
             return 2
@@ -164,7 +156,7 @@ public enum TributaryCommand {
         for note in config.sources.flatMap(\.unresolved) {
             err.log("warning: \(note); not an error while the source is disabled\n")
         }
-        let problems = config.preflight(sources: enabled, sinks: config.sinks, state: config.stateFile(flag: nil, defaultPath: SQLiteState.defaultPath()))
+        let problems = config.preflight(sources: enabled, sinks: config.sinks, state: StateChoice.decide(args, config).fileToWrite)
         if !problems.isEmpty {
             err.log(problems.joined(separator: "\n") + "\n")
             err.log("tributary: \(problems.count) problem\(problems.count == 1 ? "" : "s") a run would stop on; nothing was fetched\n")

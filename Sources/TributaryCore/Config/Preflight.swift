@@ -11,14 +11,6 @@ public struct StateFileChoice: Sendable {
 }
 
 extension Config {
-    /// The state file `run` opens: `--state FILE`, else `state.path`, else the default.
-    public func stateFile(flag: String?, defaultPath: String) -> StateFileChoice? {
-        if let flag { return StateFileChoice(path: flag, origin: "tributary: --state \(flag)") }
-        if sharedState != nil { return nil }  // a PostgreSQL state: no file, no folder to check
-        if let statePath, let origin = stateOrigin { return StateFileChoice(path: statePath, origin: origin) }
-        return StateFileChoice(path: defaultPath, origin: "tributary: the default state file \(defaultPath) (set state.path, or use --state FILE)")
-    }
-
     /// Every problem the machine would give a run of these sources writing to these sinks and
     /// this state file (nil: no state), one message each, in config order. Nothing is created
     /// or changed (a folder is tried with a name that is removed at once).
