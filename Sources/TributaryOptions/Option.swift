@@ -85,6 +85,9 @@ public struct Option<Value>: OptionDeclaration {
     /// secret part.
     public var asSecret: Option<Value> { with(spec.with(secret: true)) }
 
+    /// The names people write when they mean this option (`OptionSpec.aliases`).
+    public func aliases(_ names: String...) -> Option<Value> { with(spec.with(aliases: names)) }
+
     /// Says what `checked` bounds the value to, for the docs (`at least 1s`).
     public func bounded(_ text: String) -> Option<Value> { with(spec.with(bound: text)) }
 

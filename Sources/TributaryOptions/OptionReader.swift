@@ -67,7 +67,11 @@ public final class OptionReader {
         for (key, value) in object.entries {
             guard let i = specs.firstIndex(where: { $0.name == key }) else {
                 var msg = "unknown key \"\(key)\""
-                if let s = Suggest.closest(to: key, in: specs.map(\.name)) { msg += " (did you mean \"\(s)\"?)" }
+                if let meant = specs.first(where: { $0.aliases.contains(key) }) {
+                    msg += " (did you mean \"\(meant.name)\"?)"
+                } else if let s = Suggest.closest(to: key, in: specs.map(\.name)) {
+                    msg += " (did you mean \"\(s)\"?)"
+                }
                 diagnostics.add("\(context): \(msg)")
                 continue
             }

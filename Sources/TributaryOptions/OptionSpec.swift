@@ -57,6 +57,10 @@ public struct OptionSpec: Sendable {
     /// that must be writable): given a valid value when the config is loaded, it returns the
     /// test to run later, by `check` and before `run` fetches anything (see `PreflightCheck`).
     public private(set) var preflight: (@Sendable (JSONValue, OptionReader) -> (@Sendable () -> String?)?)?
+    /// The names people write for this option when they mean it (`link` for a feed's `url`,
+    /// `file` for a sink's `path`): an unknown key that is one of them is pointed here, before
+    /// any spelling suggestion.
+    public internal(set) var aliases: [String] = []
 
     public init(_ name: String, _ kind: Kind, required: Bool = false, default defaultText: String? = nil, secret: Bool = false, _ help: String,
                 rule: (@Sendable (JSONValue, OptionReader) -> String?)? = nil) {
@@ -93,6 +97,12 @@ public struct OptionSpec: Sendable {
         return s
     }
 
+    package func with(aliases: [String]) -> OptionSpec {
+        var s = self
+        s.aliases = aliases
+        return s
+    }
+
     package func with(bound: String) -> OptionSpec {
         var s = self
         s.bound = bound
@@ -105,6 +115,7 @@ public struct OptionSpec: Sendable {
         s.bound = bound
         s.defaultIsValue = defaultIsValue
         s.preflight = preflight
+        s.aliases = aliases
         return s
     }
 

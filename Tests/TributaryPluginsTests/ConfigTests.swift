@@ -66,6 +66,32 @@ final class ConfigTests: XCTestCase {
         XCTAssertTrue(e.contains(#"tributary.json: sources[0] ("a").fields: unknown key "titel" (did you mean "title"?)"#), "\(e)")
     }
 
+    /// The names people try are declared with what they mean (`OptionSpec.aliases`, the
+    /// descriptors' `aliases`, the metrics section's sink-type hints), so the hint points there
+    /// instead of at the nearest spelling (`link` was "did you mean lon?", `file` "filter?").
+    func testDeclaredHintsBeatSpelling() {
+        let e = errors(#"""
+        {"sources":[
+          {"name":"a","type":"feed","link":"https://e.org/f.xml"},
+          {"name":"b","type":"rss","url":"https://e.org/f.xml"},
+          {"name":"c","type":"atom","url":"https://e.org/f.xml"},
+          {"name":"d","type":"json","url":"https://e.org/x","items":"items","fields":{"title":"t"},"pagination":{"next":"next"}}
+        ],"sinks":[{"type":"jsonl","file":"out.jsonl"},{"type":"prometheus"},{"type":"file","path":"x.jsonl"},{"type":"rss","file":"f.xml","path":"f.xml"}]}
+        """#)
+        for needle in [
+            #"sources[0] ("a"): unknown key "link" (did you mean "url"?)"#,
+            #"sources[1] ("b").type: unknown source type "rss" (did you mean "feed"?)"#,
+            #"sources[2] ("c").type: unknown source type "atom" (did you mean "feed"?)"#,
+            #"sources[3] ("d").pagination: unknown key "next" (did you mean "next_url"?)"#,
+            #"sinks[0]: unknown key "file" (did you mean "path"?)"#,
+            #"sinks[1].type: unknown sink type "prometheus" (Prometheus metrics are the top-level "metrics" section (metrics.file, metrics.listen), not a sink)"#,
+            #"sinks[2].type: unknown sink type "file" (did you mean "jsonl"?)"#,
+            #"sinks[3]: unknown key "file" (did you mean "path"?)"#,
+        ] {
+            XCTAssertTrue(e.contains { $0.contains(needle) }, "missing: \(needle)\nin: \(e.joined(separator: "\n"))")
+        }
+    }
+
     func testEveryErrorIsReportedAtOnce() {
         let e = errors(#"""
         {"sources":[

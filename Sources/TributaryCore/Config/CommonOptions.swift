@@ -76,5 +76,8 @@ public enum CommonOptions {
         public static let listen = Option.string("listen", "`watch` serves GET /metrics and GET /healthz on this address: \"127.0.0.1:9464\", \"[::1]:9464\", or a port alone for 127.0.0.1")
             .checked { ListenAddress(parsing: $0) == nil ? "expected an IP address and port such as \"127.0.0.1:9464\" (or a port alone, for 127.0.0.1), found \"\($0)\"" : nil }
         public static let all: [any OptionDeclaration] = [file, listen]
+        /// Sink types people write for what this section does.
+        public static let sinkTypeHints = ["prometheus": "Prometheus metrics are the top-level \"metrics\" section (metrics.file, metrics.listen), not a sink",
+                                           "metrics": "metrics are the top-level \"metrics\" section (metrics.file, metrics.listen), not a sink"]
     }
 }

@@ -161,7 +161,11 @@ extension ConfigLoader {
         }
         guard let desc = registry.source(type) else {
             var msg = "\(context).type: unknown source type \"\(type)\""
-            if let s = Suggest.closest(to: type, in: registry.sources.map(\.type)) { msg += " (did you mean \"\(s)\"?)" }
+            if let meant = registry.sources.first(where: { $0.aliases.contains(type) }) {
+                msg += " (did you mean \"\(meant.type)\"?)"
+            } else if let s = Suggest.closest(to: type, in: registry.sources.map(\.type)) {
+                msg += " (did you mean \"\(s)\"?)"
+            }
             diag.add(msg + "; known types: " + registry.sources.map(\.type).joined(separator: ", "))
             return nil
         }
@@ -224,7 +228,13 @@ extension ConfigLoader {
         }
         guard let desc = registry.sink(type) else {
             var msg = "\(context).type: unknown sink type \"\(type)\""
-            if let s = Suggest.closest(to: type, in: registry.sinks.map(\.type)) { msg += " (did you mean \"\(s)\"?)" }
+            if let hint = CommonOptions.Metrics.sinkTypeHints[type] {
+                msg += " (\(hint))"
+            } else if let meant = registry.sinks.first(where: { $0.aliases.contains(type) }) {
+                msg += " (did you mean \"\(meant.type)\"?)"
+            } else if let s = Suggest.closest(to: type, in: registry.sinks.map(\.type)) {
+                msg += " (did you mean \"\(s)\"?)"
+            }
             diag.add(msg + "; known types: " + registry.sinks.map(\.type).joined(separator: ", "))
             return nil
         }

@@ -26,12 +26,17 @@ public struct SourceDescriptor: Sendable {
     public let make: @Sendable (SourceSettings, OptionReader) -> (any FeedSource)?
     /// How the kinds this type makes read as a line of text, where not `ItemLine.standard`.
     public let lines: [ItemLine]
+    /// The type names people write when they mean this one (`rss` and `atom` for `feed`): an
+    /// unknown type that is one of them is pointed here, before any spelling suggestion.
+    public let aliases: [String]
 
-    public init(type: String, summary: String, options: [any OptionDeclaration], lines: [ItemLine] = [], make: @escaping @Sendable (SourceSettings, OptionReader) -> (any FeedSource)?) {
+    public init(type: String, summary: String, options: [any OptionDeclaration], lines: [ItemLine] = [], aliases: [String] = [],
+                make: @escaping @Sendable (SourceSettings, OptionReader) -> (any FeedSource)?) {
         self.type = type
         self.summary = summary
         self.options = options.map(\.spec)
         self.lines = lines
+        self.aliases = aliases
         self.make = make
     }
 }

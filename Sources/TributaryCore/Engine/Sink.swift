@@ -154,11 +154,14 @@ public struct SinkDescriptor: Sendable {
     public let summary: String
     public let options: [OptionSpec]
     public let make: @Sendable (OptionReader) -> (any Sink)?
+    /// The type names people write when they mean this one (`file` for `jsonl`).
+    public let aliases: [String]
 
-    public init(type: String, summary: String, options: [any OptionDeclaration], make: @escaping @Sendable (OptionReader) -> (any Sink)?) {
+    public init(type: String, summary: String, options: [any OptionDeclaration], aliases: [String] = [], make: @escaping @Sendable (OptionReader) -> (any Sink)?) {
         self.type = type
         self.summary = summary
         self.options = options.map(\.spec)
+        self.aliases = aliases
         self.make = make
     }
 }

@@ -191,7 +191,7 @@ enum FileBytes {
 /// The options every feed file sink takes (`rss`, `atom`, `jsonfeed`), declared once so the
 /// three stay alike.
 public enum FeedFileOptions {
-    public static let path = Option.outputFile("path", replaced: true, "file to write, relative to the config file").required
+    public static let path = Option.outputFile("path", replaced: true, "file to write, relative to the config file").aliases("file", "filename", "output").required
     public static let title = Option.string("title", "feed title").defaulted("Tributary")
     public static let link = Option.httpURL("link", "the feed's link: the site it belongs to").defaulted("https://example.invalid/")
     public static let description = Option.string("description", "feed description").defaulted("Items collected by Tributary")

@@ -11,11 +11,11 @@ import TributaryCore
 /// `%H` (`TimePath`) names a file per day or hour: each batch goes whole to the file of the
 /// time it is written (UTC), and every such file is opened, repaired and created like a fixed one.
 public final class JSONLSink: Sink {
-    public static let descriptor = SinkDescriptor(type: "jsonl", summary: "JSON Lines to a file or stdout (-)", options: [path, mode]) { reader in
+    public static let descriptor = SinkDescriptor(type: "jsonl", summary: "JSON Lines to a file or stdout (-)", options: [path, mode], aliases: ["file", "json", "ndjson", "jsonlines"]) { reader in
         JSONLSink(path: reader[path], truncate: reader[mode] == .truncate)
     }
 
-    static let path = Option.path("path", "file to write, relative to the config file; - for stdout; %Y %m %d %H (UTC) for daily or hourly files")
+    static let path = Option.path("path", "file to write, relative to the config file; - for stdout; %Y %m %d %H (UTC) for daily or hourly files").aliases("file", "filename", "output")
         .required.checked { TimePath.problem($0) }
         .preflighted { path, _ in
             if path == "-" { return nil }

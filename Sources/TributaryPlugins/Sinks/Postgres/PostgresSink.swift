@@ -15,7 +15,7 @@ import TributaryCore
 public final class PostgresSink: Sink, @unchecked Sendable {
     // Called by the engine from its delivery thread only, one call at a time (Sink contract):
     // `db` needs no lock.
-    public static let descriptor = SinkDescriptor(type: "postgres", summary: "upserts items into a PostgreSQL table", options: [url, table]) { reader in
+    public static let descriptor = SinkDescriptor(type: "postgres", summary: "upserts items into a PostgreSQL table", options: [url, table], aliases: ["postgresql", "pg", "database"]) { reader in
         PostgresSink(url: reader[url], table: reader[table])
     }
 

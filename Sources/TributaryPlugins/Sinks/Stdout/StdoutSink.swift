@@ -6,7 +6,7 @@ import TributaryCore
 
 /// `stdout`: one readable line per item (kind, local time, title, url), or JSON Lines.
 public final class StdoutSink: Sink {
-    public static let descriptor = SinkDescriptor(type: "stdout", summary: "items on standard output, readable text or JSON Lines", options: [format]) { reader in
+    public static let descriptor = SinkDescriptor(type: "stdout", summary: "items on standard output, readable text or JSON Lines", options: [format], aliases: ["console", "terminal", "print"]) { reader in
         StdoutSink(format: reader[format], output: .standardOutput)
     }
 

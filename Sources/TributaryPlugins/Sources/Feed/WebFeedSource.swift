@@ -9,11 +9,12 @@ import TributaryCore
 /// the document itself (Docs/sources/feed.md), each read as it is parsed. A YouTube channel's
 /// Atom feed gives `video` items with the same ids as `youtube.search`, so the two dedupe.
 public struct WebFeedSource: FeedSource {
-    public static let descriptor = SourceDescriptor(type: "feed", summary: "RSS 2.0, RSS 1.0, Atom 1.0 and JSON Feed 1.1 documents (e.g. a YouTube channel's Atom feed)", options: options) { settings, reader in
+    public static let descriptor = SourceDescriptor(type: "feed", summary: "RSS 2.0, RSS 1.0, Atom 1.0 and JSON Feed 1.1 documents (e.g. a YouTube channel's Atom feed)", options: options,
+                                                    aliases: ["rss", "atom", "rdf", "jsonfeed", "json_feed", "opml"]) { settings, reader in
         WebFeedSource(settings: settings, reader: reader)
     }
 
-    static let url = Option.url("url", "the feed URL (http, https, or file: for a local document)").checked { hostProblem($0) }
+    static let url = Option.url("url", "the feed URL (http, https, or file: for a local document)").aliases("link", "href", "feed", "xml_url", "xmlUrl").checked { hostProblem($0) }
     static let urls = Option.urlList("urls", fileAllowed: true, "several feeds, fetched concurrently, each a document of its own").checked { urls in
         urls.enumerated().lazy.compactMap { i, u in hostProblem(u).map { "[\(i)]: " + $0 } }.first
     }

@@ -29,7 +29,7 @@ public struct JSONSource: FeedSource {
     }
 
     enum Pagination {
-        static let nextURL = Option.keyPath("next_url", "key path of the next page's URL in each response")
+        static let nextURL = Option.keyPath("next_url", "key path of the next page's URL in each response").aliases("next", "next_page", "next_link")
         static let nextToken = Option.keyPath("next_token", "key path of the next page token in each response")
         static let tokenParam = Option.string("token_param", "query parameter that carries the token (with next_token)")
         static let maxPages = Option.integer("max_pages", 1...1000, "page cap per URL").defaulted(10)
@@ -37,7 +37,7 @@ public struct JSONSource: FeedSource {
         static let all: [any OptionDeclaration] = [nextURL, nextToken, tokenParam, maxPages, trustedHosts]
     }
 
-    static let url = Option.url("url", "the API URL (http, https, or file: for a local document)")
+    static let url = Option.url("url", "the API URL (http, https, or file: for a local document)").aliases("link", "href", "endpoint")
     static let urls = Option.urlList("urls", fileAllowed: true, "several URLs with the same shape, fetched concurrently")
     static let method = Option.choice("method", ["GET", "POST"], "HTTP method").defaulted("GET")
     static let headers = Option.stringMap("headers", "extra request headers")
