@@ -1,5 +1,20 @@
 // swift-tools-version:6.0
 import PackageDescription
+import Foundation
+
+// A plugin's folder holds, beside its code, its doc page (README.md), its example configs
+// (*.json) and its recordings (recordings/): not sources of the target.
+let pluginFiles: [String] = {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Sources/TributaryPlugins").path
+    guard let walker = FileManager.default.enumerator(atPath: root) else { return [] }
+    var out: [String] = []
+    for case let path as String in walker {
+        let name = (path as NSString).lastPathComponent
+        if name == "recordings" { out.append(path); walker.skipDescendants() }
+        else if name.hasSuffix(".md") || name.hasSuffix(".json") { out.append(path) }
+    }
+    return out.sorted()
+}()
 
 let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
@@ -79,7 +94,8 @@ let package = Package(
         // processes, fan-out over URLs, JSON API errors.
         .target(name: "TributaryPluginKit", dependencies: ["TributaryCore", "CProcess", "CXML"], swiftSettings: strict + libxml2Headers),
         // Built-in sources and sinks, one folder each, plus the registry.
-        .target(name: "TributaryPlugins", dependencies: ["TributaryCore", "TributaryPluginKit", "TributaryPostgres", "CNATS", "CXML"], swiftSettings: strict + libxml2Headers),
+        .target(name: "TributaryPlugins", dependencies: ["TributaryCore", "TributaryPluginKit", "TributaryPostgres", "CNATS", "CXML"], exclude: pluginFiles,
+                swiftSettings: strict + libxml2Headers),
         // Command-line front end (argument parsing, signals, summary); no business logic.
         .target(name: "TributaryCLI", dependencies: ["TributaryCore", "TributaryPlugins", "CBuildInfo"], swiftSettings: strict),
         .executableTarget(name: "tributary", dependencies: ["TributaryCLI"], swiftSettings: strict),

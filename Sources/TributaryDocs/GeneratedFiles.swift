@@ -33,8 +33,12 @@ public enum GeneratedFiles {
             guard let text = try? String(contentsOfFile: root + "/" + path, encoding: .utf8) else { throw Failure("\(path): missing (every registered type has its page)") }
             return text
         }
+        // A plugin's page is written in its folder (`README.md`) and copied to Docs/: its table
+        // goes into the folder's page, then the copy is made.
+        let folderPage = try PluginFolders.pages(root: root)
         for block in DocTables.blocks {
-            pages[block.page] = try Blocks.replace(in: try page(block.page), name: "options" + (block.name.map { " " + $0 } ?? ""), with: block.table, file: block.page)
+            let path = folderPage[block.page] ?? block.page
+            pages[path] = try Blocks.replace(in: try page(path), name: "options" + (block.name.map { " " + $0 } ?? ""), with: block.table, file: path)
         }
         let usage = "```\n" + CommandLineDocs.usage + "```"
         for path in ["README.md", "Docs/contract.md", "Docs/configuration.md"] {
@@ -44,6 +48,7 @@ public enum GeneratedFiles {
         pages[worked] = try WorkedExamples.fill(try page(worked), root: root, file: worked)
         let slug = "Sources/TributaryPlugins/Sources/Feed/SlugFolding.swift"
         pages[slug] = try Blocks.replace(in: try page(slug), name: "slug table", with: SlugTable.ranges(), file: slug, swift: true)
+        for f in try PluginFolders.copies(root: root, read: page) { pages[f.path] = f.content }
         var files = pages.sorted { $0.key < $1.key }.map { File(path: $0.key, content: $0.value) }
         files.append(File(path: "Sources-config/tributary.schema.json", content: String(decoding: JSONWriter.prettyPrinted(ConfigSchema.generate(BuiltinRegistry.standard)), as: UTF8.self)))
         files.append(File(path: "Docs/man/tributary.1", content: CommandLineDocs.manPage))

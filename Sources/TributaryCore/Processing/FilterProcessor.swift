@@ -36,10 +36,4 @@ public struct FilterProcessor: Processor {
             return out
         }
     }
-
-    /// The registry's `filter` type: the rules of `filter` as a step of a `process` list.
-    public static let descriptor = ProcessorDescriptor(type: "filter", summary: "keeps the items that pass include and exclude rules and max_age (the same rules as a source's `filter`)",
-                                                       options: FilterOptions.all) { reader in
-        FilterOptions.rules(reader).map(FilterProcessor.init)
-    }
 }
