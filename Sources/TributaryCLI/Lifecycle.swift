@@ -17,7 +17,7 @@ import Glibc
 ///   `metrics.listen`, and logs each source's run.
 struct Lifecycle {
     /// How long sources in flight may go on after a stop is asked for, in every command.
-    static let grace = 10.0
+    static let grace = 5.0
 
     let runner: Runner
     let watch: Bool

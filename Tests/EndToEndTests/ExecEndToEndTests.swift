@@ -340,7 +340,7 @@ final class ExecEndToEndTests: XCTestCase {
             p.waitUntilExit()
             let err = dir.read("err") ?? ""
             XCTAssertEqual(p.terminationStatus, code, err)
-            XCTAssertLessThan(Date().timeIntervalSince(start), 20, "within the grace period (10 s)")
+            XCTAssertLessThan(Date().timeIntervalSince(start), 20, "within the grace period (5 s)")
             XCTAssertTrue(err.contains("p     exec  stopped: interrupted  1 fetched"), err)
             XCTAssertEqual(dir.read("out")?.split(separator: "\n").count, 1, "the item printed before the signal is delivered")
             assertNoSurvivors(dir)

@@ -86,7 +86,7 @@ final class HostileRoundTwoStateTests: XCTestCase {
             XCTAssertEqual(first.status, 0, "\(backend): \(first.stderr.suffix(3000))")
             XCTAssertTrue(first.stderr.contains("long: item skipped: its id is 20005 bytes, longer than the 16384 an id may have (id \"long:\(tooLong.prefix(55))"),
                           "\(backend): \(first.stderr.suffix(3000))")
-            XCTAssertTrue(Self.line(first.stderr, "long").contains("2 fetched  2 new"), "\(backend): \(first.stderr.suffix(3000))")
+            XCTAssertTrue(Self.line(first.stderr, "long").contains("3 fetched  2 new  1 skipped"), "\(backend): \(first.stderr.suffix(3000))")
             XCTAssertTrue(Self.line(first.stderr, "other").contains("2 fetched  2 new"), "\(backend): \(first.stderr.suffix(3000))")
             let expected = ["long:" + long, "long:short", "other:o1", "other:o2"]
             XCTAssertEqual(Self.ids(dir.read("out/items.jsonl")).sorted(), expected.sorted(), "\(backend)")
@@ -98,7 +98,7 @@ final class HostileRoundTwoStateTests: XCTestCase {
 
             let second = try BinaryRunner.run(["run", "-c", cfg], cwd: dir.path)
             XCTAssertEqual(second.status, 0, "\(backend): \(second.stderr.suffix(3000))")
-            XCTAssertTrue(Self.line(second.stderr, "long").contains("2 fetched  0 new"), "\(backend): not again: \(second.stderr.suffix(3000))")
+            XCTAssertTrue(Self.line(second.stderr, "long").contains("3 fetched  0 new  1 skipped"), "\(backend): not again: \(second.stderr.suffix(3000))")
             XCTAssertTrue(Self.line(second.stderr, "other").contains("2 fetched  0 new"), "\(backend): \(second.stderr.suffix(3000))")
             XCTAssertEqual(Self.ids(dir.read("out/items.jsonl")).sorted(), expected.sorted(), "\(backend): nothing delivered twice")
             XCTAssertEqual(try pg.psql("SELECT count(*) FROM \(state.schema)_sink.items"), "4\n", "\(backend)")
