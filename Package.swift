@@ -72,7 +72,7 @@ let package = Package(
         // and argc/argv as the C runtime hands them over (a constructor: arguments.c).
         .target(name: "CBuildInfo"),
         // C shim over the process calls Swift cannot make (prctl, pidfd_open, waitid): child
-        // processes that plugins run (TributaryCore/Process).
+        // processes that plugins run (TributaryPluginKit/Process).
         .systemLibrary(name: "CProcess"),
         // The base kit: locks and threads, files and output, durations and sizes, time, digests,
         // secrets and redaction, libraries opened at run time. No Foundation proper.

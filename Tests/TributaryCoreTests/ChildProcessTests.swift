@@ -10,7 +10,7 @@ import XCTest
 @testable import TributaryPluginKit
 import TributaryTestSupport
 
-/// Child processes (TributaryCore/Process), in process: stderr line splitting, /proc parsing, and
+/// Child processes (TributaryPluginKit/Process), in process: stderr line splitting, /proc parsing, and
 /// ChildProcess in a test process, which does not claim all its children (so a child the test
 /// harness started must never be touched).
 final class ChildProcessTests: XCTestCase {
