@@ -44,7 +44,11 @@ public enum Tool {
     }
 
     static func missing(_ name: String) -> RunnerError {
-        RunnerError(message: "the test needs `\(name)`, which is not installed or not in PATH (Debian package \(packages[name] ?? name); `make test-tools` installs it)")
+        if name.contains("/") {
+            let venv = name.contains("/.build/test-tools/") ? " (the test tools' venv: `make test-tools` makes it)" : ""
+            return RunnerError(message: "the test needs \(name), which is not there or not executable\(venv)")
+        }
+        return RunnerError(message: "the test needs `\(name)`, which is not installed or not in PATH (Debian package \(packages[name] ?? name); `make test-tools` installs it)")
     }
 }
 

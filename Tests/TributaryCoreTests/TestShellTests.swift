@@ -62,6 +62,9 @@ final class TestShellTests: XCTestCase {
         XCTAssertThrowsError(try Tool.require(all: ["sh", name, "tributary-other-\(getpid())"])) { error in
             XCTAssertTrue("\(error)".contains("not installed: \(name) (Debian package \(name)), tributary-other-"), "\(error)")
         }
+        XCTAssertThrowsError(try Shell.run([BinaryRunner.packageRoot + "/.build/test-tools/nowhere/bin/python3", "-V"])) { error in
+            XCTAssertEqual("\(error)", "the test needs \(BinaryRunner.packageRoot)/.build/test-tools/nowhere/bin/python3, which is not there or not executable (the test tools' venv: `make test-tools` makes it)")
+        }
         XCTAssertNoThrow(try Tool.require(all: ["sh", "cat"]))
         XCTAssertEqual(Tool.find("sh", path: "/nonexistent:/bin"), "/bin/sh")
     }
