@@ -19,6 +19,12 @@
 #   TRIAL_NICE    niceness of the commands run in the folder (10)
 #   TRIAL_KEEP=1  leave the folder (and its mounts undone) after the run, to look inside
 #   SWIFT_DIR     the toolchain folder to bind-mount at /opt/swift (/opt/swift)
+#   TRIAL_PIP_CERT  a CA bundle for pip only (default: this machine's own pip `cert`, from
+#                 PIP_CERT or pip's config `global.cert`, if it has one): where PyPI is reached
+#                 through a TLS-inspecting proxy, pip in the folder trusts that proxy as pip does
+#                 here; it is copied into the folder and given as PIP_CERT to the make commands,
+#                 and nothing else (the system's CAs, which the tests' TLS checks use, stay
+#                 Debian's own). Set it to "" to pass none.
 #
 # The debootstrap result is cached as $TRIAL_DIR/base-bookworm-minbase.tar (delete it to start
 # over); every trial unpacks a new folder from it, so one trial never sees what the last left.
@@ -127,6 +133,18 @@ mkdir -p "$root/opt/swift"
 bind --bind "$SWIFT_DIR" "$root/opt/swift"
 mount -o remount,bind,ro "$root/opt/swift"
 
+pip_env=()
+if [ -z "${TRIAL_PIP_CERT+set}" ]; then
+	TRIAL_PIP_CERT=${PIP_CERT:-$(python3 -m pip config list 2>/dev/null | sed -n "s/^global\.cert='\(.*\)'\$/\1/p" | head -1 || true)}
+fi
+if [ -n "$TRIAL_PIP_CERT" ]; then
+	[ -r "$TRIAL_PIP_CERT" ] || { echo "fresh-machine-trial: TRIAL_PIP_CERT=$TRIAL_PIP_CERT cannot be read" >&2; exit 2; }
+	mkdir -p "$root/usr/local/share/fresh-machine-trial"
+	cp "$TRIAL_PIP_CERT" "$root/usr/local/share/fresh-machine-trial/pip-ca.crt"
+	pip_env=(PIP_CERT=/usr/local/share/fresh-machine-trial/pip-ca.crt)
+	note "pip in the folder trusts $TRIAL_PIP_CERT (this machine's pip cert; PIP_CERT for the make commands only)"
+fi
+
 in_root() {
 	chroot "$root" /usr/bin/env -i HOME=/root TERM=dumb \
 		PATH=/opt/swift/usr/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
@@ -146,7 +164,7 @@ git -C "$root/root/tributary" checkout -q "$TRIAL_REF"
 note "commit under trial: $(git -C "$root/root/tributary" log -1 --format='%h %s' | cut -c1-100)"
 
 for target in $TRIAL_STEPS; do
-	step "make $target" in_root sh -c "cd /root/tributary && make $target"
+	step "make $target" in_root env "${pip_env[@]}" sh -c "cd /root/tributary && make $target"
 	note "packages in the folder after make $target: $(in_root dpkg-query -W -f '.\n' | wc -l)"
 done
 note "fresh-machine trial passed: $TRIAL_STEPS"
