@@ -12,12 +12,23 @@ VERSION := $(shell sed -n 's/^ *public static let version = "\(.*\)"$$/\1/p' Sou
 # libcurl (OpenSSL flavour), libcrypto, PCRE2, libxml2, libpq and the NATS C client, which the binary
 # opens with dlopen on first use (libxml2-dev brings libxml2, which the feed source loads at run
 # time for RSS and Atom).
-APT_PACKAGES := libcurl4-openssl-dev libssl-dev libsqlite3-dev libpcre2-dev libxml2-dev libpq-dev libnats-dev pkg-config
+# libstdc++-12-dev: `--static-swift-stdlib` links the Swift runtime's C++ parts against
+# libstdc++ (GCC 12's, Debian 12's), which the toolchain's own dependencies (gcc) do not bring.
+APT_PACKAGES := libcurl4-openssl-dev libssl-dev libsqlite3-dev libpcre2-dev libxml2-dev libpq-dev libnats-dev pkg-config libstdc++-12-dev
+# What the demo runs besides the binary: its exec source's plugin is a Python program (the
+# toolchain's dependencies bring libpython3 but no python3).
+DEMO_PACKAGES := python3
 # Tools the tests run: readelf (binutils), systemd-analyze (systemd), dpkg-shlibdeps (dpkg-dev),
 # the shells and man that check the generated completion scripts and man page, a Python venv
-# (python3-venv) for the Python tools below, a PostgreSQL server and psql (postgresql) for the
-# shared-state tests, runuser (util-linux), the NATS server with JetStream (nats-server).
-TOOL_PACKAGES := binutils systemd dpkg-dev zsh fish man-db groff-base python3-venv postgresql util-linux nats-server faketime
+# (python3-venv, which brings python3 and the pip wheel its ensurepip installs) for the Python
+# tools below, a PostgreSQL server and psql (postgresql) for the shared-state tests, runuser
+# (util-linux), the NATS server with JetStream (nats-server), sqlite3 (the state file's own
+# shell, which writes old schemas), curl (the scale-out recipe asks its servers whether they
+# are up), openssl (a self-signed certificate for a TLS server) and faketime (a preload that moves
+# the environment, for the argument tests). Installed without apt's
+# recommended packages: each one's own dependencies are all the tests use
+# (TributaryTestSupport/Tools.swift names the package of every program a test runs).
+TOOL_PACKAGES := binutils systemd dpkg-dev zsh fish man-db groff-base python3-venv postgresql util-linux nats-server sqlite3 curl openssl faketime
 # The tests' Python tools, from PyPI into a venv of their own: the feed readers
 # (TributaryTestSupport/FeedReader): feedparser for RSS and Atom, fastfeedparser for JSON Feed
 # (released feedparser reads none); prometheus_client, whose text-format parser reads the
@@ -57,12 +68,14 @@ DEB_ROOT = $(DEB_BUILD)/debian/tributary
 
 .PHONY: deps test-tools commit-header generate build release demo test stress sanitize sanitize-thread sanitize-address sanitize-ci fuzz bench install uninstall deb package-deb clean
 
-# apt_ensure PACKAGES: install the packages with apt-get unless all of them are installed.
+# apt_ensure PACKAGES: install the packages with apt-get unless all of them are installed;
+# only what they depend on, not what apt recommends beside them (with recommends, the test
+# tools pulled in 107 packages, among them a mail server, cron and a C compiler).
 define apt_ensure
 	@if ! dpkg -s $(1) >/dev/null 2>&1; then \
 		echo "installing $(1) (apt-get)"; \
 		$(SUDO) apt-get update -qq && \
-		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $(1) >/dev/null; \
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $(1) >/dev/null; \
 	fi
 endef
 
@@ -112,6 +125,7 @@ release: deps commit-header
 ## demo: run Sources-config/demo.json with the release binary from recorded responses (no
 ## network): readable items on the terminal, out/items.jsonl, out/feed.xml and out/feed.atom written
 demo: release
+	$(call apt_ensure,$(DEMO_PACKAGES))
 	@rm -rf out && mkdir -p out
 	$(RELEASE_BIN) run -c Sources-config/demo.json
 	@echo "wrote out/items.jsonl ($$(wc -l < out/items.jsonl) items), out/feed.xml and out/feed.atom" >&2
@@ -173,7 +187,7 @@ FUZZ_SECONDS ?= 600
 fuzz: deps
 	bash Fuzz/run.sh $(FUZZ_SECONDS)
 
-## bench: Tributary (the release binary) beside curl, aiohttp + orjson and jq (see bench/README.md; MODE=decode|fetch|many|startup|all)
+## bench: Tributary (the release binary) beside curl, aiohttp + orjson and jq (see bench/README.md; MODE=decode|fetch|many|startup|all|soak)
 MODE ?= decode
 bench: release
 	TRIBUTARY_BIN=$(RELEASE_BIN) bash bench/run.sh $(MODE)

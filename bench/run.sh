@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Tributary's benchmarks, each beside the fastest ordinary tools for the same job.
 #
-#   bash bench/run.sh [decode|fetch|many|startup|all|serve]      (default: decode; make bench)
+#   bash bench/run.sh [decode|fetch|many|startup|all|serve|soak]      (default: decode; make bench)
 #
 #   decode   2,000 JSON pages (59 MB) from nginx, 32 in flight: tributary with 2,000 sources and
 #            with one source of 2,000 urls, aiohttp+orjson, curl --parallel | jq
@@ -12,6 +12,9 @@
 #   startup  tributary --version, tributary check -c Sources-config/demo.json, jq -n 1
 #   all      the four above, in that order
 #   serve    only start nginx on the corpora (for profiling by hand) until Ctrl-C
+#   soak     `tributary watch` polling 300 sources of a loopback server for SOAK_SECONDS
+#            (default 630: 10.5 minutes), RSS, open fds and threads sampled from /proc, every
+#            item checked once at the end (bench/soak.py; needs only python3); not part of all
 #
 # This script installs what is missing (GNU time, nginx-light, jq, curl with apt-get; aiohttp, orjson,
 # uvloop with pip), builds tributary in release (or takes TRIBUTARY_BIN), generates the corpora
@@ -29,15 +32,28 @@ log() { printf 'bench: %s\n' "$*" >&2; }
 die() { printf 'bench: error: %s\n' "$*" >&2; exit 1; }
 
 case $MODE in
-decode|fetch|many|startup|all|serve) ;;
--h|--help|help) sed -n '2,21p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
-*) die "unknown mode '$MODE'; modes: decode fetch many startup all serve" ;;
+decode|fetch|many|startup|all|serve|soak) ;;
+-h|--help|help) sed -n '2,23p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+*) die "unknown mode '$MODE'; modes: decode fetch many startup all serve soak" ;;
 esac
 [ $# -le 1 ] || die "one mode at a time (or: all)"
 PAGES=${PAGES:-2000}
 MANY=${MANY:-10000}
 [[ "$PAGES" =~ ^[1-9][0-9]*$ ]] && (( PAGES <= 9999 )) || die "PAGES must be 1..9999"
 [[ "$MANY" =~ ^[1-9][0-9]*$ ]] && (( MANY >= 2 && MANY <= 99999 )) || die "MANY must be 2..99999"
+
+# soak needs none of the peers' tools or corpora: python3 and the binary only.
+if [ "$MODE" = soak ]; then
+    command -v python3 >/dev/null || die "python3 is required"
+    BIN=${TRIBUTARY_BIN:-}
+    if [ -z "$BIN" ]; then
+        log "building tributary (swift build -c release --product tributary --static-swift-stdlib)"
+        (cd "$ROOT" && swift build -c release --product tributary --static-swift-stdlib >&2)
+        BIN=$(cd "$ROOT" && swift build -c release --show-bin-path)/tributary
+    fi
+    case "$BIN" in /*) ;; *) BIN=$PWD/$BIN ;; esac
+    exec python3 "$HERE/soak.py" --bin "$BIN"
+fi
 
 # ---- tools -------------------------------------------------------------------------------
 SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo

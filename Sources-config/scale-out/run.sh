@@ -8,7 +8,7 @@
 # shared JetStream stream once (its message count, read from the server's monitoring port), and
 # that no item is in two workers' jsonl files; it reports how the items fell to the workers. Everything it starts is stopped and its folder removed at exit.
 #
-#   bash Sources-config/scale-out/run.sh            (make test-tools installs postgresql, nats-server)
+#   bash Sources-config/scale-out/run.sh            (make test-tools installs postgresql, nats-server, curl)
 #   SOURCES=1000 WORKERS=4 bash Sources-config/scale-out/run.sh
 #   TRIBUTARY_BIN=/usr/bin/tributary KEEP=1 bash Sources-config/scale-out/run.sh
 #
@@ -29,6 +29,8 @@ if [ -z "$BIN" ]; then
 fi
 command -v psql > /dev/null || die "psql is missing (apt-get install postgresql)"
 command -v nats-server > /dev/null || die "nats-server is missing (apt-get install nats-server)"
+command -v curl > /dev/null || die "curl is missing (apt-get install curl): it asks nats-server and the feed server whether they are up"
+command -v python3 > /dev/null || die "python3 is missing (apt-get install python3)"
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/tributary-scale-out.XXXXXX")

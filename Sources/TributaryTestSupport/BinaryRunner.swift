@@ -64,6 +64,7 @@ public struct BinaryRunner {
 public struct RunnerError: Error, CustomStringConvertible {
     public let message: String
     public var description: String { message }
+    public init(message: String) { self.message = message }
 }
 
 /// A scratch folder per test, removed by `remove()`.

@@ -4,9 +4,14 @@ import TributaryCore
 /// Runs any program (the tributary binary, swiftc, python3, psql...) with a hard time limit,
 /// capturing stdout, stderr and the exit status, so a hung child fails its test instead of CI.
 public enum Shell {
-    /// `argv[0]` is looked up in PATH unless it contains a slash. `env` is added to this
-    /// process's environment. A child still running after `timeout` s is killed (SIGKILL).
+    /// `argv[0]` is looked up in PATH unless it contains a slash; a program that is not there
+    /// throws an error naming it and its Debian package (`Tool.require`), before anything runs.
+    /// `env` is added to this process's environment. `stdin` is written on a thread of its own
+    /// with SIGPIPE blocked there (`ChildInput`): a child that exits without reading it ends
+    /// the write, never the test process. A child still running after `timeout` s is killed
+    /// (SIGKILL).
     public static func run(_ argv: [String], cwd: String? = nil, env: [String: String] = [:], stdin: String? = nil, timeout: Double = 60) throws -> BinaryRunner.Result {
+        try Tool.require(argv[0], path: env["PATH"])
         let p = Process()
         if argv[0].contains("/") {
             p.executableURL = URL(fileURLWithPath: argv[0])
@@ -34,8 +39,7 @@ public enum Shell {
             let writer = inPipe.fileHandleForWriting
             DispatchQueue.global().async {
                 // A child that exits without reading must not kill the test with SIGPIPE/EPIPE.
-                try? writer.write(contentsOf: Data(stdin.utf8))
-                try? writer.close()
+                ChildInput.write(Data(stdin.utf8), to: writer)
             }
         } else {
             try? inPipe.fileHandleForWriting.close()

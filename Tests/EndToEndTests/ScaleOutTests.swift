@@ -310,6 +310,8 @@ final class ScaleOutTests: XCTestCase {
     /// PostgreSQL (postgres.sh), a feed server and three workers, and checks its own results
     /// (every item once in the table, no id in two jsonl files). Small, to keep the suite's time.
     func testTheScaleOutRecipeRuns() throws {
+        // The programs run.sh and postgres.sh call: a missing one fails here, by its name.
+        try Tool.require(all: ["bash", "curl", "psql", "nats-server", "python3"])
         let r = try Shell.run(["bash", BinaryRunner.packageRoot + "/Sources-config/scale-out/run.sh"],
                               env: ["TRIBUTARY_BIN": BinaryRunner.binary, "SOURCES": "45", "WORKERS": "3"], timeout: 240)
         XCTAssertEqual(r.status, 0, r.stderr)

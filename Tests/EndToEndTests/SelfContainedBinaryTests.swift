@@ -17,8 +17,8 @@ enum Toolchain {
     }()
 
     /// Runs `argv` in a private mount namespace with an empty tmpfs over the toolchain folder,
-    /// after checking that `swift` is really gone there. Skips the test when the machine does
-    /// not let this process create a mount namespace.
+    /// after checking that `swift` is really gone there. Skips the test, saying why, when the
+    /// machine does not let this process hide the toolchain (`skipReason`).
     static func runHidden(_ argv: [String], cwd: String? = nil, timeout: Double = 60) throws -> BinaryRunner.Result {
         guard folder != "/" && folder != "/usr" else {
             throw CannotHide(description: "the toolchain is installed in \(folder), which cannot be hidden")
@@ -30,13 +30,26 @@ enum Toolchain {
             """#
         let r = try Shell.run(["unshare", "-m", "--propagation", "private", "sh", "-c", script, "hide-toolchain"] + argv,
                               cwd: cwd, env: ["TOOLCHAIN": folder], timeout: timeout)
-        if r.status == 97 || (r.status != 0 && r.stderr.hasPrefix("unshare:")) {
-            let lower = r.stderr.lowercased()
-            if lower.contains("not permitted") || lower.contains("permission denied") {
-                throw XCTSkip("this process may not create a mount namespace or mount a tmpfs: \(r.stderr)")
-            }
-        }
+        if let why = skipReason(status: r.status, stderr: r.stderr) { throw XCTSkip(why) }
         return r
+    }
+
+    /// Why the toolchain cannot be hidden here, from what `runHidden`'s `unshare` or `mount`
+    /// said, or nil when they worked (the status and stderr are then the program's own). Any
+    /// failure of `unshare` itself counts: no permission to create a mount namespace (a
+    /// container without CAP_SYS_ADMIN), or a mount propagation it cannot change (a chroot
+    /// whose `/` is not a mount point: "cannot change root filesystem propagation: Invalid
+    /// argument"); so does a tmpfs that cannot be mounted over the folder (exit 97).
+    static func skipReason(status: Int32, stderr: String) -> String? {
+        guard status != 0 else { return nil }
+        let said = stderr.trimmingCharacters(in: .whitespacesAndNewlines)
+        if said.hasPrefix("unshare:") {
+            return "the toolchain cannot be hidden: unshare cannot make a private mount namespace here (\(said))"
+        }
+        if status == 97 {
+            return "the toolchain cannot be hidden: a tmpfs cannot be mounted over \(folder) here (\(said))"
+        }
+        return nil
     }
 }
 
@@ -102,6 +115,21 @@ final class SelfContainedBinaryTests: XCTestCase {
             let resolved = URL(fileURLWithPath: path).standardizedFileURL.path
             XCTAssertFalse(resolved == Toolchain.folder || resolved.hasPrefix(Toolchain.folder + "/"), "RUNPATH entry \(path) points into the toolchain")
         }
+    }
+
+    /// Where the toolchain cannot be hidden, the tests that need it skip and say why, whatever
+    /// `unshare` said (in a chroot whose `/` is not a mount point it cannot change the
+    /// propagation); the hidden program's own failures stay failures.
+    func testAMachineThatCannotHideTheToolchainSkipsAndSaysWhy() {
+        let chroot = Toolchain.skipReason(status: 1, stderr: "unshare: cannot change root filesystem propagation: Invalid argument\n")
+        XCTAssertEqual(chroot, "the toolchain cannot be hidden: unshare cannot make a private mount namespace here (unshare: cannot change root filesystem propagation: Invalid argument)")
+        let container = Toolchain.skipReason(status: 1, stderr: "unshare: unshare failed: Operation not permitted\n")
+        XCTAssertTrue(container?.contains("Operation not permitted") ?? false, container ?? "no skip")
+        let mount = Toolchain.skipReason(status: 97, stderr: "mount: /opt/swift: permission denied.\n")
+        XCTAssertTrue(mount?.hasPrefix("the toolchain cannot be hidden: a tmpfs cannot be mounted over ") ?? false, mount ?? "no skip")
+        XCTAssertNil(Toolchain.skipReason(status: 0, stderr: ""))
+        XCTAssertNil(Toolchain.skipReason(status: 2, stderr: "tributary: unknown command\n"), "the program's own failure is not a skip")
+        XCTAssertNil(Toolchain.skipReason(status: 98, stderr: "hide-toolchain: /opt/swift/usr/bin/swift is still there\n"))
     }
 
     func testVersionRunsWithTheToolchainHidden() throws {

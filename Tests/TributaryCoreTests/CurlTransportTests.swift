@@ -354,9 +354,13 @@ final class CurlTransportTests: XCTestCase {
         p.standardInput = input
         p.standardOutput = output
         try p.run()
-        input.fileHandleForWriting.write(Data(bytes))
-        try input.fileHandleForWriting.close()
+        // Written beside the read (gzip writes while it reads; a pipe holds 64 KiB), with
+        // SIGPIPE blocked on the writing thread: a gzip that dies fails this test, not the bundle.
+        let writer = input.fileHandleForWriting
+        let written = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async { ChildInput.write(Data(bytes), to: writer); written.signal() }
         let out = output.fileHandleForReading.readDataToEndOfFile()
+        written.wait()
         p.waitUntilExit()
         return Array(out)
     }
