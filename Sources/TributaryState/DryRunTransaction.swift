@@ -11,6 +11,8 @@ import TributaryPostgres
 /// read-only `SQLiteState`, which the engine calls from its delivery thread alone.
 final class DryRunOverlay: @unchecked Sendable {
     var claimed: [String: KnownID] = [:]
+    /// Values the run's batches set or claimed, by namespace and key.
+    var values: [String: [String: [UInt8]]] = [:]
 }
 
 /// A batch of a dry run (`run --dry-run`): `claim` answers as the real transaction would, from
@@ -20,13 +22,17 @@ final class DryRunTransaction: StateTransaction {
     private let db: Database
     private let overlay: DryRunOverlay
     private var claims: [String: KnownID] = [:]
+    private var staged: [String: [String: [UInt8]]] = [:]
     /// The file keys `emitted` on `id_hash` (schema 3 and later), not on the id.
     private let keyedByHash: Bool
+    /// The file has the processors' values (schema 4 and later).
+    private let hasValues: Bool
 
-    init(db: Database, overlay: DryRunOverlay, keyedByHash: Bool) {
+    init(db: Database, overlay: DryRunOverlay, keyedByHash: Bool, hasValues: Bool = false) {
         self.db = db
         self.overlay = overlay
         self.keyedByHash = keyedByHash
+        self.hasValues = hasValues
     }
 
     func claim(_ ids: [EmittedID], now: Double) throws(StateError) -> [KnownID?] {
@@ -49,10 +55,28 @@ final class DryRunTransaction: StateTransaction {
     func setNextDue(source: String, type: String, due: Double, now: Double) throws(StateError) {}
     func releaseLease(source: String, worker: String) throws(StateError) {}
 
-    func commit() throws(StateError) {
-        overlay.claimed.merge(claims) { _, new in new }
-        claims.removeAll()
+    func putValues(namespace: String, _ values: [(key: String, value: [UInt8])], now: Double) throws(StateError) {
+        for (k, v) in values { staged[namespace, default: [:]][k] = v }
     }
 
-    func rollback() { claims.removeAll() }
+    func claimValues(namespace: String, _ values: [(key: String, value: [UInt8])], now: Double) throws(StateError) -> [[UInt8]?] {
+        let onFile = keyedByHash && hasValues ? try SQLiteTransaction.values(namespace: namespace, keys: values.map(\.key), in: db) : [:]
+        return values.map { k, v in
+            if let known = staged[namespace]?[k] ?? overlay.values[namespace]?[k] ?? onFile[k] { return known }
+            staged[namespace, default: [:]][k] = v
+            return nil
+        }
+    }
+
+    func commit() throws(StateError) {
+        overlay.claimed.merge(claims) { _, new in new }
+        for (ns, values) in staged { overlay.values[ns, default: [:]].merge(values) { _, new in new } }
+        claims.removeAll()
+        staged.removeAll()
+    }
+
+    func rollback() {
+        claims.removeAll()
+        staged.removeAll()
+    }
 }

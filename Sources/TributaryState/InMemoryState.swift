@@ -26,6 +26,8 @@ public final class InMemoryState: StateBackend, @unchecked Sendable {
         public var leases: [String: (worker: String, until: Double)] = [:]
         /// Ids claimed by transactions not yet ended, with their source and hash.
         var pending: [String: (source: String, hash: String)] = [:]
+        /// Values processors keep, by namespace and key, with when they were set.
+        public var values: [String: [String: (value: [UInt8], updated: Double)]] = [:]
     }
 
     /// A failure a test arranges: the next `begin` (or the next commit) throws it.
@@ -91,6 +93,14 @@ public final class InMemoryState: StateBackend, @unchecked Sendable {
 
     public func cachedBody(_ key: String) throws(StateError) -> [UInt8]? { read { $0.validators[key]?.response.body } }
 
+    public func values(namespace: String, keys: [String]) throws(StateError) -> [String: [UInt8]] {
+        read { s in
+            var out: [String: [UInt8]] = [:]
+            for k in keys { if let v = s.values[namespace]?[k] { out[k] = v.value } }
+            return out
+        }
+    }
+
     public func window(sink: String) throws(StateError) -> [[UInt8]] {
         read { s in (s.windows[sink] ?? []).sorted { $0.sortTime > $1.sortTime }.map(\.line) }
     }
@@ -129,6 +139,9 @@ public final class InMemoryState: StateBackend, @unchecked Sendable {
                 removed += 1
             }
             for (name, q) in s.quotas where s.sources[name] == nil && q.windowStart < cutoff { s.quotas[name] = nil; removed += 1 }
+            for (ns, byKey) in s.values {
+                for (k, v) in byKey where v.updated < cutoff { s.values[ns]?[k] = nil; removed += 1 }
+            }
             return removed
         }
     }
@@ -302,6 +315,30 @@ final class InMemoryTransaction: StateTransaction {
 
     func releaseLease(source: String, worker: String) throws(StateError) {
         changes.append { s in if s.leases[source]?.worker == worker { s.leases[source] = nil } }
+    }
+
+    /// Values this transaction set or claimed, as they will be committed.
+    private var stagedValues: [String: [String: [UInt8]]] = [:]
+
+    func putValues(namespace: String, _ values: [(key: String, value: [UInt8])], now: Double) throws(StateError) {
+        for (k, v) in values { stagedValues[namespace, default: [:]][k] = v }
+        changes.append { s in for (k, v) in values { s.values[namespace, default: [:]][k] = (v, now) } }
+    }
+
+    func claimValues(namespace: String, _ values: [(key: String, value: [UInt8])], now: Double) throws(StateError) -> [[UInt8]?] {
+        let committed = state.read { s in values.map { s.values[namespace]?[$0.key]?.value } }
+        var out: [[UInt8]?] = []
+        var inserted: [(String, [UInt8])] = []
+        for ((k, v), old) in zip(values, committed) {
+            if let known = stagedValues[namespace]?[k] ?? old { out.append(known); continue }
+            stagedValues[namespace, default: [:]][k] = v
+            inserted.append((k, v))
+            out.append(nil)
+        }
+        if !inserted.isEmpty {
+            changes.append { s in for (k, v) in inserted where s.values[namespace]?[k] == nil { s.values[namespace, default: [:]][k] = (v, now) } }
+        }
+        return out
     }
 
     func commit() throws(StateError) {

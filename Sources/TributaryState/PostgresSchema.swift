@@ -13,7 +13,7 @@ import TributaryPostgres
 /// machines whose clocks differ still agree on when a lease ends. Text keys that are scanned
 /// by range (`validators.url`) use the "C" collation, so the range is a byte-order prefix.
 package enum PostgresSchema {
-    package static let version = 3
+    package static let version = 4
 
     /// The statements that create version 1 in schema `s` (already quoted).
     package static func version1(_ s: String) -> [String] { [
@@ -72,6 +72,16 @@ package enum PostgresSchema {
         "ALTER TABLE \(s).recent_items DROP CONSTRAINT recent_items_pkey, ALTER COLUMN id_hash SET NOT NULL, ADD PRIMARY KEY (sink, id_hash)",
     ] }
 
+    /// Version 4, as the SQLite state's step 4: the values processors keep, by namespace and
+    /// the SHA-256 of their key, with when they were last set (for retention).
+    static func version4(_ s: String) -> [String] { [
+        """
+        CREATE TABLE IF NOT EXISTS \(s).kv(ns text NOT NULL, key_hash bytea NOT NULL, value bytea NOT NULL, updated double precision NOT NULL,
+            PRIMARY KEY(ns, key_hash))
+        """,
+        "CREATE INDEX IF NOT EXISTS kv_updated ON \(s).kv(updated)",
+    ] }
+
     /// The version of the state in schema `schema` as it is, without changing anything: nil
     /// when it has no tables of ours (no worker has opened it yet).
     static func currentVersion(_ db: PostgresConnection, schema: String) throws(PostgresError) -> Int? {
@@ -104,6 +114,9 @@ package enum PostgresSchema {
                 }
                 if current < 3 {
                     for sql in version3(s) { try db.execute(sql) }
+                }
+                if current < 4 {
+                    for sql in version4(s) { try db.execute(sql) }
                 }
                 if current < version {
                     try db.execute("INSERT INTO \(s).meta(key, value) VALUES('schema_version', $1) ON CONFLICT(key) DO UPDATE SET value = excluded.value", [.text(String(version))])

@@ -144,6 +144,19 @@ public final class PostgresState: StateBackend, @unchecked Sendable {
         return r.count > 0 ? r.bytes(0, 0) ?? [] : nil
     }
 
+    public func values(namespace: String, keys: [String]) throws(StateError) -> [String: [UInt8]] {
+        guard !keys.isEmpty else { return [:] }
+        let hex = keys.map { Digest.hex(StateKeys.valueKey($0)) }
+        let r = try run("""
+            SELECT encode(key_hash, 'hex'), value FROM \(s)kv WHERE ns = $1 AND key_hash IN (SELECT decode(k, 'hex') FROM unnest($2::text[]) AS k)
+            """, [.text(namespace), Self.array(hex)], binaryResult: true)
+        var byHex: [String: [UInt8]] = [:]
+        for i in 0..<r.count { if let k = r.bytes(i, 0), let v = r.bytes(i, 1) { byHex[String(decoding: k, as: UTF8.self)] = v } }
+        var out: [String: [UInt8]] = [:]
+        for (key, h) in zip(keys, hex) { if let v = byHex[h] { out[key] = v } }
+        return out
+    }
+
     public func window(sink: String) throws(StateError) -> [[UInt8]] {
         let r = try run("SELECT line FROM \(s)recent_items WHERE sink = $1 ORDER BY sort_time DESC", [.text(sink)])
         return (0..<r.count).compactMap { r.bytes($0, 0) }
@@ -165,7 +178,7 @@ public final class PostgresState: StateBackend, @unchecked Sendable {
         do {
             return try db.transaction { () throws(PostgresError) -> Int in
                 var removed = 0
-                for sql in ["DELETE FROM \(s)emitted WHERE last_seen < $1", "DELETE FROM \(s)validators WHERE updated < $1",
+                for sql in ["DELETE FROM \(s)emitted WHERE last_seen < $1", "DELETE FROM \(s)validators WHERE updated < $1", "DELETE FROM \(s)kv WHERE updated < $1",
                             "DELETE FROM \(s)sources WHERE in_config < $1 AND (lease_until IS NULL OR lease_until < now())",
                             "DELETE FROM \(s)quotas WHERE source NOT IN (SELECT name FROM \(s)sources) AND window_start < $1"] {
                     removed += try db.execute(sql, [Self.num(cutoff)]).affected

@@ -56,6 +56,39 @@ final class PostgresTransaction: StateTransaction {
         return keys.map { new.contains($0) ? nil : known[$0] }
     }
 
+    func putValues(namespace: String, _ values: [(key: String, value: [UInt8])], now: Double) throws(StateError) {
+        for (key, value) in values {
+            try state.run("""
+                INSERT INTO \(s)kv(ns, key_hash, value, updated) VALUES($1, decode($2, 'hex'), $3::bytea, $4::float8)
+                ON CONFLICT (ns, key_hash) DO UPDATE SET value = excluded.value, updated = excluded.updated
+                """, [.text(namespace), .text(Digest.hex(StateKeys.valueKey(key))), .bytes(value), PostgresState.num(now)])
+        }
+    }
+
+    /// One insert per key, `ON CONFLICT DO NOTHING`, in the order of the keys' hashes (two
+    /// workers lock shared keys in the same order): a key another worker's open transaction
+    /// inserted makes it wait until that one ends, then the value committed is read.
+    func claimValues(namespace: String, _ values: [(key: String, value: [UInt8])], now: Double) throws(StateError) -> [[UInt8]?] {
+        let hex = values.map { Digest.hex(StateKeys.valueKey($0.key)) }
+        var out = [[UInt8]?](repeating: nil, count: values.count)
+        var done: [String: Int] = [:]
+        for i in values.indices.sorted(by: { hex[$0] < hex[$1] }) {
+            if let first = done[hex[i]] {
+                out[i] = out[first] ?? values[first].value
+                continue
+            }
+            done[hex[i]] = i
+            let inserted = try state.run("""
+                INSERT INTO \(s)kv(ns, key_hash, value, updated) VALUES($1, decode($2, 'hex'), $3::bytea, $4::float8)
+                ON CONFLICT (ns, key_hash) DO NOTHING RETURNING 1
+                """, [.text(namespace), .text(hex[i]), .bytes(values[i].value), PostgresState.num(now)])
+            if inserted.count > 0 { continue }
+            let r = try state.run("SELECT value FROM \(s)kv WHERE ns = $1 AND key_hash = decode($2, 'hex')", [.text(namespace), .text(hex[i])], binaryResult: true)
+            out[i] = r.count > 0 ? r.bytes(0, 0) : nil
+        }
+        return out
+    }
+
     func storeValidators(_ validators: [(key: String, response: StoredResponse)], now: Double) throws(StateError) {
         for (key, r) in validators {
             try state.run("""

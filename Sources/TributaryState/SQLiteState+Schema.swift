@@ -39,6 +39,12 @@ extension SQLiteState {
             first_run = COALESCE((SELECT min(first_seen) FROM emitted WHERE emitted.source = sources.name), last_run),
             failures_total = failures;
         """),
+        // 4: values processors keep (a page's extracted text, a story's record), by namespace
+        // and the SHA-256 of their key, with the time they were last set (for retention).
+        (4, """
+        CREATE TABLE kv(ns TEXT NOT NULL, key_hash BLOB NOT NULL, value BLOB NOT NULL, updated REAL NOT NULL, PRIMARY KEY(ns, key_hash)) WITHOUT ROWID;
+        CREATE INDEX kv_updated ON kv(updated);
+        """),
     ]
 
     /// 3: `emitted` is keyed on the SHA-256 of the id (`id_hash`, 32 bytes), with the id kept
@@ -77,15 +83,15 @@ extension SQLiteState {
         if version > schemaVersion {
             throw StateError("the state file \(path) was written by a newer tributary (schema \(version), this one knows \(schemaVersion))")
         }
-        for step in migrations where step.version > version {
+        // In version order: the SQL steps, and step 3 in its place (it needs code).
+        for v in (version + 1)...max(version + 1, schemaVersion) where v <= schemaVersion {
             try db.transaction { () throws(StateError) in
-                try db.exec(step.sql + "\nPRAGMA user_version = \(step.version);")
-            }
-        }
-        if version < 3 {
-            try db.transaction { () throws(StateError) in
-                try step3(db)
-                try db.exec("PRAGMA user_version = 3;")
+                if v == 3 {
+                    try step3(db)
+                } else if let step = migrations.first(where: { $0.version == v }) {
+                    try db.exec(step.sql)
+                }
+                try db.exec("PRAGMA user_version = \(v);")
             }
         }
     }

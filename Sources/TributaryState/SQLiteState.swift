@@ -20,7 +20,7 @@ public final class SQLiteState: StateBackend, @unchecked Sendable {
     public var location: String { path }
 
     /// The schema this build writes (`SQLiteState+Schema.swift` has every step to it).
-    public static let schemaVersion = 3
+    public static let schemaVersion = 4
     /// The schema of the open file: `schemaVersion`, except for a file opened for reading only,
     /// which is never migrated.
     package let version: Int
@@ -137,7 +137,7 @@ public final class SQLiteState: StateBackend, @unchecked Sendable {
     }
 
     public func begin() throws(StateError) -> any StateTransaction {
-        if isReadOnly { return DryRunTransaction(db: db, overlay: dryRun, keyedByHash: version >= 3) }
+        if isReadOnly { return DryRunTransaction(db: db, overlay: dryRun, keyedByHash: version >= 3, hasValues: version >= 4) }
         try db.exec("BEGIN IMMEDIATE")
         return SQLiteTransaction(db: db)
     }
@@ -190,6 +190,11 @@ public final class SQLiteState: StateBackend, @unchecked Sendable {
         return try s.step() ? s.blob(0) ?? [] : nil
     }
 
+    public func values(namespace: String, keys: [String]) throws(StateError) -> [String: [UInt8]] {
+        guard version >= 4, !keys.isEmpty else { return [:] }
+        return try SQLiteTransaction.values(namespace: namespace, keys: keys, in: db)
+    }
+
     public func window(sink: String) throws(StateError) -> [[UInt8]] {
         let s = try db.statement("SELECT line FROM recent_items WHERE sink = ? ORDER BY sort_time DESC")
         s.bind(1, sink)
@@ -222,7 +227,7 @@ public final class SQLiteState: StateBackend, @unchecked Sendable {
             let cutoff = now - retention
             var removed = 0
             for sql in ["DELETE FROM emitted WHERE last_seen < ?", "DELETE FROM validators WHERE updated < ?",
-                        "DELETE FROM sources WHERE in_config < ?",
+                        "DELETE FROM sources WHERE in_config < ?", "DELETE FROM kv WHERE updated < ?",
                         "DELETE FROM quotas WHERE source NOT IN (SELECT name FROM sources) AND window_start < ?"] {
                 let s = try db.statement(sql)
                 s.bind(1, cutoff)
@@ -387,6 +392,44 @@ final class SQLiteTransaction: StateTransaction {
     }
 
     func releaseLease(source: String, worker: String) throws(StateError) {}
+
+    /// The values under `keys` of `namespace`, by key.
+    static func values(namespace: String, keys: [String], in db: Database) throws(StateError) -> [String: [UInt8]] {
+        let s = try db.statement("SELECT value FROM kv WHERE ns = ? AND key_hash = ?")
+        var out: [String: [UInt8]] = [:]
+        for key in keys {
+            sqlite3_reset(s.stmt)
+            s.bind(1, namespace).bind(2, blob: StateKeys.valueKey(key))
+            if try s.step(), let v = s.blob(0) { out[key] = v }
+        }
+        sqlite3_reset(s.stmt)
+        return out
+    }
+
+    func putValues(namespace: String, _ values: [(key: String, value: [UInt8])], now: Double) throws(StateError) {
+        guard !values.isEmpty else { return }
+        let s = try db.statement("INSERT OR REPLACE INTO kv(ns, key_hash, value, updated) VALUES(?, ?, ?, ?)")
+        for (key, value) in values {
+            s.bind(1, namespace).bind(2, blob: StateKeys.valueKey(key)).bind(3, blob: value).bind(4, now)
+            try s.run()
+        }
+    }
+
+    func claimValues(namespace: String, _ values: [(key: String, value: [UInt8])], now: Double) throws(StateError) -> [[UInt8]?] {
+        // The transaction holds the file's write lock (BEGIN IMMEDIATE): nobody else can insert between.
+        let existing = try Self.values(namespace: namespace, keys: values.map(\.key), in: db)
+        let ins = try db.statement("INSERT OR IGNORE INTO kv(ns, key_hash, value, updated) VALUES(?, ?, ?, ?)")
+        var out: [[UInt8]?] = []
+        var claimedHere: [String: [UInt8]] = [:]
+        for (key, value) in values {
+            if let v = existing[key] ?? claimedHere[key] { out.append(v); continue }
+            ins.bind(1, namespace).bind(2, blob: StateKeys.valueKey(key)).bind(3, blob: value).bind(4, now)
+            try ins.run()
+            claimedHere[key] = value
+            out.append(nil)
+        }
+        return out
+    }
 
     func commit() throws(StateError) {
         guard open else { return }

@@ -48,6 +48,9 @@ public protocol StateBackend: AnyObject, Sendable {
     /// Forgets what retention says to forget; returns rows removed.
     @discardableResult
     func prune(retention: Double, now: Double) throws(StateError) -> Int
+    /// The values kept under these keys of `namespace` (what processors remember: a page's
+    /// extracted text, a story's record), by key; keys with none are absent.
+    func values(namespace: String, keys: [String]) throws(StateError) -> [String: [UInt8]]
     /// Closes the state (for a file: checkpoints its journal and releases its lock). Idempotent;
     /// nothing may be called after it.
     func close()
@@ -116,6 +119,14 @@ public protocol StateTransaction: AnyObject {
     func setNextDue(source: String, type: String, due: Double, now: Double) throws(StateError)
     /// Ends `worker`'s lease on `source` (another worker's lease is left alone).
     func releaseLease(source: String, worker: String) throws(StateError)
+    /// Sets these values of `namespace` (inserted or replaced), as of `now` (retention forgets
+    /// a value not set for longer than `state.retention`). Keys may be of any length: the state
+    /// keys them on their SHA-256, as it does ids.
+    func putValues(namespace: String, _ values: [(key: String, value: [UInt8])], now: Double) throws(StateError)
+    /// Inserts the values whose keys `namespace` does not hold yet and returns, for each, the
+    /// value already there (nil: this one was inserted). Like `claim`, exclusive: until this
+    /// transaction ends, another one claiming a key it inserted waits, then finds it.
+    func claimValues(namespace: String, _ values: [(key: String, value: [UInt8])], now: Double) throws(StateError) -> [[UInt8]?]
     func commit() throws(StateError)
     /// Undoes everything since `begin`; never fails (a failed rollback leaves the transaction
     /// to the database, which discards it).

@@ -11,4 +11,8 @@ public enum StateKeys {
 
     /// `idHash` as lower-case hex (how it travels in a PostgreSQL text array).
     public static func idHashHex(_ id: String) -> String { Digest.hex(idHash(id)) }
+
+    /// The key of a value kept for a processor (`StateBackend.values`): the same hash.
+    public static func valueKey(_ key: String) -> [UInt8] { idHash(key) }
+
 }

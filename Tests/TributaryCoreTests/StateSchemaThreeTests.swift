@@ -49,7 +49,7 @@ final class StateSchemaThreeTests: XCTestCase {
         XCTAssertEqual(try again.claim(ids, now: 40).compactMap { $0 }.count, 3, "the 10 KB id is known too")
         again.rollback()
         store.close()
-        XCTAssertEqual(try Shell.run(["sqlite3", path, "PRAGMA user_version"]).stdout, "3\n")
+        XCTAssertEqual(try Shell.run(["sqlite3", path, "PRAGMA user_version"]).stdout, "\(SQLiteState.schemaVersion)\n", "migrated through step 3 to the latest")
         XCTAssertEqual(try Shell.run(["sqlite3", path, "SELECT lower(hex(id_hash)) FROM emitted WHERE id = 'x:1'"]).stdout, StateKeys.idHashHex("x:1") + "\n")
         XCTAssertEqual(try Shell.run(["sqlite3", path, "SELECT count(*) FROM emitted"]).stdout, "3\n")
         // Read-only again, now keyed on the hash.
@@ -91,7 +91,7 @@ final class StateSchemaThreeTests: XCTestCase {
         XCTAssertEqual(try again.claim(ids, now: 40).compactMap { $0 }.count, 3, "the 10 KB id is known too")
         again.rollback()
         XCTAssertEqual(try store.window(sink: "rss out.xml").map { String(decoding: $0, as: UTF8.self) }, [#"{"id":"long"}"#, #"{"id":"x:1"}"#])
-        XCTAssertEqual(try server.psql("SELECT value FROM \(s).meta"), "3\n")
+        XCTAssertEqual(try server.psql("SELECT value FROM \(s).meta"), "\(PostgresSchema.version)\n", "migrated through version 3 to the latest")
         XCTAssertEqual(try server.psql("SELECT encode(id_hash, 'hex') FROM \(s).emitted WHERE id = 'x:1'"), StateKeys.idHashHex("x:1") + "\n")
         XCTAssertEqual(try server.psql("SELECT count(*) FROM pg_indexes WHERE schemaname = '\(schema)' AND indexname IN ('emitted_pkey', 'emitted_last_seen')"), "2\n")
         let migrated = try XCTUnwrap(try PostgresState.readOnly(url: url, schema: schema))

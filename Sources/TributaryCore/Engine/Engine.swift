@@ -273,7 +273,7 @@ public struct Engine: Sendable {
         // The processing stage: the source's filter, then its `process` list.
         let tally = ProcessingTally()
         let stage: ProcessingStage? = configured.processors.isEmpty ? nil : await ProcessingStage.start(configured.processors, context: ProcessorContext(
-            settings: settings, http: client, fetched: fetched, tally: tally,
+            settings: settings, http: client, fetched: fetched, store: delivery.state == nil ? nil : ProcessorStore(gateway: delivery.gateway), tally: tally,
             warn: { observer(.warning(source: name, message: $0)) }, log: { observer(.log(source: name, message: $0)) }))
         let context = FetchContext(
             settings: settings, http: client, fetched: fetched,

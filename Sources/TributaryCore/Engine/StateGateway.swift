@@ -37,6 +37,28 @@ public final class StateGateway: @unchecked Sendable {
         }
     }
 
+    /// Values processors keep under `namespace` (`StateBackend.values`); none without state.
+    public func values(namespace: String, keys: [String]) async throws(StateError) -> [String: [UInt8]] {
+        guard state != nil, !keys.isEmpty else { return [:] }
+        return try await thread.run { () throws(StateError) in try self.state!.values(namespace: namespace, keys: keys) }
+    }
+
+    /// Sets values under `namespace` in a transaction of their own (what a processor keeps as it
+    /// goes: a cache, never part of a batch's at-least-once record).
+    public func putValues(namespace: String, _ values: [(key: String, value: [UInt8])], now: Double) async throws(StateError) {
+        guard state != nil, !values.isEmpty else { return }
+        try await thread.run { () throws(StateError) in
+            let tx = try self.state!.begin()
+            do throws(StateError) {
+                try tx.putValues(namespace: namespace, values, now: now)
+                try tx.commit()
+            } catch {
+                tx.rollback()
+                throw error
+            }
+        }
+    }
+
     /// The body stored with a validator, to answer a 304.
     public func cachedBody(_ key: String) async throws(StateError) -> [UInt8]? {
         guard state != nil else { return nil }

@@ -47,15 +47,18 @@ public struct ProcessorContext: Sendable {
     public let http: HTTPClient
     /// When this run fetched.
     public let fetched: Timestamp
+    /// What the processor may keep in the state (nil without state: `--no-state`, `test`).
+    public let store: ProcessorStore?
     let tally: ProcessingTally
     private let warnHandler: @Sendable (String) -> Void
     private let logHandler: @Sendable (String) -> Void
 
-    public init(settings: SourceSettings, http: HTTPClient, fetched: Timestamp, tally: ProcessingTally = ProcessingTally(),
+    public init(settings: SourceSettings, http: HTTPClient, fetched: Timestamp, store: ProcessorStore? = nil, tally: ProcessingTally = ProcessingTally(),
                 warn: @escaping @Sendable (String) -> Void, log: @escaping @Sendable (String) -> Void) {
         self.settings = settings
         self.http = http
         self.fetched = fetched
+        self.store = store
         self.tally = tally
         self.warnHandler = warn
         self.logHandler = log
@@ -142,5 +145,23 @@ public struct ProcessorDescriptor: Sendable {
         self.summary = summary
         self.options = options.map(\.spec)
         self.make = make
+    }
+}
+
+/// What processors keep in the state across runs and workers, by namespace (the processor's
+/// type) and key: a page's extracted text under its URL. Values are bytes the processor
+/// encodes; retention forgets one not set for longer than `state.retention`. A value is a
+/// cache, never part of a batch's record: it is set in a transaction of its own.
+public struct ProcessorStore: Sendable {
+    let gateway: StateGateway
+
+    public init(gateway: StateGateway) { self.gateway = gateway }
+
+    public func get(_ namespace: String, _ keys: [String]) async throws(StateError) -> [String: [UInt8]] {
+        try await gateway.values(namespace: namespace, keys: keys)
+    }
+
+    public func put(_ namespace: String, _ values: [(key: String, value: [UInt8])]) async throws(StateError) {
+        try await gateway.putValues(namespace: namespace, values, now: Timestamp.now().seconds)
     }
 }
