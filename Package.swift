@@ -69,10 +69,17 @@ let package = Package(
         .executableTarget(name: "tributary-json-bench", dependencies: ["TributaryCore", "TributaryTestSupport"], path: "bench/JSONBench", swiftSettings: strict),
         // Filter rules: PCRE2 against POSIX regex and Swift Regex (bench/README.md).
         .executableTarget(name: "tributary-filter-bench", dependencies: ["TributaryCore"], path: "bench/FilterBench", swiftSettings: strict),
+        // Cross-source story matching (Docs/stories.md): canonical URLs, normalized titles,
+        // MinHash keys and the verification rules, a store protocol and its in-memory store.
+        // Depends on no other target: the standard library, FoundationEssentials and Glibc only.
+        .target(name: "TributaryStories", swiftSettings: strict),
+        // The story matcher's cost per item with a million remembered stories (bench/README.md).
+        .executableTarget(name: "tributary-stories-bench", dependencies: ["TributaryStories"], path: "bench/StoriesBench", swiftSettings: strict),
         // Loopback HTTP server, fixtures and an in-memory sink for tests.
         .target(name: "TributaryTestSupport", dependencies: ["TributaryCore"], swiftSettings: strict),
         .testTarget(name: "TributaryCoreTests", dependencies: ["TributaryCore", "TributaryTestSupport"], swiftSettings: strict),
         .testTarget(name: "TributaryPluginsTests", dependencies: ["TributaryPlugins", "TributaryTestSupport"], swiftSettings: strict + libxml2Headers),
+        .testTarget(name: "TributaryStoriesTests", dependencies: ["TributaryStories"], swiftSettings: strict),
         .testTarget(name: "EndToEndTests", dependencies: ["TributaryCore", "TributaryTestSupport"], swiftSettings: strict),
         // Rules about the repository itself: source constructs, docs, examples.
         .testTarget(name: "RepositoryTests", dependencies: ["TributaryTestSupport"], exclude: [], swiftSettings: strict),
