@@ -78,10 +78,11 @@ public final class InMemoryStoryStore: StoryStore, @unchecked Sendable {
         var seqs = seqBuffer
         seqBuffer = []
         seqs.removeAll(keepingCapacity: true)
+        // The first keys (identity, exact title, numbers) bring all their records; the bands
+        // add their most recent ones while there are fewer than maxCandidates.
+        var priority = 0
         for (n, key) in keys.enumerated() {
-            // The first keys (identity, exact title, numbers) bring all their records; the
-            // bands only fill up to maxCandidates.
-            if n >= priorityKeys, seqs.count >= maxCandidates { break }
+            if n == priorityKeys { priority = seqs.count }
             let fp = UInt32(truncatingIfNeeded: key >> 32)
             var pos = Int(fp >> shift)
             while true {
@@ -93,6 +94,12 @@ public final class InMemoryStoryStore: StoryStore, @unchecked Sendable {
                 }
                 pos = (pos + 1) & mask
             }
+        }
+        if keys.count <= priorityKeys { priority = seqs.count }
+        let room = max(0, maxCandidates - priority)
+        if seqs.count - priority > room {
+            seqs[priority...].sort(by: >)
+            seqs.removeLast(seqs.count - priority - room)
         }
         seqBuffer = seqs
         for seq in seqs {

@@ -171,8 +171,10 @@ public final class StoryMatcher {
         }
         var best: (record: StoryRecord, match: StoryAssignment.Match, score: Double)?
         var seen = 0
+        var idTaken = false
         store.candidates(keys: keys) { r in
             seen += 1
+            if r.story == record.story { idTaken = true }
             guard let (m, score) = verify(record, r) else { return }
             if let b = best, !better(r, m, score, than: b) { return }
             best = (copy r, m, score)
@@ -194,7 +196,10 @@ public final class StoryMatcher {
             out.story = b.record.story
             out.first = false
         } else {
-            assignment = StoryAssignment(story: record.story, isFirst: true, match: .none)
+            // The URL's id belongs to a story this item does not join (match: [title], or scope
+            // tags without a shared tag): the item's own id makes another.
+            if idTaken { out.story = StoryID(fmix64(record.story.value ^ itemHash)) }
+            assignment = StoryAssignment(story: out.story, isFirst: true, match: .none)
         }
         return (assignment, PreparedStoryItem(record: out, keys: keys, redundant: redundant))
     }
