@@ -61,6 +61,14 @@ case "why":
     Corpus.whyApart(try Corpus.load(args.count > 1 ? args[1] : "Tests/Fixtures/stories/corpus.json"), show: args.count > 2 ? args[2] : nil)
 case "pairs":
     Corpus.pairTable(try Corpus.load(args.count > 1 ? args[1] : "Tests/Fixtures/stories/corpus.json"))
+case "export":
+    // One JSON line per item: its id, canonical URL and normalized title (bench/stories_peers.py).
+    let items = try Corpus.load(args.count > 1 ? args[1] : "Tests/Fixtures/stories/corpus.json")
+    for i in items {
+        let c = i.url.flatMap { URLCanonicalizer.canonicalize($0) }
+        let line: [String: String] = ["id": i.id, "url": c?.string ?? "", "title": TitleAnalyzer.analyze(i.title, host: c?.host).normalized]
+        print(String(decoding: try JSONSerialization.data(withJSONObject: line, options: [.sortedKeys]), as: UTF8.self))
+    }
 case "micro":
     runMicro(items: 100_000)
 case "bench":
@@ -70,5 +78,5 @@ case "bench":
     }
     runBench(stories: arg("--stories", 1_000_000), items: arg("--items", 100_000), rounds: arg("--rounds", 5), bands: arg("--bands", 8))
 default:
-    print("usage: tributary-stories-bench bench [--stories N] [--items N] [--rounds N] [--bands N] | analyze TITLE... | canon URL... | quality [CORPUS] [-v] [--brute] | grid CORPUS... | why CORPUS [RULE] | pairs CORPUS")
+    print("usage: tributary-stories-bench bench [--stories N] [--items N] [--rounds N] [--bands N] | analyze TITLE... | canon URL... | quality [CORPUS] [-v] [--brute] | export [CORPUS] | grid CORPUS... | why CORPUS [RULE] | pairs CORPUS")
 }
