@@ -174,10 +174,10 @@ public final class StoryMatcher {
         var idTaken = false
         store.candidates(keys: keys) { r in
             seen += 1
-            if r.story == record.story { idTaken = true }
+            if r.pointee.story == record.story { idTaken = true }
             guard let (m, score) = verify(record, r) else { return }
             if let b = best, !better(r, m, score, than: b) { return }
-            best = (copy r, m, score)
+            best = (r.pointee, m, score)
         }
         candidatesSeen += seen
         if titled { sightings.learn(title) }
@@ -211,23 +211,34 @@ public final class StoryMatcher {
     }
 
     /// Whether remembered record `r` tells the story of item `q`, how, and how well.
-    func verify(_ q: borrowing StoryRecord, _ r: borrowing StoryRecord) -> (StoryAssignment.Match, Double)? {
-        if options.scope == .tags, !sharesTag(q.tags, r.tags) { return nil }
-        if r.identity == q.identity {
-            if r.item == q.item { return (.sameItem, 3) }
-            if q.hasURL, r.hasURL, options.matchURL { return (.url, 2) }
+    func verify(_ q: borrowing StoryRecord, _ r: UnsafePointer<StoryRecord>) -> (StoryAssignment.Match, Double)? {
+        if options.scope == .tags, !sharesTag(q.tags, r.pointee.tags) { return nil }
+        if r.pointee.identity == q.identity {
+            if r.pointee.item == q.item { return (.sameItem, 3) }
+            if q.hasURL, r.pointee.hasURL, options.matchURL { return (.url, 2) }
         }
         guard options.matchTitle, let score = titleScore(q, r) else { return nil }
         return (.title, score)
     }
 
     /// The title rules (see the top of this file); nil when the titles do not tell one story.
-    public func titleScore(_ q: borrowing StoryRecord, _ r: borrowing StoryRecord) -> Double? {
-        guard q.title.count >= options.minimumTokens, r.title.count >= options.minimumTokens else { return nil }
-        let gap = q.published > r.published ? q.published &- r.published : r.published &- q.published
+    public func titleScore(_ q: borrowing StoryRecord, _ record: borrowing StoryRecord) -> Double? {
+        withUnsafePointer(to: record) { titleScore(q, $0) }
+    }
+
+    func titleScore(_ q: borrowing StoryRecord, _ r: UnsafePointer<StoryRecord>) -> Double? {
+        let na = q.title.count, nb = r.pointee.title.count
+        guard na >= options.minimumTokens, nb >= options.minimumTokens else { return nil }
+        let rp = r.pointee.published
+        let gap = q.published > rp ? q.published &- rp : rp &- q.published
         guard gap <= options.within else { return nil }
-        if q.identity != r.identity, q.origin != 0 && q.origin == r.origin || q.host != 0 && q.host == r.host { return nil }
-        var c = TitleComparison(q.title, r.title)
+        if q.identity != r.pointee.identity, q.origin != 0 && q.origin == r.pointee.origin || q.host != 0 && q.host == r.pointee.host { return nil }
+        // The blooms bound the shared tokens: too few for any threshold, and the tokens are
+        // never read (most candidates from the bands end here).
+        let atMost = Double(min((q.title.bloom & r.pointee.title.bloom).nonzeroBitCount, min(na, nb)))
+        let lowest = min(options.jaccard, options.jaccardSoon, options.jaccardSameNumbers)
+        if atMost < lowest * Double(na + nb) / (1 + lowest), atMost < options.containment * Double(min(na, nb)) { return nil }
+        var c = TitleComparison(q.title, r.pointee.title)
         if c.differentNumber || c.differentForm || c.oppositeDirection || c.followUp { return nil }
         let j = c.jaccard
         var needed = options.jaccard
@@ -235,14 +246,14 @@ public final class StoryMatcher {
         if c.sameSpecificNumbers { needed = min(needed, options.jaccardSameNumbers) }
         guard j >= needed || min(c.countA, c.countB) >= options.containmentTokens && c.containment >= options.containment else { return nil }
         // Names last: only here do the sightings settle capitalized words of unknown kind.
-        c.resolve(with: sightings, q.title, r.title)
+        c.resolve(with: sightings, q.title, r.pointee.title)
         return c.differentName ? nil : j
     }
 
-    func better(_ r: borrowing StoryRecord, _ match: StoryAssignment.Match, _ score: Double, than b: (record: StoryRecord, match: StoryAssignment.Match, score: Double)) -> Bool {
+    func better(_ r: UnsafePointer<StoryRecord>, _ match: StoryAssignment.Match, _ score: Double, than b: (record: StoryRecord, match: StoryAssignment.Match, score: Double)) -> Bool {
         if score != b.score { return score > b.score }
-        if r.published != b.record.published { return r.published < b.record.published }
-        return r.story < b.record.story
+        if r.pointee.published != b.record.published { return r.pointee.published < b.record.published }
+        return r.pointee.story < b.record.story
     }
 
     func sharesTag(_ a: [UInt32], _ b: [UInt32]) -> Bool {

@@ -39,16 +39,16 @@ public struct StoryID: Sendable, Hashable, Comparable, CustomStringConvertible {
 }
 
 /// One remembered item: what verification needs to decide whether a later item tells its story.
+/// (The fields verification reads first come first, with the title's bloom: one cache line.)
 public struct StoryRecord: Sendable, Equatable {
-    /// The story the item belongs to.
-    public var story: StoryID
-    /// The hash of the item's id: the same item seen again gets its own answer back.
-    public var item: UInt64
     /// The hash of the item's canonical URL (its id's hash when it has no URL): equal
     /// identities are one page.
     public var identity: UInt64
-    /// Whether `identity` is a URL's (not an id's).
-    public var hasURL: Bool
+    /// The hash of the item's id: the same item seen again gets its own answer back.
+    public var item: UInt64
+    /// Seconds since 1970: when it was published (when it was seen, without a date). The
+    /// `within` window is measured on this.
+    public var published: Int64
     /// The hash of the source that delivered it (or of its URL's host): one outlet never
     /// repeats a story under another link, so equal origins with different identities are a
     /// recurring headline, not a copy. 0 when unknown.
@@ -57,14 +57,15 @@ public struct StoryRecord: Sendable, Equatable {
     /// proxy whose host says nothing of the publisher): one site does not publish one story
     /// under two links either, so equal hosts with different identities do not match by title.
     public var host: UInt32
-    /// Seconds since 1970: when it was published (when it was seen, without a date). The
-    /// `within` window is measured on this.
-    public var published: Int64
-    /// Seconds since 1970: when it was recorded. Retention is measured on this.
-    public var seen: Int64
+    /// Whether `identity` is a URL's (not an id's).
+    public var hasURL: Bool
     /// Whether the item opened its story.
     public var first: Bool
     public var title: TitleSignature
+    /// The story the item belongs to.
+    public var story: StoryID
+    /// Seconds since 1970: when it was recorded. Retention is measured on this.
+    public var seen: Int64
     /// Hashes of the item's tags, sorted (empty unless the scope is `tags`).
     public var tags: [UInt32]
 
@@ -85,11 +86,13 @@ public struct StoryRecord: Sendable, Equatable {
 }
 
 public protocol StoryStore: AnyObject {
-    /// Calls `visit` with each record filed under any of `keys` (each record once). Keys come
-    /// most telling first: the identity, the exact title and the numbers keys (StoryKeys), then
-    /// the MinHash bands; a store may stop reading band keys once it has a few dozen records.
-    /// `visit` must not call the store.
-    func candidates(keys: [UInt64], _ visit: (borrowing StoryRecord) -> Void)
+    /// Calls `visit` with each record filed under any of `keys` (each record once), by pointer:
+    /// the matcher reads a few fields of most candidates, so the store's own memory is read in
+    /// place (a store that decodes rows passes a pointer to each, valid during the call). Keys
+    /// come most telling first: the identity, the exact title and the numbers keys (StoryKeys),
+    /// then the MinHash bands; a store may stop reading band keys once it has a few dozen
+    /// records. `visit` must not call the store.
+    func candidates(keys: [UInt64], _ visit: (UnsafePointer<StoryRecord>) -> Void)
     /// Files `record` under each of `keys`.
     func insert(_ record: StoryRecord, keys: [UInt64])
 }
@@ -98,7 +101,7 @@ extension StoryStore {
     /// The records `candidates(keys:_:)` visits, as an array.
     public func candidates(keys: [UInt64]) -> [StoryRecord] {
         var out: [StoryRecord] = []
-        candidates(keys: keys) { out.append(copy $0) }
+        candidates(keys: keys) { out.append($0.pointee) }
         return out
     }
 }

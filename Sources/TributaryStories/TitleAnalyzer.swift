@@ -55,6 +55,20 @@ public enum TitleAnalyzer {
     static func wordHash(_ s: String) -> UInt64 { stableHash(s, seed: wordSeed) }
 
     static let stopTable = HashTable(stopWords.map { (wordHash($0), true) }, filler: false)
+    /// One probe per word: bit 0 a stop word, bit 1 a question word, bits 8-15 the index + 1 of
+    /// its value in `numberValues`, bits 16-31 the index + 1 of its present in `irregularBases`.
+    static let wordInfo: HashTable<UInt32> = {
+        var info: [UInt64: UInt32] = [:]
+        for w in stopWords { info[wordHash(w), default: 0] |= 1 }
+        for w in ["what", "why", "how", "who", "where", "when", "which", "here"] { info[wordHash(w), default: 0] |= 2 }
+        for (k, w) in numberWordList.enumerated() { info[wordHash(w.0), default: 0] |= UInt32(k + 1) << 8 }
+        for (k, w) in irregularList.enumerated() { info[wordHash(w.0), default: 0] |= UInt32(k + 1) << 16 }
+        return HashTable(info.map { ($0.key, $0.value) }, filler: 0)
+    }()
+    static let numberWordList: [(String, String)] = numberWords.sorted { $0.key < $1.key }
+    static let numberValues: [[UInt8]] = numberWordList.map { Array($0.1.utf8) }
+    static let irregularList: [([UInt8], [UInt8])] = irregular.sorted { $0.key.lexicographicallyPrecedes($1.key) }
+    static let irregularBases: [[UInt8]] = irregularList.map { $0.1 }
     static let numberTable = HashTable(numberWords.map { (wordHash($0.key), Array($0.value.utf8)) }, filler: [])
     static let questionTable = HashTable(["what", "why", "how", "who", "where", "when", "which", "here"].map { (wordHash($0), true) }, filler: false)
     static let labelHashes: [[UInt64]] = labels.map { $0.split(separator: " ").map { wordHash(String($0)) } }
@@ -115,6 +129,8 @@ public enum TitleAnalyzer {
         var amount = false
         /// stableHash of `bytes` with HashSeed.word, set when the word is complete.
         var hash: UInt64 = 0
+        /// TitleAnalyzer.wordInfo of the word, set with `hash`.
+        var info: UInt32 = 0
         var number: Bool { digits > 0 && letters == 0 }
         var count: Int { end - start }
     }
@@ -125,6 +141,7 @@ public enum TitleAnalyzer {
         var buffer: [UInt8] = []
         var current = Word()
         var pending: Boundary = .start
+        let info = TitleAnalyzer.wordInfo
 
         init(capacity: Int) {
             buffer.reserveCapacity(capacity + 8)
@@ -144,6 +161,7 @@ public enum TitleAnalyzer {
                 if current.boundary == .space, words.isEmpty { current.boundary = .start }
                 current.end = buffer.count
                 current.hash = buffer.withUnsafeBytes { stableHash(UnsafeRawBufferPointer(rebasing: $0[current.start..<current.end]), seed: TitleAnalyzer.wordSeed) }
+                current.info = info.get(current.hash) ?? 0
                 words.append(current)
             }
             current = Word()
@@ -194,7 +212,12 @@ public enum TitleAnalyzer {
     static func tokenize(_ title: String) -> (words: [Word], buffer: [UInt8]) {
         var scalars: [Unicode.Scalar] = []
         scalars.reserveCapacity(title.utf8.count)
-        for s in title.unicodeScalars { scalars.append(mapScalar(s)) }
+        if title.utf8.allSatisfy({ $0 < 0x80 }) {
+            // ASCII (most titles): no decoding, nothing to map.
+            for b in title.utf8 { scalars.append(Unicode.Scalar(b)) }
+        } else {
+            for s in title.unicodeScalars { scalars.append(mapScalar(s)) }
+        }
         if scalars.contains("&") { scalars = decodeEntities(scalars).map(mapScalar) }
 
         var w = WordBuilder(capacity: scalars.count)
@@ -502,8 +525,8 @@ public enum TitleAnalyzer {
     static func finish(_ words: [Word], _ buffer: [UInt8], keepText: Bool, endsWithQuestionMark: Bool = false) -> TitleAnalysis {
         // Case style: a title with a lower-case content word outside the first position is in
         // sentence case, and there a capitalized word is a name; otherwise case says nothing.
-        let stopTable = TitleAnalyzer.stopTable, numberTable = TitleAnalyzer.numberTable
-        let irregularTable = TitleAnalyzer.irregularTable, directionTable = TitleAnalyzer.directionTable
+        let numberValues = TitleAnalyzer.numberValues, irregularBases = TitleAnalyzer.irregularBases
+        let directionTable = TitleAnalyzer.directionTable
         let tokenSeed = HashSeed.token
         var sentenceCase = false
         var allCaps = true
@@ -511,7 +534,7 @@ public enum TitleAnalyzer {
         for (k, w) in words.enumerated() where w.letters > 0 && !w.cjk {
             cased += 1
             if w.lower > 0 { allCaps = false }
-            if k > 0, isInitial(w.boundary) == false, w.upper == 0, w.lower > 0, !stopTable.contains(w.hash), !numberTable.contains(w.hash) {
+            if k > 0, isInitial(w.boundary) == false, w.upper == 0, w.lower > 0, w.info & 0xFF01 == 0 {
                 sentenceCase = true
             }
         }
@@ -528,8 +551,8 @@ public enum TitleAnalyzer {
             if w.number {
                 normalizeNumber(buffer[w.start..<w.end], into: &bytes)
                 kind = .number
-            } else if let value = numberTable.get(w.hash) {
-                bytes.append(contentsOf: value)
+            } else if w.info & 0xFF00 != 0 {
+                bytes.append(contentsOf: numberValues[Int((w.info >> 8) & 0xFF) - 1])
                 kind = .number
             } else if w.cjk {
                 bytes.append(contentsOf: buffer[w.start..<w.end])
@@ -550,7 +573,7 @@ public enum TitleAnalyzer {
             if kind != .number {
                 // An acronym in capitals (WHO, IT, US) is not the stop word it spells.
                 let acronym = !allCaps && w.upper > 1 && w.lower == 0
-                if !acronym, stopTable.contains(w.hash) { continue }
+                if !acronym, w.info & 1 != 0 { continue }
                 if w.letters < 2, !w.cjk { continue }
             }
             if w.cjk {
@@ -571,9 +594,9 @@ public enum TitleAnalyzer {
                 continue
             }
             if kind != .number {
-                if let base = irregularTable.get(w.hash) {
+                if w.info >> 16 != 0 {
                     bytes.removeAll(keepingCapacity: true)
-                    bytes.append(contentsOf: base)
+                    bytes.append(contentsOf: irregularBases[Int(w.info >> 16) - 1])
                 }
                 stem(&bytes)
             }
@@ -588,7 +611,7 @@ public enum TitleAnalyzer {
             if keepText { texts.append((String(decoding: bytes, as: UTF8.self), kind)) }
         }
         signature.sortTokens()
-        if let first = words.first, questionTable.contains(first.hash) && (first.lower > 0 || allCaps) || endsWithQuestionMark { signature.flags |= 1 }
+        if let first = words.first, first.info & 2 != 0 && (first.lower > 0 || allCaps) || endsWithQuestionMark { signature.flags |= 1 }
         return TitleAnalysis(normalized: keepText ? normalized.joined(separator: " ") : "", tokens: texts, signature: signature)
     }
 

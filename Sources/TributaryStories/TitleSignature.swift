@@ -20,9 +20,11 @@ public enum TokenKind: UInt8, Sendable, CaseIterable {
 
 public struct TitleSignature: Sendable, Equatable, CustomStringConvertible {
     public static let capacity = 16
-    /// `hash & ~3 | kind`, sorted ascending; only the first `count` are meaningful. For a
-    /// number, bit 2 of the hash says whether it is specific (TitleAnalyzer.isSpecificNumber).
-    public var tokens: InlineArray<16, UInt32>
+    // The small fields come first: a record's first cache line then holds what rejects most
+    // candidates (the count and the bloom) before the tokens are read.
+    /// One bit per token (bit `(hash >> 2) & 63`): shared tokens are at most the bits two
+    /// blooms share.
+    public var bloom: UInt64 = 0
     public var count: Int { Int(storedCount) }
     @usableFromInline var storedCount: UInt8
     /// Bit 0: the title asks or explains ("What's in the bill", "Why ...", "...?"): an
@@ -32,6 +34,9 @@ public struct TitleSignature: Sendable, Equatable, CustomStringConvertible {
     /// The direction, level and follow-up classes of its words, or-ed (TitleAnalyzer.directions):
     /// 0 spares a comparison the lookups.
     public var directions: UInt8 = 0
+    /// `hash & ~3 | kind`, sorted ascending; only the first `count` are meaningful. For a
+    /// number, bit 2 of the hash says whether it is specific (TitleAnalyzer.isSpecificNumber).
+    public var tokens: InlineArray<16, UInt32>
 
     public init() {
         tokens = .init(repeating: 0)
@@ -54,6 +59,7 @@ public struct TitleSignature: Sendable, Equatable, CustomStringConvertible {
             if dup { continue }
             if n == TitleSignature.capacity { break }
             tokens[n] = v
+            bloom |= 1 << UInt64((v >> 2) & 63)
             n += 1
         }
         // Insertion sort: at most 16.
@@ -78,6 +84,7 @@ public struct TitleSignature: Sendable, Equatable, CustomStringConvertible {
         guard n < TitleSignature.capacity else { return }
         tokens[n] = v
         storedCount += 1
+        bloom |= 1 << UInt64((v >> 2) & 63)
     }
 
     public mutating func sortTokens() {
@@ -108,6 +115,11 @@ public struct TitleSignature: Sendable, Equatable, CustomStringConvertible {
         var h: UInt64 = 0x5EED_0000_0000_0007 ^ UInt64(count) ^ UInt64(flags) << 8
         for i in 0..<count { h = fmix64(h ^ UInt64(tokens[i] & ~3)) &+ 0x9E37_79B9_7F4A_7C15 }
         return fmix64(h)
+    }
+
+    /// An upper bound of the tokens `a` and `b` share, from their blooms alone.
+    @inline(__always) public static func sharedAtMost(_ a: TitleSignature, _ b: TitleSignature) -> Int {
+        min((a.bloom & b.bloom).nonzeroBitCount, min(a.count, b.count))
     }
 
     public static func == (a: TitleSignature, b: TitleSignature) -> Bool {
@@ -148,6 +160,7 @@ public struct TitleSignature: Sendable, Equatable, CustomStringConvertible {
             let v = UInt32(bytes[4 * i]) | UInt32(bytes[4 * i + 1]) << 8 | UInt32(bytes[4 * i + 2]) << 16 | UInt32(bytes[4 * i + 3]) << 24
             if let p = prev, p >= v { return nil }
             tokens[i] = v
+            bloom |= 1 << UInt64((v >> 2) & 63)
             prev = v
         }
         storedCount = UInt8(bytes.count / 4)

@@ -92,7 +92,9 @@ extension Corpus {
 /// of candidates (what the MinHash bands miss shows as the difference).
 final class AllRecordsStore: StoryStore {
     var records: [StoryRecord] = []
-    func candidates(keys: [UInt64], _ visit: (borrowing StoryRecord) -> Void) { for r in records { visit(r) } }
+    func candidates(keys: [UInt64], _ visit: (UnsafePointer<StoryRecord>) -> Void) {
+        records.withUnsafeBufferPointer { for k in $0.indices { visit($0.baseAddress! + k) } }
+    }
     func insert(_ record: StoryRecord, keys: [UInt64]) { records.append(record) }
 }
 

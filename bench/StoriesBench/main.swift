@@ -15,7 +15,9 @@ case "canon":
 case "quality":
     let items = try Corpus.load(args.count > 1 ? args[1] : "Tests/Fixtures/stories/corpus.json")
     let verbose = args.contains("-v")
-    let result = args.contains("--brute") ? Corpus.assignBrute(items, options: StoryOptions()) : Corpus.assign(items, options: StoryOptions())
+    let bands = args.firstIndex(of: "--bands").flatMap { Int(args[$0 + 1]) } ?? StoryOptions().bands
+    let options = StoryOptions(bands: bands)
+    let result = args.contains("--brute") ? Corpus.assignBrute(items, options: options) : Corpus.assign(items, options: options)
     let score = PairwiseScore(truth: items.map(\.truth), predicted: result.map(\.story))
     print("\(items.count) items, \(Set(items.map(\.truth)).count) stories: \(score)")
     let kept = items.indices.filter { items[$0].edit != "rewrite" }
