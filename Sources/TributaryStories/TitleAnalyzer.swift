@@ -138,35 +138,63 @@ public enum TitleAnalyzer {
     /// The words so far, the one being read, and the punctuation waiting for the next.
     struct WordBuilder {
         var words: [Word] = []
-        var buffer: [UInt8] = []
+        /// The words' bytes: a plain growable buffer (an append is a store), made an array at
+        /// the end.
+        var bytes: UnsafeMutablePointer<UInt8>
+        var count = 0
+        var capacity: Int
         var current = Word()
         var pending: Boundary = .start
         let info = TitleAnalyzer.wordInfo
 
         init(capacity: Int) {
-            buffer.reserveCapacity(capacity + 8)
+            self.capacity = max(16, capacity + 8)
+            bytes = .allocate(capacity: self.capacity)
             words.reserveCapacity(capacity / 4 + 2)
         }
 
-        /// Nothing read into the current word yet.
-        var empty: Bool { buffer.count == current.start }
+        /// The bytes as an array; the buffer is freed.
+        mutating func finish() -> [UInt8] {
+            let out = Array(UnsafeBufferPointer(start: bytes, count: count))
+            bytes.deallocate()
+            return out
+        }
 
-        mutating func append(_ b: UInt8) {
-            buffer.append(b)
-            current.end = buffer.count
+        /// Nothing read into the current word yet.
+        var empty: Bool { count == current.start }
+
+        @inline(__always) mutating func append(_ b: UInt8) {
+            if count == capacity { grow() }
+            bytes[count] = b
+            count += 1
+            current.end = count
+        }
+
+        mutating func appendScalar(_ c: Unicode.Scalar) {
+            var tmp: [UInt8] = []
+            TitleAnalyzer.appendScalarBytes(c, to: &tmp)
+            for u in tmp { append(u) }
+        }
+
+        mutating func grow() {
+            let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity * 2)
+            bigger.update(from: bytes, count: count)
+            bytes.deallocate()
+            bytes = bigger
+            capacity *= 2
         }
 
         mutating func flush() {
             if !empty {
                 if current.boundary == .space, words.isEmpty { current.boundary = .start }
-                current.end = buffer.count
-                current.hash = buffer.withUnsafeBytes { stableHash(UnsafeRawBufferPointer(rebasing: $0[current.start..<current.end]), seed: TitleAnalyzer.wordSeed) }
+                current.end = count
+                current.hash = stableHash(UnsafeRawBufferPointer(start: bytes + current.start, count: current.end - current.start), seed: TitleAnalyzer.wordSeed)
                 current.info = info.get(current.hash) ?? 0
                 words.append(current)
             }
             current = Word()
-            current.start = buffer.count
-            current.end = buffer.count
+            current.start = count
+            current.end = count
         }
 
         mutating func boundary(_ b: Boundary) {
@@ -202,23 +230,35 @@ public enum TitleAnalyzer {
             if isUpper || props.changesWhenLowercased {
                 for u in props.lowercaseMapping.utf8 { append(u) }
             } else {
-                TitleAnalyzer.appendScalarBytes(c, to: &buffer)
-                current.end = buffer.count
+                appendScalar(c)
             }
         }
     }
 
     /// Splits a title into words, recording the punctuation in front of each.
     static func tokenize(_ title: String) -> (words: [Word], buffer: [UInt8]) {
-        var scalars: [Unicode.Scalar] = []
-        scalars.reserveCapacity(title.utf8.count)
-        if title.utf8.allSatisfy({ $0 < 0x80 }) {
+        var text = title
+        var ampersand = false
+        var scalars: [Unicode.Scalar] = text.withUTF8 { b in
+            var ascii = true
+            for c in b where c >= 0x80 || c == UInt8(ascii: "&") {
+                if c == UInt8(ascii: "&") { ampersand = true } else { ascii = false; break }
+            }
+            guard ascii else { return [] }
             // ASCII (most titles): no decoding, nothing to map.
-            for b in title.utf8 { scalars.append(Unicode.Scalar(b)) }
-        } else {
-            for s in title.unicodeScalars { scalars.append(mapScalar(s)) }
+            return [Unicode.Scalar](unsafeUninitializedCapacity: b.count) { out, n in
+                for k in 0..<b.count { out.initializeElement(at: k, to: Unicode.Scalar(b[k])) }
+                n = b.count
+            }
         }
-        if scalars.contains("&") { scalars = decodeEntities(scalars).map(mapScalar) }
+        if scalars.isEmpty, !title.isEmpty {
+            scalars.reserveCapacity(title.utf8.count)
+            for s in title.unicodeScalars {
+                if s == "&" { ampersand = true }
+                scalars.append(mapScalar(s))
+            }
+        }
+        if ampersand { scalars = decodeEntities(scalars).map(mapScalar) }
 
         var w = WordBuilder(capacity: scalars.count)
         var abbreviation = false
@@ -242,8 +282,7 @@ public enum TitleAnalyzer {
                     if !w.current.cjk { w.flush() }
                     w.startWordIfNeeded()
                     w.current.cjk = true
-                    appendScalarBytes(c, to: &w.buffer)
-                    w.current.end = w.buffer.count
+                    w.appendScalar(c)
                     w.current.letters += 1
                     i += 1
                     continue
@@ -309,7 +348,8 @@ public enum TitleAnalyzer {
                 if prev.map({ isSpace($0) || $0 == "(" || $0 == "[" || $0 == ":" }) ?? true { w.boundary(.quote) } else { w.flush() }
             case ".":
                 if w.current.digits > 0, w.current.letters == 0, let nx = next, isDigit(nx.value),
-                   !w.buffer[w.current.start...].reversed().prefix(while: { $0 != UInt8(ascii: "-") }).contains(UInt8(ascii: ".")) {
+                   !UnsafeBufferPointer(start: w.bytes + w.current.start, count: w.count - w.current.start).reversed()
+                    .prefix(while: { $0 != UInt8(ascii: "-") }).contains(UInt8(ascii: ".")) {
                     w.append(UInt8(ascii: "."))
                 } else if w.current.letters == 1 || abbreviation, w.current.digits == 0, let nx = next, isASCIILetter(nx.value),
                           i + 2 >= n || !isLetter(scalars[i + 2]) {
@@ -384,7 +424,8 @@ public enum TitleAnalyzer {
             i += 1
         }
         w.flush()
-        return (w.words, w.buffer)
+        let buffer = w.finish()
+        return (w.words, buffer)
     }
 
     @inline(__always) static func rank(_ b: Boundary) -> Int {
@@ -543,72 +584,92 @@ public enum TitleAnalyzer {
         var normalized: [String] = []
         var texts: [(String, TokenKind)] = []
         var signature = TitleSignature()
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(32)
-        for w in words {
-            bytes.removeAll(keepingCapacity: true)
-            var kind: TokenKind
-            if w.number {
-                normalizeNumber(buffer[w.start..<w.end], into: &bytes)
-                kind = .number
-            } else if w.info & 0xFF00 != 0 {
-                bytes.append(contentsOf: numberValues[Int((w.info >> 8) & 0xFF) - 1])
-                kind = .number
-            } else if w.cjk {
-                bytes.append(contentsOf: buffer[w.start..<w.end])
-                kind = .common
-            } else if allCaps {
-                kind = .unknown
-            } else if w.letters > 1, w.upper > 0, w.lower > 0, !(w.firstUpper && w.upper == 1) {
-                kind = .name // iPhone, McDonald, eBay
-            } else if w.letters > 1, w.lower == 0, w.upper > 1 {
-                kind = .name // NASA, FBI, UK
-            } else if w.upper > 0 {
-                kind = isInitial(w.boundary) || !sentenceCase ? .unknown : .name
-            } else {
-                kind = .common
-            }
-            if kind != .number && !w.cjk { bytes.append(contentsOf: buffer[w.start..<w.end]) }
-            if keepText { normalized.append(String(decoding: bytes, as: UTF8.self)) }
-            if kind != .number {
-                // An acronym in capitals (WHO, IT, US) is not the stop word it spells.
-                let acronym = !allCaps && w.upper > 1 && w.lower == 0
-                if !acronym, w.info & 1 != 0 { continue }
-                if w.letters < 2, !w.cjk { continue }
-            }
-            if w.cjk {
-                let text = String(decoding: bytes, as: UTF8.self)
-                // Chinese, Japanese, Korean have no spaces: overlapping pairs of characters.
-                let chars = Array(text.unicodeScalars)
-                if chars.count == 1 {
-                    signature.add(tokenValue(Array(text.utf8), kind))
-                    if keepText { texts.append((text, kind)) }
+        buffer.withUnsafeBufferPointer { buf in
+            for w in words {
+                var kind: TokenKind
+                if w.number {
+                    kind = .number
+                } else if w.info & 0xFF00 != 0 {
+                    kind = .number
+                } else if w.cjk {
+                    kind = .common
+                } else if allCaps {
+                    kind = .unknown
+                } else if w.letters > 1, w.upper > 0, w.lower > 0, !(w.firstUpper && w.upper == 1) {
+                    kind = .name // iPhone, McDonald, eBay
+                } else if w.letters > 1, w.lower == 0, w.upper > 1 {
+                    kind = .name // NASA, FBI, UK
+                } else if w.upper > 0 {
+                    kind = isInitial(w.boundary) || !sentenceCase ? .unknown : .name
+                } else {
+                    kind = .common
                 }
-                for k in 0..<max(0, chars.count - 1) {
-                    var pair: [UInt8] = []
-                    appendScalarBytes(chars[k], to: &pair)
-                    appendScalarBytes(chars[k + 1], to: &pair)
-                    signature.add(tokenValue(pair, kind))
-                    if keepText { texts.append((String(decoding: pair, as: UTF8.self), kind)) }
+                if kind != .number {
+                    // An acronym in capitals (WHO, IT, US) is not the stop word it spells.
+                    let acronym = !allCaps && w.upper > 1 && w.lower == 0
+                    if !acronym, w.info & 1 != 0 {
+                        if keepText { normalized.append(String(decoding: buf[w.start..<w.end], as: UTF8.self)) }
+                        continue
+                    }
+                    if w.letters < 2, !w.cjk {
+                        if keepText { normalized.append(String(decoding: buf[w.start..<w.end], as: UTF8.self)) }
+                        continue
+                    }
                 }
-                continue
-            }
-            if kind != .number {
-                if w.info >> 16 != 0 {
-                    bytes.removeAll(keepingCapacity: true)
-                    bytes.append(contentsOf: irregularBases[Int(w.info >> 16) - 1])
+                if w.cjk {
+                    if keepText { normalized.append(String(decoding: buf[w.start..<w.end], as: UTF8.self)) }
+                    // Chinese, Japanese, Korean have no spaces: overlapping pairs of characters.
+                    let text = String(decoding: buf[w.start..<w.end], as: UTF8.self)
+                    let chars = Array(text.unicodeScalars)
+                    if chars.count == 1 {
+                        signature.add(tokenValue(Array(text.utf8), kind))
+                        if keepText { texts.append((text, kind)) }
+                    }
+                    for k in 0..<max(0, chars.count - 1) {
+                        var pair: [UInt8] = []
+                        appendScalarBytes(chars[k], to: &pair)
+                        appendScalarBytes(chars[k + 1], to: &pair)
+                        signature.add(tokenValue(pair, kind))
+                        if keepText { texts.append((String(decoding: pair, as: UTF8.self), kind)) }
+                    }
+                    continue
                 }
-                stem(&bytes)
+                // The token's bytes in a stack buffer: normalized number, number word's value,
+                // or the word (its present for an irregular past), stemmed.
+                let len = w.end - w.start
+                withUnsafeTemporaryAllocation(of: UInt8.self, capacity: len + 24) { tmp in
+                    let p = tmp.baseAddress!
+                    var n: Int
+                    if w.number {
+                        n = normalizeNumber(UnsafeBufferPointer(rebasing: buf[w.start..<w.end]), into: p)
+                    } else if w.info & 0xFF00 != 0 {
+                        let v = numberValues[Int((w.info >> 8) & 0xFF) - 1]
+                        for (k, c) in v.enumerated() { p[k] = c }
+                        n = v.count
+                    } else {
+                        if keepText { normalized.append(String(decoding: buf[w.start..<w.end], as: UTF8.self)) }
+                        if w.info >> 16 != 0 {
+                            let base = irregularBases[Int(w.info >> 16) - 1]
+                            for (k, c) in base.enumerated() { p[k] = c }
+                            n = base.count
+                        } else {
+                            p.update(from: buf.baseAddress! + w.start, count: len)
+                            n = len
+                        }
+                        n = stem(p, n)
+                    }
+                    if kind == .number, keepText { normalized.append(String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self)) }
+                    var value = UInt32(truncatingIfNeeded: stableHash(UnsafeRawBufferPointer(start: p, count: n), seed: tokenSeed)) & ~3 | UInt32(kind.rawValue)
+                    if kind != .number, let d = directionTable.get(fmix64(UInt64(value >> 2))) { signature.directions |= d }
+                    if kind == .number {
+                        // Bit 2 of a number says it is specific (isSpecificNumber). Equal
+                        // specific numbers are evidence of one report.
+                        value = value & ~4 | (isSpecificNumber(UnsafeBufferPointer(start: p, count: n), amount: w.amount) ? 4 : 0)
+                    }
+                    signature.add(value)
+                    if keepText { texts.append((String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self), kind)) }
+                }
             }
-            var value = bytes.withUnsafeBytes { UInt32(truncatingIfNeeded: stableHash($0, seed: tokenSeed)) } & ~3 | UInt32(kind.rawValue)
-            if kind != .number, let d = directionTable.get(fmix64(UInt64(value >> 2))) { signature.directions |= d }
-            if kind == .number {
-                // Bit 2 of a number says it is specific: a decimal, a score, or 11 and more that
-                // is not a year. Equal specific numbers are evidence of one report.
-                value = value & ~4 | (isSpecificNumber(bytes, amount: w.amount) ? 4 : 0)
-            }
-            signature.add(value)
-            if keepText { texts.append((String(decoding: bytes, as: UTF8.self), kind)) }
         }
         signature.sortTokens()
         if let first = words.first, first.info & 2 != 0 && (first.lower > 0 || allCaps) || endsWithQuestionMark { signature.flags |= 1 }
@@ -628,6 +689,10 @@ public enum TitleAnalyzer {
     /// 17) or a common count: a decimal (4.2, 7.1), a score (105-96), a time (10:30), an amount
     /// or a share ($17, 4%), or 1,000 and more that is not a year (177,000).
     static func isSpecificNumber(_ b: [UInt8], amount: Bool) -> Bool {
+        b.withUnsafeBufferPointer { isSpecificNumber($0, amount: amount) }
+    }
+
+    static func isSpecificNumber(_ b: UnsafeBufferPointer<UInt8>, amount: Bool) -> Bool {
         if amount { return true }
         var v = 0
         for c in b {
@@ -638,8 +703,11 @@ public enum TitleAnalyzer {
     }
 
     /// 007 -> 7, 6.20 -> 6.2, 3.0 -> 3; each part of a score (2-1) or a fraction alike.
-    static func normalizeNumber(_ b: ArraySlice<UInt8>, into result: inout [UInt8]) {
-        result.append(contentsOf: normalizeNumber(Array(b)))
+    /// normalizeNumber into `out` (room for `b.count` bytes); the length written.
+    static func normalizeNumber(_ b: UnsafeBufferPointer<UInt8>, into out: UnsafeMutablePointer<UInt8>) -> Int {
+        let v = normalizeNumber(Array(b))
+        for (k, c) in v.enumerated() { out[k] = c }
+        return v.count
     }
 
     static func normalizeNumber(_ b: [UInt8]) -> [UInt8] {
@@ -757,6 +825,36 @@ public enum TitleAnalyzer {
         var s = w
         stem(&s)
         return s
+    }
+
+    /// `stem` on `n` bytes at `p` (room for one more); the new length.
+    static func stem(_ p: UnsafeMutablePointer<UInt8>, _ n0: Int) -> Int {
+        var n = n0
+        guard n >= 4 else { return n }
+        for k in 0..<n where p[k] < UInt8(ascii: "a") || p[k] > UInt8(ascii: "z") { return n }
+        @inline(__always) func ends(_ a: UInt8, _ b: UInt8) -> Bool { n > 2 && p[n - 2] == a && p[n - 1] == b }
+        @inline(__always) func ends(_ a: UInt8, _ b: UInt8, _ c: UInt8) -> Bool { n > 3 && p[n - 3] == a && p[n - 2] == b && p[n - 1] == c }
+        let (d_, e_, g_, i_, n_, s_, u_, y_) = (UInt8(ascii: "d"), UInt8(ascii: "e"), UInt8(ascii: "g"), UInt8(ascii: "i"),
+                                                UInt8(ascii: "n"), UInt8(ascii: "s"), UInt8(ascii: "u"), UInt8(ascii: "y"))
+        if ends(i_, e_, s_), n > 4 {
+            n -= 3; p[n] = y_; n += 1
+        } else if n > 4 && p[n - 4] == s_ && ends(s_, e_, s_) {
+            n -= 2
+        } else if ends(s_, s_) || ends(u_, s_) || ends(i_, s_) {
+        } else if n > 1, p[n - 1] == s_ {
+            n -= 1
+        }
+        var suffixRemoved = false
+        if ends(i_, n_, g_), n >= 6 {
+            n -= 3; suffixRemoved = true
+        } else if ends(e_, d_), n >= 5 {
+            n -= 2; suffixRemoved = true
+        }
+        if suffixRemoved, n >= 3, p[n - 1] == p[n - 2], p[n - 1] != UInt8(ascii: "l"), p[n - 1] != s_, p[n - 1] != UInt8(ascii: "z"), !isVowel(p[n - 1]) {
+            n -= 1
+        }
+        if n >= 4, p[n - 1] == e_ { n -= 1 }
+        return n
     }
 
     @inline(__always) static func isVowel(_ c: UInt8) -> Bool { "aeiou".utf8.contains(c) }
