@@ -1,7 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Synchronization
 
 /// A StoryStore in memory, bounded by a retention and a record count.
 ///
@@ -38,7 +37,7 @@ public final class InMemoryStoryStore: StoryStore, @unchecked Sendable {
         }
     }
 
-    let lock = Mutex<Void>(())
+    let lock = StoreLock()
     var slots: UnsafeMutablePointer<UInt64>
     var bits: Int
     var occupied = 0
@@ -61,6 +60,29 @@ public final class InMemoryStoryStore: StoryStore, @unchecked Sendable {
     }
 
     deinit { InMemoryStoryStore.free(slots, bits: bits) }
+
+    /// A pthread mutex (as SerialThread uses): ThreadSanitizer sees its ordering, which it does
+    /// not see in Synchronization's Mutex (a futex over atomics built without TSan).
+    final class StoreLock: @unchecked Sendable {
+        let mutex: UnsafeMutablePointer<pthread_mutex_t>
+
+        init() {
+            mutex = .allocate(capacity: 1)
+            mutex.initialize(to: pthread_mutex_t())
+            pthread_mutex_init(mutex, nil)
+        }
+
+        deinit {
+            pthread_mutex_destroy(mutex)
+            mutex.deallocate()
+        }
+
+        @inline(__always) func withLock<R>(_ body: (()) throws -> R) rethrows -> R {
+            pthread_mutex_lock(mutex)
+            defer { pthread_mutex_unlock(mutex) }
+            return try body(())
+        }
+    }
 
     /// Records remembered now.
     public var count: Int { lock.withLock { _ in liveRecords } }

@@ -1,3 +1,4 @@
+import Foundation
 import XCTest
 @testable import TributaryStories
 
@@ -86,6 +87,36 @@ final class StoryMatcherTests: XCTestCase {
         let a = w1.assign(StoryItem(id: "1", url: "https://wire.example/a", title: "Volcano erupts in Iceland for the ninth time", published: t0), now: t0)
         let b = w2.assign(StoryItem(id: "2", url: "https://paper.example/b", title: "Volcano erupts in Iceland for the ninth time - Paper", published: t0), now: t0)
         XCTAssertEqual(b, StoryAssignment(story: a.story, isFirst: false, match: .title))
+    }
+
+    func testTwoThreadsShareAStore() {
+        // Each worker its own matcher (a matcher is used by one thread at a time), one store:
+        // every item gets a story, the copies of one story on both threads end in one story
+        // when one thread's first copy was remembered before the other looked.
+        final class Results: @unchecked Sendable {
+            let lock = NSLock()
+            var byWorker = [[StoryAssignment]](repeating: [], count: 2)
+        }
+        let store = InMemoryStoryStore(retention: 86400)
+        let titles = (0..<2000).map { "Storm number \($0) hits the coast overnight" }
+        let shared = Results()
+        let t0 = self.t0
+        DispatchQueue.concurrentPerform(iterations: 2) { w in
+            let m = StoryMatcher(store: store)
+            var out: [StoryAssignment] = []
+            for (k, t) in titles.enumerated() {
+                out.append(m.assign(StoryItem(id: "w\(w):\(k)", url: "https://site\(w).example/\(k)", title: t, published: t0 + Int64(k), source: "S\(w)"), now: t0 + Int64(k)))
+            }
+            shared.lock.withLock { shared.byWorker[w] = out }
+        }
+        let results = shared.byWorker
+        XCTAssertEqual(store.count, 4000)
+        var firsts = 0
+        for k in 0..<titles.count {
+            firsts += (results[0][k].isFirst ? 1 : 0) + (results[1][k].isFirst ? 1 : 0)
+            if !results[0][k].isFirst || !results[1][k].isFirst { XCTAssertEqual(results[0][k].story, results[1][k].story, titles[k]) }
+        }
+        XCTAssertGreaterThanOrEqual(firsts, titles.count)
     }
 
     func testRecordsOfCopiesExtendTheStory() {
