@@ -108,6 +108,11 @@ public struct PreparedStoryItem: Sendable {
     public var redundant: Bool
 }
 
+/// One thread at a time uses a matcher (its key buffer and its WordSightings are its own); any
+/// number of matchers can share a store (InMemoryStoryStore locks; a SQL store is shared by the
+/// database). Two workers that see two copies of a new story at the same moment each open it
+/// unless the store makes the second wait for the first's insert: copies that share the first
+/// item's canonical URL get the same id either way (StoryID.first).
 public final class StoryMatcher {
     public let options: StoryOptions
     public let store: any StoryStore
