@@ -88,8 +88,13 @@ let package = Package(
         .target(name: "TributaryPostgres", dependencies: ["TributaryBase", "CPostgres"], swiftSettings: strict),
         // The state backends: the protocol, SQLite, PostgreSQL and in memory.
         .target(name: "TributaryState", dependencies: ["TributaryBase", "TributaryJSON", "TributaryOptions", "TributaryPostgres", "CSQLite"], swiftSettings: strict),
+        // Cross-source story matching (Docs/stories.md): canonical URLs, normalized titles,
+        // MinHash keys and the verification rules, a store protocol and its in-memory store.
+        // Depends on no other target: the standard library and Glibc only. The engine's stories
+        // stage (TributaryCore) uses it.
+        .target(name: "TributaryStories", swiftSettings: strict),
         // The engine: item model, plugin API, config, engine, scheduler, leases, metrics.
-        .target(name: "TributaryCore", dependencies: ["TributaryBase", "TributaryJSON", "TributaryOptions", "TributaryHTTP", "TributaryState", "CPCRE2"], swiftSettings: strict),
+        .target(name: "TributaryCore", dependencies: ["TributaryBase", "TributaryJSON", "TributaryOptions", "TributaryHTTP", "TributaryState", "TributaryStories", "CPCRE2"], swiftSettings: strict),
         // What several plugins share: feed files' window, HTML text and entities, XML, child
         // processes, fan-out over URLs, JSON API errors.
         .target(name: "TributaryPluginKit", dependencies: ["TributaryCore", "CProcess", "CXML"], swiftSettings: strict + libxml2Headers),
@@ -110,10 +115,13 @@ let package = Package(
         .executableTarget(name: "tributary-json-bench", dependencies: ["TributaryCore", "TributaryTestSupport"], path: "bench/JSONBench", swiftSettings: strict),
         // Filter rules: PCRE2 against POSIX regex and Swift Regex (bench/README.md).
         .executableTarget(name: "tributary-filter-bench", dependencies: ["TributaryCore"], path: "bench/FilterBench", swiftSettings: strict),
+        // The story matcher's cost per item with a million remembered stories (bench/README.md).
+        .executableTarget(name: "tributary-stories-bench", dependencies: ["TributaryStories"], path: "bench/StoriesBench", swiftSettings: strict),
         // Loopback HTTP server, fixtures and an in-memory sink for tests.
         .target(name: "TributaryTestSupport", dependencies: ["TributaryCore", "TributaryPluginKit", "TributaryPostgres"], swiftSettings: strict),
         .testTarget(name: "TributaryCoreTests", dependencies: ["TributaryCore", "TributaryPluginKit", "TributaryTestSupport", "CSystem"], swiftSettings: strict + libxml2Headers),
         .testTarget(name: "TributaryPluginsTests", dependencies: ["TributaryPlugins", "TributaryPluginKit", "TributaryDocs", "TributaryTestSupport", "CNATS"], swiftSettings: strict + libxml2Headers),
+        .testTarget(name: "TributaryStoriesTests", dependencies: ["TributaryStories"], swiftSettings: strict),
         .testTarget(name: "EndToEndTests", dependencies: ["TributaryCore", "TributaryTestSupport"], swiftSettings: strict),
         // Rules about the repository itself: source constructs, docs, examples.
         .testTarget(name: "RepositoryTests", dependencies: ["TributaryTestSupport", "TributaryDocs"], exclude: [], swiftSettings: strict),
