@@ -116,7 +116,8 @@ struct Runner {
         let sinks: [any Sink] = toStdout ? stdoutLines.map { [$0.sink] } ?? [] : config.sinks.map(\.sink)
         let options = Delivery.Options(emitAll: args.given(ifDeclared: Flags.all), dedupeAcrossSources: !watch, stopOnFailure: watch ? stopping : nil,
                                        lines: BuiltinRegistry.standard.itemLines, sinkNames: toStdout ? ["stdout"] : config.sinks.map(\.name),
-                                       worker: worker, lease: config.lease, waitsOutStateOutages: watch, waitsOutSinkOutages: watch)
+                                       worker: worker, lease: config.lease, waitsOutStateOutages: watch, waitsOutSinkOutages: watch,
+                                       stories: config.stories, retention: config.retention)
         return Delivery(sinks: sinks, sinkFilters: toStdout ? [] : config.sinks.map(\.filter), state: state, options: options)
     }
 

@@ -14,6 +14,8 @@ enum StatusCommand {
         let source: SourceSettings
         let state: SourceState?
         let stale: Bool
+        /// Copies of a story already emitted that `stories` kept back (`story_duplicates`).
+        let duplicates: Int
 
         var failing: Bool { (state?.failures ?? 0) > 0 }
         /// Counts against the exit code: enabled and failing or stale.
@@ -46,6 +48,7 @@ enum StatusCommand {
 
     static func run(config: Config, location: Location, json: Bool, out: FDOutput, err: FDOutput) -> Int32 {
         var states: [String: SourceState] = [:]
+        var duplicates: [String: Int] = [:]
         do {
             // No file (or one no run has written to), no schema of ours: no source has run.
             let store: (any StateBackend)?
@@ -56,6 +59,7 @@ enum StatusCommand {
             if let store {
                 defer { store.close() }
                 states = try store.sourceStates(config.sources.map(\.settings.name))
+                for c in try store.counters() where c.name == .storyDuplicates { duplicates[c.label, default: 0] += c.value }
             }
         } catch {
             err.log("tributary: status: cannot read the state: \(error.message)\n")
@@ -63,9 +67,12 @@ enum StatusCommand {
         }
         let now = Timestamp.now().seconds
         let rows = config.sources.map { s in
-            Row(source: s.settings, state: states[s.settings.name], stale: isStale(s.settings, states[s.settings.name], now: now))
+            Row(source: s.settings, state: states[s.settings.name], stale: isStale(s.settings, states[s.settings.name], now: now),
+                duplicates: duplicates[s.settings.name] ?? 0)
         }
-        out.log(json ? rows.map(jsonLine).joined() : table(rows))
+        // The duplicates column when stories are configured or were (counts in state).
+        let showDuplicates = config.stories != nil || !duplicates.isEmpty
+        out.log(json ? rows.map(jsonLine).joined() : table(rows, duplicates: showDuplicates))
         return rows.contains(where: \.unhealthy) ? 1 : 0
     }
 
@@ -78,6 +85,7 @@ enum StatusCommand {
         time("next_due", r.state?.nextDue)
         if let error = r.state?.lastError, r.failing { e.append(("last_error", .string(Secrets.scrub(error)))) }
         e.append(("emitted", .number(JSONNumber(r.state?.emittedTotal ?? 0))))
+        e.append(("duplicates", .number(JSONNumber(r.duplicates))))
         e.append(("stale", .bool(r.stale)))
         time("last_new", r.state?.lastNew)
         e.append(("enabled", .bool(r.source.enabled)))
@@ -86,14 +94,15 @@ enum StatusCommand {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    static func table(_ rows: [Row]) -> String {
+    /// `duplicates`: with a DUPLICATES column after EMITTED.
+    static func table(_ rows: [Row], duplicates: Bool = false) -> String {
         func t(_ v: Double?) -> String { v.map { Log.localTime($0).prefix(19).replacingT() } ?? "-" }
-        let header = ["NAME", "TYPE", "STATUS", "LAST RUN", "LAST SUCCESS", "FAILURES", "NEXT DUE", "EMITTED", "LAST ERROR"]
+        let header = ["NAME", "TYPE", "STATUS", "LAST RUN", "LAST SUCCESS", "FAILURES", "NEXT DUE", "EMITTED"] + (duplicates ? ["DUPLICATES"] : []) + ["LAST ERROR"]
         var cells = [header]
         for r in rows {
             let err = r.failing ? r.state?.lastError.map(Secrets.scrub) ?? "" : ""
             cells.append([r.source.name, r.source.type, r.word, t(r.state?.lastRun), t(r.state?.lastSuccess), String(r.state?.failures ?? 0),
-                          t(r.state?.nextDue), String(r.state?.emittedTotal ?? 0), err])
+                          t(r.state?.nextDue), String(r.state?.emittedTotal ?? 0)] + (duplicates ? [String(r.duplicates)] : []) + [err])
         }
         let widths = header.indices.map { c in cells.map { $0[c].count }.max() ?? 0 }
         var out = ""

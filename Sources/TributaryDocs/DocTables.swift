@@ -58,6 +58,8 @@ public enum DocTables {
         out.append((conf, "http", table(CommonOptions.HTTP.all.map(\.spec))))
         out.append((conf, "state", table(CommonOptions.State.all.map(\.spec))))
         out.append((conf, "metrics", table(CommonOptions.Metrics.all.map(\.spec))))
+        out.append((conf, "stories", table(StorySettings.Options.all.map(\.spec))))
+        out.append(("Docs/stories.md", nil, table(StorySettings.Options.all.map(\.spec))))
         out.append((conf, "source", table(CommonOptions.source.map(\.spec))))
         out.append((conf, "sink", table(CommonOptions.sink.map(\.spec))))
         out.append((conf, "filter", table(FilterOptions.all.map(\.spec), expand: false)))

@@ -68,6 +68,13 @@ final class DryRunTransaction: StateTransaction {
         }
     }
 
+    func values(namespace: String, keys: [String]) throws(StateError) -> [String: [UInt8]] {
+        let onFile = keyedByHash && hasValues ? try SQLiteTransaction.values(namespace: namespace, keys: keys, in: db) : [:]
+        var out: [String: [UInt8]] = [:]
+        for k in keys { if let v = staged[namespace]?[k] ?? overlay.values[namespace]?[k] ?? onFile[k] { out[k] = v } }
+        return out
+    }
+
     func commit() throws(StateError) {
         overlay.claimed.merge(claims) { _, new in new }
         for (ns, values) in staged { overlay.values[ns, default: [:]].merge(values) { _, new in new } }

@@ -1,4 +1,7 @@
 import TributaryBase
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The state kept in memory, for as long as the process lives: what the engine's policies are
 /// tested against in process (first_run, emit_updates, dedupe, at-least-once, leases), as
@@ -28,6 +31,9 @@ public final class InMemoryState: StateBackend, @unchecked Sendable {
         var pending: [String: (source: String, hash: String)] = [:]
         /// Values processors keep, by namespace and key, with when they were set.
         public var values: [String: [String: (value: [UInt8], updated: Double)]] = [:]
+        /// Values claimed by transactions not yet ended (`namespace` + NUL + key), with the
+        /// transaction holding each.
+        var heldValues: [String: ObjectIdentifier] = [:]
     }
 
     /// A failure a test arranges: the next `begin` (or the next commit) throws it.
@@ -325,11 +331,32 @@ final class InMemoryTransaction: StateTransaction {
         changes.append { s in for (k, v) in values { s.values[namespace, default: [:]][k] = (v, now) } }
     }
 
+    /// Keys this transaction holds (`namespace` + NUL + key): another transaction claiming one
+    /// waits until this one ends, as PostgreSQL makes it wait.
+    private var held: [String] = []
+
     func claimValues(namespace: String, _ values: [(key: String, value: [UInt8])], now: Double) throws(StateError) -> [[UInt8]?] {
-        let committed = state.read { s in values.map { s.values[namespace]?[$0.key]?.value } }
+        let me = ObjectIdentifier(self)
+        let names = values.map { namespace + "\u{0}" + $0.key }
+        // Wait (polling: this backend is the engine's tests') while another open transaction
+        // holds one of the keys; then hold them all and read what is committed.
+        let deadline = Timestamp.now().seconds + 30
+        var committed: [[UInt8]?]? = nil
+        while true {
+            committed = state.update { s -> [[UInt8]?]? in
+                if names.contains(where: { s.heldValues[$0].map { $0 != me } ?? false }) { return nil }
+                for n in names { s.heldValues[n] = me }
+                return values.map { s.values[namespace]?[$0.key]?.value }
+            }
+            if committed != nil { break }
+            if Timestamp.now().seconds > deadline { throw StateError("a value stayed claimed by another open transaction for 30 s", transient: true) }
+            usleep(1000)
+        }
+        held += names
+        let committedValues = committed!
         var out: [[UInt8]?] = []
         var inserted: [(String, [UInt8])] = []
-        for ((k, v), old) in zip(values, committed) {
+        for ((k, v), old) in zip(values, committedValues) {
             if let known = stagedValues[namespace]?[k] ?? old { out.append(known); continue }
             stagedValues[namespace, default: [:]][k] = v
             inserted.append((k, v))
@@ -341,16 +368,28 @@ final class InMemoryTransaction: StateTransaction {
         return out
     }
 
+    func values(namespace: String, keys: [String]) throws(StateError) -> [String: [UInt8]] {
+        let committed = state.read { s in keys.map { s.values[namespace]?[$0]?.value } }
+        var out: [String: [UInt8]] = [:]
+        for (k, old) in zip(keys, committed) { if let v = stagedValues[namespace]?[k] ?? old { out[k] = v } }
+        return out
+    }
+
     func commit() throws(StateError) {
         guard open else { return }
         open = false
         let ids = Array(claimed.keys)
-        changes.append { s in for id in ids { s.pending[id] = nil } }
+        let names = held
+        changes.append { s in
+            for id in ids { s.pending[id] = nil }
+            for n in names { s.heldValues[n] = nil }
+        }
         do { try state.commit(changes) } catch {
             rollback()
             throw error
         }
         changes = []
+        held = []
     }
 
     func rollback() {
@@ -358,7 +397,12 @@ final class InMemoryTransaction: StateTransaction {
         changes = []
         let ids = Array(claimed.keys)
         claimed = [:]
-        state.update { s in for id in ids { s.pending[id] = nil } }
+        let names = held
+        held = []
+        state.update { s in
+            for id in ids { s.pending[id] = nil }
+            for n in names { s.heldValues[n] = nil }
+        }
     }
 
     deinit { if open { rollback() } }

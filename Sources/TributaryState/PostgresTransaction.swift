@@ -65,28 +65,45 @@ final class PostgresTransaction: StateTransaction {
         }
     }
 
-    /// One insert per key, `ON CONFLICT DO NOTHING`, in the order of the keys' hashes (two
-    /// workers lock shared keys in the same order): a key another worker's open transaction
-    /// inserted makes it wait until that one ends, then the value committed is read.
+    /// The keys absent are inserted (`ON CONFLICT DO NOTHING`) and the others locked
+    /// (`SELECT ... FOR UPDATE`), each statement in the order of the keys' hashes, so two
+    /// workers take shared keys in the same order and cannot deadlock over them: a key another
+    /// worker's open transaction inserted or locked makes this one wait until that transaction
+    /// ends, then the value it committed is read (read committed: the row's latest version).
     func claimValues(namespace: String, _ values: [(key: String, value: [UInt8])], now: Double) throws(StateError) -> [[UInt8]?] {
+        guard !values.isEmpty else { return [] }
         let hex = values.map { Digest.hex(StateKeys.valueKey($0.key)) }
-        var out = [[UInt8]?](repeating: nil, count: values.count)
-        var done: [String: Int] = [:]
-        for i in values.indices.sorted(by: { hex[$0] < hex[$1] }) {
-            if let first = done[hex[i]] {
-                out[i] = out[first] ?? values[first].value
-                continue
-            }
-            done[hex[i]] = i
-            let inserted = try state.run("""
-                INSERT INTO \(s)kv(ns, key_hash, value, updated) VALUES($1, decode($2, 'hex'), $3::bytea, $4::float8)
-                ON CONFLICT (ns, key_hash) DO NOTHING RETURNING 1
-                """, [.text(namespace), .text(hex[i]), .bytes(values[i].value), PostgresState.num(now)])
-            if inserted.count > 0 { continue }
-            let r = try state.run("SELECT value FROM \(s)kv WHERE ns = $1 AND key_hash = decode($2, 'hex')", [.text(namespace), .text(hex[i])], binaryResult: true)
-            out[i] = r.count > 0 ? r.bytes(0, 0) : nil
+        var first: [String: Int] = [:]
+        for i in values.indices where first[hex[i]] == nil { first[hex[i]] = i }
+        let keys = first.keys.sorted()
+        let inserted = try state.run("""
+            INSERT INTO \(s)kv(ns, key_hash, value, updated)
+            SELECT $1, decode(k, 'hex'), decode(v, 'hex'), $4::float8 FROM unnest($2::text[], $3::text[]) AS t(k, v) ORDER BY k COLLATE "C"
+            ON CONFLICT (ns, key_hash) DO NOTHING
+            RETURNING encode(key_hash, 'hex')
+            """, [.text(namespace), PostgresState.array(keys), PostgresState.array(keys.map { Digest.hex(values[first[$0]!].value) }), PostgresState.num(now)])
+        var new = Set<String>()
+        for i in 0..<inserted.count { if let k = inserted.string(i, 0) { new.insert(k) } }
+        var found: [String: [UInt8]] = [:]
+        let held = keys.filter { !new.contains($0) }
+        if !held.isEmpty {
+            let r = try state.run("""
+                SELECT encode(key_hash, 'hex'), value FROM \(s)kv WHERE ns = $1 AND key_hash IN (SELECT decode(k, 'hex') FROM unnest($2::text[]) AS k)
+                ORDER BY key_hash FOR UPDATE
+                """, [.text(namespace), PostgresState.array(held)], binaryResult: true)
+            for i in 0..<r.count { if let k = r.bytes(i, 0), let v = r.bytes(i, 1) { found[String(decoding: k, as: UTF8.self)] = v } }
         }
-        return out
+        // A key given twice: the second finds the first's value.
+        return values.indices.map { i in
+            let k = hex[i]
+            if new.contains(k) { return first[k] == i ? nil : values[first[k]!].value }
+            return found[k]
+        }
+    }
+
+    func values(namespace: String, keys: [String]) throws(StateError) -> [String: [UInt8]] {
+        // The transaction's own connection: it sees what this transaction wrote.
+        try state.values(namespace: namespace, keys: keys)
     }
 
     func storeValidators(_ validators: [(key: String, response: StoredResponse)], now: Double) throws(StateError) {

@@ -415,6 +415,10 @@ final class SQLiteTransaction: StateTransaction {
         }
     }
 
+    func values(namespace: String, keys: [String]) throws(StateError) -> [String: [UInt8]] {
+        try Self.values(namespace: namespace, keys: keys, in: db)
+    }
+
     func claimValues(namespace: String, _ values: [(key: String, value: [UInt8])], now: Double) throws(StateError) -> [[UInt8]?] {
         // The transaction holds the file's write lock (BEGIN IMMEDIATE): nobody else can insert between.
         let existing = try Self.values(namespace: namespace, keys: values.map(\.key), in: db)

@@ -125,8 +125,16 @@ public protocol StateTransaction: AnyObject {
     func putValues(namespace: String, _ values: [(key: String, value: [UInt8])], now: Double) throws(StateError)
     /// Inserts the values whose keys `namespace` does not hold yet and returns, for each, the
     /// value already there (nil: this one was inserted). Like `claim`, exclusive: until this
-    /// transaction ends, another one claiming a key it inserted waits, then finds it.
+    /// transaction ends, another one claiming a key it claimed (inserted or found) waits, then
+    /// finds what this one committed, so a transaction may replace a value it claimed
+    /// (`putValues`) without another one reading the old value meanwhile. Claim all the keys a
+    /// transaction needs in one call: each call takes them in one order (the keys' hashes), so
+    /// two transactions cannot wait for each other.
     func claimValues(namespace: String, _ values: [(key: String, value: [UInt8])], now: Double) throws(StateError) -> [[UInt8]?]
+    /// The values under these keys of `namespace` as this transaction sees them (what it set or
+    /// claimed itself, else what is committed), by key; keys with none are absent. Takes no
+    /// claim.
+    func values(namespace: String, keys: [String]) throws(StateError) -> [String: [UInt8]]
     func commit() throws(StateError)
     /// Undoes everything since `begin`; never fails (a failed rollback leaves the transaction
     /// to the database, which discards it).
@@ -208,6 +216,9 @@ public struct StateCounter: Sendable, Equatable, Hashable {
         /// Times a filter rule could not tell whether an item matches (a `regex` that reached
         /// PCRE2's match limit); the label is the rule's key path (`FilterRule.path`).
         case filterErrors = "filter_errors"
+        /// Copies of a story already emitted that `stories` kept back (`action: drop`); the
+        /// label is the source that fetched them.
+        case storyDuplicates = "story_duplicates"
     }
     public var name: Name
     public var label: String

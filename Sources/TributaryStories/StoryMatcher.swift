@@ -116,7 +116,6 @@ public struct PreparedStoryItem: Sendable {
 public final class StoryMatcher {
     public let options: StoryOptions
     public let store: any StoryStore
-    var keys: [UInt64] = []
     /// Which words the titles read so far wrote in lower case, and which capitalized: resolves
     /// the capitalized words whose case says nothing (WordSightings). Learned from every title
     /// looked up.
@@ -140,6 +139,13 @@ public final class StoryMatcher {
     /// Looks `item` up without changing any state (a dry run, or an engine that records only
     /// after its sinks wrote the item: then `remember` the prepared item).
     public func match(_ item: StoryItem, now: Int64) -> (StoryAssignment, PreparedStoryItem) {
+        match(prepare(item, now: now))
+    }
+
+    /// What `item` is filed and looked up under (its record, as it would open a story, and its
+    /// keys), without a lookup: an engine that reads a store in batches loads the keys of a
+    /// whole batch first, then matches each item (`match(_:)`).
+    public func prepare(_ item: StoryItem, now: Int64) -> PreparedStoryItem {
         let canonical = item.url.flatMap { URLCanonicalizer.canonicalize($0) }
         let webURL = canonical.flatMap { $0.hostLength > 0 ? $0 : nil }
         let itemHash = stableHash(item.id, seed: HashSeed.itemID)
@@ -166,18 +172,26 @@ public final class StoryMatcher {
 
         // Most telling first (StoryStore.candidates): identity, exact title, numbers (when the
         // title has specific numbers), bands.
-        keys.removeAll(keepingCapacity: true)
+        var keys: [UInt64] = []
+        keys.reserveCapacity(options.bands + 3)
         keys.append(StoryKeys.identity(identity))
-        let titled = options.matchTitle && title.count >= options.minimumTokens
-        if titled {
+        if options.matchTitle && title.count >= options.minimumTokens {
             keys.append(StoryKeys.exactTitle(title))
             if let n = StoryKeys.numbers(title) { keys.append(n) }
             StoryKeys.appendBands(title, bands: options.bands, to: &keys)
         }
+        return PreparedStoryItem(record: record, keys: keys, redundant: false)
+    }
+
+    /// Looks a prepared item up in the store: its story, whether it opens it, and the record to
+    /// `remember` (its story decided).
+    public func match(_ prepared: PreparedStoryItem) -> (StoryAssignment, PreparedStoryItem) {
+        let record = prepared.record
+        let titled = options.matchTitle && record.title.count >= options.minimumTokens
         var best: (record: StoryRecord, match: StoryAssignment.Match, score: Double)?
         var seen = 0
         var idTaken = false
-        store.candidates(keys: keys) { r in
+        store.candidates(keys: prepared.keys) { r in
             seen += 1
             if r.pointee.story == record.story { idTaken = true }
             guard let (m, score) = verify(record, r) else { return }
@@ -185,7 +199,7 @@ public final class StoryMatcher {
             best = (r.pointee, m, score)
         }
         candidatesSeen += seen
-        if titled { sightings.learn(title) }
+        if titled { sightings.learn(record.title) }
         var out = record
         var redundant = false
         let assignment: StoryAssignment
@@ -196,17 +210,17 @@ public final class StoryMatcher {
                 redundant = true
             default:
                 assignment = StoryAssignment(story: b.record.story, isFirst: false, match: b.match)
-                redundant = b.match == .url && b.record.title.exactKey == title.exactKey
+                redundant = b.match == .url && b.record.title.exactKey == record.title.exactKey
             }
             out.story = b.record.story
             out.first = false
         } else {
             // The URL's id belongs to a story this item does not join (match: [title], or scope
             // tags without a shared tag): the item's own id makes another.
-            if idTaken { out.story = StoryID(fmix64(record.story.value ^ itemHash)) }
+            if idTaken { out.story = StoryID(fmix64(record.story.value ^ record.item)) }
             assignment = StoryAssignment(story: out.story, isFirst: true, match: .none)
         }
-        return (assignment, PreparedStoryItem(record: out, keys: keys, redundant: redundant))
+        return (assignment, PreparedStoryItem(record: out, keys: prepared.keys, redundant: redundant))
     }
 
     /// Remembers an item prepared by `match`.

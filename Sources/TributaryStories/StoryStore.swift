@@ -105,3 +105,56 @@ extension StoryStore {
         return out
     }
 }
+
+extension StoryRecord {
+    /// The record as a store that keeps bytes holds it (the engine's state: a value of the
+    /// `stories` namespace): a version byte (1), then little-endian `story`, `item`,
+    /// `identity`, `published`, `seen` (8 bytes each), `origin`, `host` (4 each), a flags byte
+    /// (1: `hasURL`, 2: `first`), the number of tags and their hashes (4 each), then the title's
+    /// `TitleSignature.encoded`.
+    public var encoded: [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(51 + 4 * tags.count + 4 * title.count + 2)
+        out.append(1)
+        func put<T: FixedWidthInteger>(_ v: T) { withUnsafeBytes(of: v.littleEndian) { out.append(contentsOf: $0) } }
+        put(story.value)
+        put(item)
+        put(identity)
+        put(published)
+        put(seen)
+        put(origin)
+        put(host)
+        out.append((hasURL ? 1 : 0) | (first ? 2 : 0))
+        out.append(UInt8(min(tags.count, 255)))
+        for t in tags.prefix(255) { put(t) }
+        out.append(contentsOf: title.encoded)
+        return out
+    }
+
+    /// The inverse of `encoded`; nil when the bytes are not a record of this version.
+    public init?(encoded bytes: [UInt8]) {
+        guard bytes.count >= 51, bytes[0] == 1 else { return nil }
+        var at = 1
+        func get<T: FixedWidthInteger>(_: T.Type) -> T {
+            var v: T = 0
+            withUnsafeMutableBytes(of: &v) { d in
+                for i in 0..<MemoryLayout<T>.size { d[i] = bytes[at + i] }
+            }
+            at += MemoryLayout<T>.size
+            return T(littleEndian: v)
+        }
+        let story = get(UInt64.self), item = get(UInt64.self), identity = get(UInt64.self)
+        let published = get(Int64.self), seen = get(Int64.self)
+        let origin = get(UInt32.self), host = get(UInt32.self)
+        let flags = bytes[at]
+        let tagCount = Int(bytes[at + 1])
+        at += 2
+        guard bytes.count >= at + 4 * tagCount else { return nil }
+        var tags: [UInt32] = []
+        tags.reserveCapacity(tagCount)
+        for _ in 0..<tagCount { tags.append(get(UInt32.self)) }
+        guard let title = TitleSignature(encoded: Array(bytes[at...])) else { return nil }
+        self.init(story: StoryID(story), item: item, identity: identity, hasURL: flags & 1 != 0, origin: origin, host: host, published: published,
+                  seen: seen, first: flags & 2 != 0, title: title, tags: tags)
+    }
+}

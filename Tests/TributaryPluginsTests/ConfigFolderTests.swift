@@ -73,10 +73,10 @@ final class ConfigFolderTests: XCTestCase {
         let e = errors(dir.path + "/c")
         let f1 = dir.path + "/c/1.json", f2 = dir.path + "/c/2.json", f3 = dir.path + "/c/3.json"
         XCTAssertEqual(e, [
-            #"\#(f2): (top level): "http" is already set in \#(f1) (defaults, http, state and metrics may each be set in only one file of a config folder)"#,
+            #"\#(f2): (top level): "http" is already set in \#(f1) (defaults, http, state, metrics and stories may each be set in only one file of a config folder)"#,
             #"\#(f2): sources[0] ("y").name: "y" is already used by \#(f1): sources[1]"#,
             #"\#(f2): sources[2] ("z").name: "z" is already used by sources[1]"#,
-            #"\#(f3): (top level): "state" is already set in \#(f2) (defaults, http, state and metrics may each be set in only one file of a config folder)"#,
+            #"\#(f3): (top level): "state" is already set in \#(f2) (defaults, http, state, metrics and stories may each be set in only one file of a config folder)"#,
             #"\#(f3): sources[0] ("w").url: expected an http://, https:// or file: URL, found "ftp://no""#,
         ])
     }

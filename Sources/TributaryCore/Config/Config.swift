@@ -25,6 +25,8 @@ public struct Config: Sendable {
     /// `state.url`, `state.schema`, `state.lease`: a shared PostgreSQL state (Docs/scale-out.md).
     public var sharedState: SharedStateSettings?
     public var lease: Double
+    /// The `stories` section (Docs/stories.md); nil when the config has none.
+    public var stories: StorySettings?
     public var sources: [ConfiguredSource]
     public var sinks: [ConfiguredSink]
 }
@@ -146,8 +148,9 @@ public enum ConfigLoader {
     public static let http = Option.object("http", CommonOptions.HTTP.all, "HTTP settings")
     public static let state = Option.object("state", CommonOptions.State.all, "state database")
     public static let metrics = Option.object("metrics", CommonOptions.Metrics.all, "Prometheus metrics: a file for the node_exporter textfile collector, an endpoint under `watch`")
+    public static let stories = Option.object("stories", StorySettings.Options.all, "one story once, across sources: every item gets the `story` it tells, and copies of a story already emitted are dropped or tagged (Docs/stories.md)")
     public static let topLevel: [OptionSpec] = [
-        defaults.spec, http.spec, state.spec, metrics.spec,
+        defaults.spec, http.spec, state.spec, metrics.spec, stories.spec,
         OptionSpec("sources", .pluginList, required: true, "the sources to fetch"),
         OptionSpec("sinks", .pluginList, default: "[{\"type\":\"stdout\"}]", "where items go"),
     ]

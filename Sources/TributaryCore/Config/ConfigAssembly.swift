@@ -2,7 +2,7 @@
 /// that has it), then every file's sources and sinks in order, each validated against its
 /// type's declarations, with errors naming the file they are in.
 extension ConfigLoader {
-    static let sections = ["defaults", "http", "state", "metrics"]
+    static let sections = ["defaults", "http", "state", "metrics", "stories"]
 
     static func assemble(_ parts: [ConfigPart], file: String, directory: String, inFolder: Bool,
                          registry: Registry, selection: SourceSelection) throws(ConfigError) -> Config {
@@ -15,7 +15,7 @@ extension ConfigLoader {
         for (p, part) in parts.enumerated() {
             for key in sections where part.root[key] != nil {
                 if let first = owner[key] {
-                    part.diag.add("(top level): \"\(key)\" is already set in \(parts[first].file) (defaults, http, state and metrics may each be set in only one file of a config folder)")
+                    part.diag.add("(top level): \"\(key)\" is already set in \(parts[first].file) (defaults, http, state, metrics and stories may each be set in only one file of a config folder)")
                 } else {
                     owner[key] = p
                 }
@@ -43,6 +43,7 @@ extension ConfigLoader {
         let metricsFile = metricsR.flatMap { $0[CommonOptions.Metrics.file] }
         let metricsListen = metricsR.flatMap { $0[CommonOptions.Metrics.listen] }.flatMap(ListenAddress.init(parsing:))
         let shared = SharedStateSettings.read(stateR)
+        let stories = owner["stories"].flatMap { tops[$0][Self.stories] }.map(StorySettings.read)
         let sourceDefaults = SourceDefaults(
             interval: defaults[CommonOptions.Defaults.interval], timeout: defaults[CommonOptions.Defaults.timeout],
             retries: defaults[CommonOptions.Defaults.retries], jitter: defaults[CommonOptions.Defaults.jitter],
@@ -97,7 +98,7 @@ extension ConfigLoader {
                       stateOrigin: stateOwner.map { "\($0.file): state.path" },
                       retention: stateR[CommonOptions.State.retention], lockTimeout: stateR[CommonOptions.State.lockTimeout],
                       metricsFile: metricsFile, metricsListen: metricsListen, sharedState: shared, lease: stateR[CommonOptions.State.lease],
-                      sources: sources, sinks: sinks)
+                      stories: stories, sources: sources, sinks: sinks)
     }
 
     /// Sink names (the metrics' `sink` label): an explicit `name` is unique; unnamed sinks of

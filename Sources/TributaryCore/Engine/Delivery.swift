@@ -47,10 +47,17 @@ public final class Delivery: @unchecked Sendable {
         public var waitsOutSinkOutages = false
         /// How items read as text, for the sinks (`SinkContext.lines`): `Registry.itemLines`.
         public var lines: ItemLines
+        /// The `stories` section: every emitted item gets its story, and under `action: drop`
+        /// only a story's first item is emitted (`StoryStage`). Nil: no stories.
+        public var stories: StorySettings?
+        /// How long the state remembers (`state.retention`): stories too.
+        public var retention: Double
         public init(emitAll: Bool = false, dedupeAcrossSources: Bool = true, stopOnFailure: StopFlag? = nil, lines: ItemLines = .standard, sinkNames: [String] = [],
                     worker: String = Leases.defaultWorker, lease: Double = Leases.defaultDuration, waitsOutStateOutages: Bool = false,
-                    waitsOutSinkOutages: Bool = false) {
+                    waitsOutSinkOutages: Bool = false, stories: StorySettings? = nil, retention: Double = 30 * 86400) {
             self.lines = lines
+            self.stories = stories
+            self.retention = retention
             self.emitAll = emitAll
             self.dedupeAcrossSources = dedupeAcrossSources
             self.stopOnFailure = stopOnFailure
@@ -66,6 +73,8 @@ public final class Delivery: @unchecked Sendable {
     public let gateway: StateGateway
     let sinks: SinkSet
     let policy: BatchPolicy
+    /// The `stories` stage, when the config has one.
+    let stories: StoryStage?
     let options: Options
     private var seen = IDSet()
     private var failure: SinkError?
@@ -81,6 +90,7 @@ public final class Delivery: @unchecked Sendable {
         self.sinks = SinkSet(sinks: sinks, filters: sinkFilters, names: sinks.indices.map { $0 < options.sinkNames.count ? options.sinkNames[$0] : "sinks[\($0)]" },
                              lines: options.lines, waitsOutOutages: options.waitsOutSinkOutages)
         self.policy = BatchPolicy(emitAll: options.emitAll)
+        self.stories = options.stories.map { StoryStage(settings: $0, retention: options.retention, hasState: state != nil) }
         self.options = options
     }
 
@@ -205,24 +215,40 @@ public final class Delivery: @unchecked Sendable {
         if let failure { throw SourceError.deliveryStopped("a sink failed: \(failure.message)") }
     }
 
-    /// Claims the batch's ids, writes what is new to every sink, commits; `record` joins the
-    /// same transaction (a source's last batch).
+    /// Claims the batch's ids, gives what is new its story (`StoryStage`), writes it to every
+    /// sink, commits; `record` joins the same transaction (a source's last batch).
     private func process(_ batch: [Item], _ run: SourceRun, validators: [(key: String, response: CachedResponse)], record: RunRecord? = nil) throws(SourceError) {
         guard let state else {
             defer { failedSink = nil }
-            let written = try write(batch, run)
-            run.new += batch.count
+            var toEmit = batch
+            var duplicates = 0
+            if let stories {
+                // Without a state the stories are the run's, in memory: nothing to fail.
+                let told = try? stories.tell(batch, in: nil, now: Timestamp.now().seconds)
+                toEmit = told?.items ?? batch
+                duplicates = told?.duplicates ?? 0
+            }
+            let written = try write(toEmit, run)
+            run.new += toEmit.count
             run.rejections += written.rejections
+            if duplicates > 0 { run.processed[.duplicates, default: 0] += duplicates }
             return
         }
         let settings = run.settings
         let tx: any StateTransaction
         do { tx = try state.begin() } catch { throw stateFailure(error, written: false) }
-        let toEmit: [Item]
+        var toEmit: [Item]
+        var duplicates = 0
         do {
             let hashes = batch.map(\.contentHash)
-            let known = try tx.claim(zip(batch, hashes).map { EmittedID(id: $0.id, source: settings.name, hash: $1) }, now: Timestamp.now().seconds)
+            let now = Timestamp.now().seconds
+            let known = try tx.claim(zip(batch, hashes).map { EmittedID(id: $0.id, source: settings.name, hash: $1) }, now: now)
             toEmit = policy.toEmit(batch, hashes: hashes, known: known, settings: settings, firstRun: run.firstRun)
+            if let stories {
+                let told = try stories.tell(toEmit, in: tx, now: now)
+                toEmit = told.items
+                duplicates = told.duplicates
+            }
         } catch {
             tx.rollback()
             throw stateFailure(error, written: false)
@@ -241,7 +267,8 @@ public final class Delivery: @unchecked Sendable {
             try tx.storeValidators(Self.stored(validators), now: now)
             for w in written.windows { try tx.replaceWindow(sink: w.sink, items: w.items) }
             try tx.addSourceCounts(SourceCounts(source: settings.name, type: settings.type, fetched: run.uncountedFetched, new: toEmit.count, now: now))
-            try tx.addCounters(uncountedCounters(run, written: written.perSink) + Self.rejectedCounters(written.rejections))
+            try tx.addCounters(uncountedCounters(run, written: written.perSink) + Self.rejectedCounters(written.rejections)
+                               + (duplicates > 0 ? [StateCounter(.storyDuplicates, settings.name, duplicates)] : []))
             if let record {
                 try tx.recordRun(record)
                 try tx.releaseLease(source: record.source, worker: options.worker)
@@ -256,6 +283,7 @@ public final class Delivery: @unchecked Sendable {
         run.uncountedCounters = [:]
         run.new += toEmit.count
         run.rejections += written.rejections
+        if duplicates > 0 { run.processed[.duplicates, default: 0] += duplicates }
     }
 
     /// Writes to every sink through the sink set; a failure stops the run, or (`watch`) only

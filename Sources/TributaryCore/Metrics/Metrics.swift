@@ -20,6 +20,9 @@ public struct Metrics: Sendable {
     public var sinks: [(name: String, written: Int, failures: Int, rejected: Int)]
     /// Filter rules that could not test an item, by the rule's key path, in label order.
     public var filterErrors: [(rule: String, count: Int)]
+    /// Copies of a story already emitted that `stories` kept back, by source (configured
+    /// sources, in config order).
+    public var storyDuplicates: [(source: String, count: Int)]
 
     public init(sources: [(name: String, type: String)], states: [String: SourceState], counters: [StateCounter], sinks: [String]) {
         self.sources = sources.map { Source(name: $0.name, type: $0.type, state: states[$0.name]) }
@@ -29,6 +32,7 @@ public struct Metrics: Sendable {
         }
         self.sinks = sinks.map { ($0, total(.sinkWritten, $0), total(.sinkFailures, $0), total(.sinkRejected, $0)) }
         filterErrors = counters.filter { $0.name == .filterErrors }.sorted { $0.label < $1.label }.map { ($0.label, $0.value) }
+        storyDuplicates = sources.map { ($0.name, total(.storyDuplicates, $0.name)) }
     }
 
     /// One metric family: its name, type, help, and samples (labels, value).
@@ -69,7 +73,10 @@ public struct Metrics: Sendable {
         var filter = Family(name: "tributary_filter_errors_total", type: "counter",
                             help: "Times a filter rule could not test an item (a regex that reached PCRE2's match limit), by the rule's key path, over the life of the state file.")
         filter.samples = filterErrors.map { ([("rule", $0.rule)], Double($0.count)) }
-        out += [http, written, failed, rejected, filter]
+        var duplicates = Family(name: "tributary_story_duplicates_total", type: "counter",
+                                help: "Items the source fetched that tell a story already emitted, kept back by stories (action drop), over the life of the state file.")
+        duplicates.samples = storyDuplicates.map { ([("source", $0.source)], Double($0.count)) }
+        out += [http, written, failed, rejected, filter, duplicates]
         return out
     }
 

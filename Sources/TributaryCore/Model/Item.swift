@@ -14,6 +14,9 @@ public struct Item: Sendable, Equatable {
     public var published: Timestamp?
     public var fetched: Timestamp
     public var tags: [String]
+    /// The story it tells (`story:` + 16 hex digits), given by the `stories` stage
+    /// (Docs/stories.md); nil without one.
+    public var story: String?
     public var geo: Geo?
     /// Kind-specific fields, snake_case keys, in insertion order.
     public var data: JSONObject
@@ -21,7 +24,7 @@ public struct Item: Sendable, Equatable {
     public init(
         id: String, source: String, type: String, kind: String, title: String,
         summary: String? = nil, url: String? = nil, image: String? = nil, author: String? = nil,
-        published: Timestamp? = nil, fetched: Timestamp, tags: [String] = [], geo: Geo? = nil,
+        published: Timestamp? = nil, fetched: Timestamp, tags: [String] = [], story: String? = nil, geo: Geo? = nil,
         data: JSONObject = JSONObject()
     ) {
         self.id = id
@@ -36,6 +39,7 @@ public struct Item: Sendable, Equatable {
         self.published = published
         self.fetched = fetched
         self.tags = tags
+        self.story = story
         self.geo = geo
         self.data = data
     }
@@ -98,6 +102,7 @@ extension Item {
             }
             out.append(UInt8(ascii: "]"))
         }
+        if let story { field("story", story, &out) }
         if let geo, geo.isValid {
             out.append(contentsOf: #","geo":{"lat":"#.utf8)
             out.append(contentsOf: JSONNumber(geo.lat).text.utf8)

@@ -17,17 +17,19 @@ extension Item {
         author = try n["author"].optionalString()
         published = try n["published"].optionalString().flatMap(Timestamp.parseRFC3339)
         tags = try n["tags"].stringArray()
+        story = try n["story"].optionalString()
         if !n["geo"].isMissing { geo = Geo(lat: try n["geo.lat"].double(), lon: try n["geo.lon"].double()) }
         if !n["data"].isMissing { data = try n["data"].object() }
     }
 
-    /// A hash of what the item says (not when or by which source it was fetched), to notice
-    /// content that changed under the same id.
+    /// A hash of what the item says (not when or by which source it was fetched, nor the story
+    /// the run gave it), to notice content that changed under the same id.
     public var contentHash: String {
         var copy = self
         copy.source = ""
         copy.type = ""
         copy.fetched = Timestamp(seconds: 0)
+        copy.story = nil
         copy.data["updated"] = nil
         return Digest.hex(Array(Digest.sha1(copy.jsonLine()).prefix(10)))
     }

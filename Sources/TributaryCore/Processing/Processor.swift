@@ -92,6 +92,9 @@ public final class ProcessingTally: Sendable {
         public init(_ name: String) { self.name = name }
         public static let filtered = Label("filtered")
         public static let skipped = Label("skipped")
+        /// Copies of a story already emitted, kept back by `stories` (`action: drop`): fetched
+        /// and recorded as seen, not emitted.
+        public static let duplicates = Label("duplicates")
         public static func < (a: Label, b: Label) -> Bool { a.name < b.name }
     }
 

@@ -1,0 +1,70 @@
+import TributaryStories
+
+/// The `stories` stage (Docs/stories.md): one of the `Delivery`'s parts. Between the claim of
+/// a batch's ids and the sinks' write (SPEC order: ids already emitted are dropped, then
+/// stories, then the sinks), it gives every item the batch emits its `story`, and under
+/// `action: drop` keeps back the items that are not their story's first (they are not
+/// emitted; their ids, claimed with the batch, record them as seen; `duplicates` counts them).
+///
+/// With a state, stories are kept in it (`StateStoryStore`), inside the batch's transaction: a
+/// story is remembered only if the batch commits, a second worker that sees a copy at the
+/// same time waits for the first's batch and finds its story, and a dry run's transactions
+/// keep what they claim in memory only. Without a state (`--no-state`, `test`) stories are
+/// matched within the run, in memory.
+///
+/// Threading rule: used on the delivery thread only (as the sink set is), one batch at a time.
+final class StoryStage {
+    let settings: StorySettings
+    private let matcher: StoryMatcher
+    private let stateStore: StateStoryStore?
+
+    /// `hasState`: the delivery keeps a state (stories go in its transactions); `retention`:
+    /// how long a story is remembered (`state.retention`).
+    init(settings: StorySettings, retention: Double, hasState: Bool) {
+        self.settings = settings
+        let store: any StoryStore
+        if hasState {
+            let s = StateStoryStore(retention: retention)
+            stateStore = s
+            store = s
+        } else {
+            stateStore = nil
+            store = InMemoryStoryStore(retention: Int64(max(retention, settings.within).rounded()))
+        }
+        matcher = StoryMatcher(options: settings.matcherOptions, store: store)
+    }
+
+    /// What `tell` gives back: the items to emit, each with its story, and how many it kept back.
+    struct Told {
+        var items: [Item]
+        var duplicates: Int
+    }
+
+    /// The batch's items (those the batch emits, in order) with their stories; `tx`: the
+    /// batch's transaction (nil without a state).
+    func tell(_ items: [Item], in tx: (any StateTransaction)?, now: Double) throws(StateError) -> Told {
+        guard !items.isEmpty else { return Told(items: [], duplicates: 0) }
+        let seconds = Int64(now.rounded(.down))
+        let prepared = items.map { item in
+            matcher.prepare(StoryItem(id: item.id, url: item.url, title: item.title, published: item.published.map { Int64($0.seconds.rounded(.down)) },
+                                      tags: item.tags, source: item.source), now: seconds)
+        }
+        if let stateStore, let tx { try stateStore.load(keys: prepared.flatMap(\.keys), from: tx, now: now) }
+        var out: [Item] = []
+        out.reserveCapacity(items.count)
+        var duplicates = 0
+        for (item, p) in zip(items, prepared) {
+            let (assignment, record) = matcher.match(p)
+            matcher.remember(record)
+            if settings.action == .drop && !assignment.isFirst {
+                duplicates += 1
+                continue
+            }
+            var told = item
+            told.story = assignment.story.description
+            out.append(told)
+        }
+        if let stateStore, let tx { try stateStore.save(to: tx, now: now) }
+        return Told(items: out, duplicates: duplicates)
+    }
+}
