@@ -92,12 +92,6 @@ public struct SinkRejection: Sendable, Equatable {
     public let id: String
     public let reason: String
 
-    public init(sink: String, id: String, reason: String) {
-        self.sink = sink
-        self.id = id
-        self.reason = reason
-    }
-
     /// The warning the run prints for it.
     public var message: String {
         "sink \(sink) rejected item \(id): \(reason); recorded as delivered, so it is not retried"
