@@ -439,6 +439,31 @@ def tributary_cmd(cfg):
     return [[BIN, "run", "-c", cfg, "--jsonl", "--no-state", "--quiet"]]
 
 
+# TRIBUTARY_BASELINE_BIN: a second tributary binary (an earlier commit's) measured beside the
+# first in the same rounds, each of its tools named "<tool> @base", so a change is compared
+# with what it changed in one run. Its items are checked like the first binary's.
+BASE_BIN = os.environ.get("TRIBUTARY_BASELINE_BIN", "")
+BASE_SUFFIX = " @base"
+
+
+def with_baseline(tools, commands):
+    """Adds the baseline binary's variant of every tributary tool, right after it."""
+    if not BASE_BIN:
+        return tools, commands
+    out = []
+    for t in tools:
+        out.append(t)
+        if t.startswith("tributary"):
+            b = t + BASE_SUFFIX
+            out.append(b)
+            commands[b] = [[BASE_BIN if a == BIN else a for a in argv] for argv in commands[t]]
+    return out, commands
+
+
+def unbased(tool):
+    return tool[:-len(BASE_SUFFIX)] if tool.endswith(BASE_SUFFIX) else tool
+
+
 def aiohttp_cmd(url_file, n, per_host):
     return [[sys.executable, os.path.join(HERE, "peer_aiohttp.py"), "--concurrency", str(n),
              "--per-host", str(per_host), url_file]]
@@ -638,6 +663,7 @@ def mode_decode(scratch):
             "curl only": [["curl", "-sS", "--no-progress-meter", "--fail", "--parallel", "--parallel-max", str(n),
                            f"{nginx.base}/page-[0001-{pages:04d}].json"]],
         }
+        tools, commands = with_baseline(tools, commands)
         outputs = {t: os.path.join(scratch, f"out-decode-{i}.jsonl") for i, t in enumerate(tools)}
         corpus_bytes = sum(os.path.getsize(os.path.join(CORPUS, f"page-{i:04d}.json")) for i in range(1, pages + 1))
 
@@ -654,7 +680,7 @@ def mode_decode(scratch):
         same = "not checked"
         for phase, samples in run_rounds(tools, commands, outputs, nginx.pids, check, "decode"):
             if phase == "round1":
-                _, same = compare_outputs({t: (outputs[t], t == tools[0]) for t in tools if t != "curl only"}, "aiohttp")
+                _, same = compare_outputs({t: (outputs[t], unbased(t) == tools[0]) for t in tools if t != "curl only"}, "aiohttp")
     finally:
         nginx.stop()
     ref = med(samples["aiohttp"], "wall")
@@ -712,6 +738,7 @@ def mode_fetch(scratch):
                           f"{srv.base}/f/[{1:0{w}d}-{count}].json"]],
                 "aiohttp": aiohttp_cmd(url_file, n, n),
             }
+            tools, commands = with_baseline(tools, commands)
             outputs = {t: os.path.join(scratch, f"out-fetch-{n}-{i}.jsonl") for i, t in enumerate(tools)}
 
             def check(tool, path):
@@ -724,7 +751,7 @@ def mode_fetch(scratch):
             same = "not checked"
             for phase, samples in run_rounds(tools, commands, outputs, srv.pids, check, f"fetch N={n}"):
                 if phase == "round1":
-                    _, same = compare_outputs({t: (outputs[t], t == tools[1]) for t in tools if t != "curl"}, "aiohttp")
+                    _, same = compare_outputs({t: (outputs[t], unbased(t) == f"tributary {count} src") for t in tools if t != "curl"}, "aiohttp")
             ref = med(samples["curl"], "wall")
             ref_cpu = med(samples["curl"], "cpu")
             rows = []
@@ -790,13 +817,14 @@ def mode_many(scratch):
             "curl": [["curl", "-sS", "--no-progress-meter", "--fail", "--parallel", "--parallel-max", str(n), "-K", curl_cfg]],
             "aiohttp": aiohttp_cmd(url_file, n, n),
         }
+        tools, commands = with_baseline(tools, commands)
         outputs = {t: os.path.join(scratch, f"out-many-{i}.jsonl") for i, t in enumerate(tools)}
 
         def check(tool, path):
             if tool == "curl":
                 got = os.path.getsize(path)
                 return None if got == total_bytes else f"downloaded {got} bytes, expected {total_bytes}"
-            want = 1 if tool == tools[0] else count
+            want = 1 if unbased(tool) == "tributary 1 src" else count
             lines = count_lines(path)
             return None if lines == want else f"wrote {lines} items, expected {want}"
 
@@ -807,23 +835,26 @@ def mode_many(scratch):
         same = "not checked"
         for phase, samples in run_rounds(tools, commands, outputs, nginx.pids, check, "many"):
             if phase == "round1":
-                _, same = compare_outputs({tools[1]: (outputs[tools[1]], True), "aiohttp": (outputs["aiohttp"], False)}, "aiohttp")
+                lots = f"tributary {count} src"
+                _, same = compare_outputs({lots: (outputs[lots], True), "aiohttp": (outputs["aiohttp"], False)}, "aiohttp")
     finally:
         nginx.stop()
     ref = med(samples["curl"], "wall")
-    base_rss = med(samples[tools[0]], "rss_kib")
+    base_rss = {"": med(samples["tributary 1 src"], "rss_kib")}
+    if BASE_BIN:
+        base_rss[BASE_SUFFIX] = med(samples["tributary 1 src" + BASE_SUFFIX], "rss_kib")
     rows = []
     for t in tools:
         wl = med(samples[t], "wall")
         rss = med(samples[t], "rss_kib")
         per = "—"
-        if t == tools[1]:
-            per = f"{(rss - base_rss) / (count - 1):.1f}"
+        if unbased(t) == f"tributary {count} src":
+            per = f"{(rss - base_rss[t[len(unbased(t)):]]) / (count - 1):.1f}"
         share, limited = server_limited(samples[t])
         if limited:
             rep.warn(f"nginx used {share:.0%} of a core during {t}'s runs (median)")
         rows.append([t, f"{wl:.3f}", f"{med(samples[t], 'cpu'):.2f}", f"{rss / 1024:.1f}", per,
-                     "—" if t == tools[0] else f"{ref / wl:.2f}x", f"{share:.0%}"])
+                     "—" if unbased(t) == "tributary 1 src" else f"{ref / wl:.2f}x", f"{share:.0%}"])
     rep.add(*table(["tool", "wall s", "CPU s", "peak RSS MiB", "RSS KiB per source above baseline", "speed vs curl", "nginx share of a core"], rows))
     rep.add("",
             f"Same items from tributary and aiohttp (sorted, `fetched` removed, `source` set to bench): {same}.",
@@ -841,6 +872,9 @@ def mode_startup(scratch):
     demo = os.path.join(ROOT, "Sources-config", "demo.json")
     tools = ["tributary --version", "tributary check demo", "jq -n 1"]
     argv = {tools[0]: [BIN, "--version"], tools[1]: [BIN, "check", "-c", demo], "jq -n 1": ["jq", "-n", "1"]}
+    if BASE_BIN:
+        tools, wrapped = with_baseline(tools, {t: [a] for t, a in argv.items()})
+        argv = {t: a[0] for t, a in wrapped.items()}
     rep = Report("startup", "startup: process start to exit")
     rep.header([f"each round runs each command {reps} times in a row, straight from the harness (no wrapper), "
                 f"then once under GNU time for its peak RSS; the table gives the median over all "

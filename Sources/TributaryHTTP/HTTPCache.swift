@@ -1,25 +1,3 @@
-/// Conditional-GET validators of one earlier response.
-public struct Validators: Sendable, Equatable {
-    public var etag: String?
-    public var lastModified: String?
-    public init(etag: String?, lastModified: String?) {
-        self.etag = etag
-        self.lastModified = lastModified
-    }
-}
-
-/// A fresh response's validators and body, to be kept for the next conditional GET.
-public struct CachedResponse: Sendable, Equatable {
-    public var etag: String?
-    public var lastModified: String?
-    public var body: [UInt8]
-    public init(etag: String?, lastModified: String?, body: [UInt8]) {
-        self.etag = etag
-        self.lastModified = lastModified
-        self.body = body
-    }
-}
-
 /// Why a stored response could not be read.
 public struct HTTPCacheError: Error, Sendable, CustomStringConvertible {
     public let message: String

@@ -10,7 +10,7 @@ public final class RequestLedger: Sendable {
     /// Whose responses these are (the source name): sources asking the same URL with different
     /// credentials (a header, a masked key) never share a stored response.
     public let scope: String
-    private let known: [String: Validators]
+    private let known: [String: HTTPValidators]
     private let cache: (any HTTPCache)?
     private let warn: @Sendable (String) -> Void
     /// False without state (`--no-state`): fresh responses' validators and bodies would be
@@ -23,7 +23,7 @@ public final class RequestLedger: Sendable {
     /// `known`: the validators state has for this scope; `cache`: reads the body stored with one
     /// (on a 304); `warn`: told when that body cannot be read (the request is then sent again
     /// without validators).
-    public init(scope: String, known: [String: Validators] = [:], cache: (any HTTPCache)? = nil,
+    public init(scope: String, known: [String: HTTPValidators] = [:], cache: (any HTTPCache)? = nil,
                 warn: @escaping @Sendable (String) -> Void = { _ in }, keepsValidators: Bool = true) {
         self.scope = scope
         self.keepsValidators = keepsValidators
@@ -66,7 +66,7 @@ public final class RequestLedger: Sendable {
 
     /// True when state had validators for this scope: only then is a request's key worth making.
     var hasValidators: Bool { !known.isEmpty }
-    func validators(_ key: String) -> Validators? { known[key] }
+    func validators(_ key: String) -> HTTPValidators? { known[key] }
     /// The body stored for a 304, or nil (with a warning) when state cannot give it.
     func storedBody(_ key: String) async -> [UInt8]? {
         do throws(HTTPCacheError) {

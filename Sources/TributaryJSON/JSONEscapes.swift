@@ -46,6 +46,14 @@ enum JSONEscapes {
         }
     }
 
+    /// How many of the `n` bytes at `p` come before the first backslash (all `n` without one):
+    /// a run of plain text, copied in one go.
+    @inline(__always)
+    private static func plainRun(_ p: UnsafePointer<UInt8>, _ n: Int) -> Int {
+        guard let hit = memchr(p, 0x5C, n) else { return n }
+        return UnsafePointer<UInt8>(hit.assumingMemoryBound(to: UInt8.self)) - p
+    }
+
     /// Writes the UTF-8 of `s` at `dst` (room for 4 bytes); returns the bytes written.
     @inline(__always)
     private static func encode(_ s: UInt32, _ dst: UnsafeMutablePointer<UInt8>) -> Int {
@@ -78,12 +86,7 @@ enum JSONEscapes {
         var o = 0
         while i < count {
             // Copy the run up to the next backslash (or the end) in one go.
-            let run: Int
-            if let hit = memchr(src + i, 0x5C, count - i) {
-                run = UnsafePointer<UInt8>(hit.assumingMemoryBound(to: UInt8.self)) - (src + i)
-            } else {
-                run = count - i
-            }
+            let run = plainRun(src + i, count - i)
             if run > 0 {
                 (dst + o).update(from: src + i, count: run)
                 i += run
@@ -107,12 +110,7 @@ enum JSONEscapes {
         out.append(UInt8(ascii: "\""))
         var i = 0
         while i < count {
-            let run: Int
-            if let hit = memchr(src + i, 0x5C, count - i) {
-                run = UnsafePointer<UInt8>(hit.assumingMemoryBound(to: UInt8.self)) - (src + i)
-            } else {
-                run = count - i
-            }
+            let run = plainRun(src + i, count - i)
             if run > 0 {
                 out.append(contentsOf: UnsafeBufferPointer(start: src + i, count: run))
                 i += run

@@ -10,17 +10,8 @@ public enum JSONValue: Equatable, Sendable {
     case array([JSONValue])
     case object(JSONObject)
 
-    /// The JSON type name used in error messages ("string", "number", ...).
-    public var typeName: String {
-        switch self {
-        case .null: return "null"
-        case .bool: return "bool"
-        case .number: return "number"
-        case .string: return "string"
-        case .array: return "array"
-        case .object: return "object"
-        }
-    }
+    /// The JSON type name used in error messages ("string", "number", ...): its `kind`'s.
+    public var typeName: String { kind.typeName }
 
     public var stringValue: String? { if case .string(let s) = self { return s }; return nil }
     public var objectValue: JSONObject? { if case .object(let o) = self { return o }; return nil }

@@ -47,7 +47,7 @@ final class DryRunTransaction: StateTransaction {
         return known
     }
 
-    func storeValidators(_ validators: [(key: String, response: StoredResponse)], now: Double) throws(StateError) {}
+    func storeValidators(_ validators: [(key: String, response: CachedResponse)], now: Double) throws(StateError) {}
     func replaceWindow(sink: String, items: [WindowItem]) throws(StateError) {}
     func recordRun(_ run: RunRecord) throws(StateError) {}
     func addSourceCounts(_ counts: SourceCounts) throws(StateError) {}

@@ -18,7 +18,7 @@ public final class InMemoryState: StateBackend, @unchecked Sendable {
     /// Everything the state holds, readable by tests (`snapshot`).
     public struct Storage: Sendable {
         public var emitted: [String: (source: String, firstSeen: Double, lastSeen: Double, hash: String)] = [:]
-        public var validators: [String: (response: StoredResponse, updated: Double)] = [:]
+        public var validators: [String: (response: CachedResponse, updated: Double)] = [:]
         public var windows: [String: [WindowItem]] = [:]
         public var sources: [String: SourceState] = [:]
         /// When each source was last seen in the config (retention of its record).
@@ -87,11 +87,11 @@ public final class InMemoryState: StateBackend, @unchecked Sendable {
         }
     }
 
-    public func validators(scope: String) throws(StateError) -> [String: StoredValidators] {
+    public func validators(scope: String) throws(StateError) -> [String: HTTPValidators] {
         read { s in
-            var out: [String: StoredValidators] = [:]
+            var out: [String: HTTPValidators] = [:]
             for (key, v) in s.validators where key.hasPrefix(scope + " ") {
-                out[key] = StoredValidators(etag: v.response.etag, lastModified: v.response.lastModified)
+                out[key] = v.response.validators
             }
             return out
         }
@@ -257,7 +257,7 @@ final class InMemoryTransaction: StateTransaction {
         return known
     }
 
-    func storeValidators(_ validators: [(key: String, response: StoredResponse)], now: Double) throws(StateError) {
+    func storeValidators(_ validators: [(key: String, response: CachedResponse)], now: Double) throws(StateError) {
         guard !validators.isEmpty else { return }
         changes.append { s in for (key, r) in validators { s.validators[key] = (r, now) } }
     }

@@ -131,11 +131,11 @@ public final class PostgresState: StateBackend, @unchecked Sendable {
         return out
     }
 
-    public func validators(scope: String) throws(StateError) -> [String: StoredValidators] {
+    public func validators(scope: String) throws(StateError) -> [String: HTTPValidators] {
         // Keys are "<scope> <METHOD> <url>" in the "C" collation: a range scan on the primary key.
         let r = try run("SELECT url, etag, last_modified FROM \(s)validators WHERE url >= $1 AND url < $2", [.text(scope + " "), .text(scope + "!")])
-        var out: [String: StoredValidators] = [:]
-        for i in 0..<r.count { if let key = r.string(i, 0) { out[key] = StoredValidators(etag: r.string(i, 1), lastModified: r.string(i, 2)) } }
+        var out: [String: HTTPValidators] = [:]
+        for i in 0..<r.count { if let key = r.string(i, 0) { out[key] = HTTPValidators(etag: r.string(i, 1), lastModified: r.string(i, 2)) } }
         return out
     }
 

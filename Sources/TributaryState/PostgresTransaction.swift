@@ -106,7 +106,7 @@ final class PostgresTransaction: StateTransaction {
         try state.values(namespace: namespace, keys: keys)
     }
 
-    func storeValidators(_ validators: [(key: String, response: StoredResponse)], now: Double) throws(StateError) {
+    func storeValidators(_ validators: [(key: String, response: CachedResponse)], now: Double) throws(StateError) {
         for (key, r) in validators {
             try state.run("""
                 INSERT INTO \(s)validators(url, etag, last_modified, body, updated) VALUES($1, $2, $3, $4::bytea, $5::float8)

@@ -171,13 +171,13 @@ public final class SQLiteState: StateBackend, @unchecked Sendable {
         return out
     }
 
-    public func validators(scope: String) throws(StateError) -> [String: StoredValidators] {
+    public func validators(scope: String) throws(StateError) -> [String: HTTPValidators] {
         // Keys are "<scope> <METHOD> <url>": a range scan on the primary key.
         let s = try db.statement("SELECT url, etag, last_modified FROM validators WHERE url >= ?1 AND url < ?2")
         s.bind(1, scope + " ").bind(2, scope + "!")
-        var out: [String: StoredValidators] = [:]
+        var out: [String: HTTPValidators] = [:]
         while try s.step() {
-            if let key = s.string(0) { out[key] = StoredValidators(etag: s.string(1), lastModified: s.string(2)) }
+            if let key = s.string(0) { out[key] = HTTPValidators(etag: s.string(1), lastModified: s.string(2)) }
         }
         sqlite3_reset(s.stmt)
         return out
@@ -317,7 +317,7 @@ final class SQLiteTransaction: StateTransaction {
         return known
     }
 
-    func storeValidators(_ validators: [(key: String, response: StoredResponse)], now: Double) throws(StateError) {
+    func storeValidators(_ validators: [(key: String, response: CachedResponse)], now: Double) throws(StateError) {
         guard !validators.isEmpty else { return }
         let v = try db.statement("INSERT OR REPLACE INTO validators(url, etag, last_modified, body, updated) VALUES(?, ?, ?, ?, ?)")
         for (key, r) in validators {

@@ -33,7 +33,7 @@ public protocol StateBackend: AnyObject, Sendable {
     /// What is known about these sources (absent: never run).
     func sourceStates(_ names: [String]) throws(StateError) -> [String: SourceState]
     /// The validators (ETag / Last-Modified) stored for the requests of one scope (a source).
-    func validators(scope: String) throws(StateError) -> [String: StoredValidators]
+    func validators(scope: String) throws(StateError) -> [String: HTTPValidators]
     /// The body stored with a validator, to answer a 304.
     func cachedBody(_ key: String) throws(StateError) -> [UInt8]?
     /// A sink's remembered items as JSON lines, newest first.
@@ -103,7 +103,7 @@ public protocol StateTransaction: AnyObject {
     /// and their content hash updated when the same source sends them) and returns, for each,
     /// what was known before: nil when the id is new to this state.
     func claim(_ ids: [EmittedID], now: Double) throws(StateError) -> [KnownID?]
-    func storeValidators(_ validators: [(key: String, response: StoredResponse)], now: Double) throws(StateError)
+    func storeValidators(_ validators: [(key: String, response: CachedResponse)], now: Double) throws(StateError)
     func replaceWindow(sink: String, items: [WindowItem]) throws(StateError)
     /// A finished run of a source: success resets the failure count, a failure raises it and
     /// the total of failed runs; the run's duration is kept.
@@ -249,28 +249,6 @@ public struct KnownID: Sendable, Equatable {
     public init(source: String, hash: String) {
         self.source = source
         self.hash = hash
-    }
-}
-
-/// The conditional-GET validators of one stored response (an HTTP cache entry without its body).
-public struct StoredValidators: Sendable, Equatable {
-    public var etag: String?
-    public var lastModified: String?
-    public init(etag: String?, lastModified: String?) {
-        self.etag = etag
-        self.lastModified = lastModified
-    }
-}
-
-/// A response kept with its validators, for conditional GET.
-public struct StoredResponse: Sendable, Equatable {
-    public var etag: String?
-    public var lastModified: String?
-    public var body: [UInt8]
-    public init(etag: String?, lastModified: String?, body: [UInt8]) {
-        self.etag = etag
-        self.lastModified = lastModified
-        self.body = body
     }
 }
 

@@ -63,15 +63,8 @@ public enum ChildInput {
     /// Returns the number of bytes the child never got (0 when it took everything).
     @discardableResult
     public static func write(_ bytes: [UInt8], to fd: Int32, close: Bool = true) -> Int {
-        var block = sigset_t()
-        sigemptyset(&block)
-        sigaddset(&block, SIGPIPE)
-        var old = sigset_t()
-        pthread_sigmask(SIG_BLOCK, &block, &old)
-        defer {
-            discardPendingPipeSignal()
-            pthread_sigmask(SIG_SETMASK, &old, nil)
-        }
+        let old = PipeSignal.block()
+        defer { PipeSignal.restore(old) }
         var offset = 0
         while offset < bytes.count {
             let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, bytes.count - offset) }
@@ -93,17 +86,5 @@ public enum ChildInput {
         let unwritten = write([UInt8](data), to: handle.fileDescriptor, close: false)
         if close { try? handle.close() }
         return unwritten
-    }
-
-    /// Takes a SIGPIPE pending on this thread, if there is one, without waiting.
-    static func discardPendingPipeSignal() {
-        var set = sigset_t()
-        sigemptyset(&set)
-        sigaddset(&set, SIGPIPE)
-        var pending = sigset_t()
-        sigpending(&pending)
-        guard sigismember(&pending, SIGPIPE) == 1 else { return }
-        var now = timespec(tv_sec: 0, tv_nsec: 0)
-        _ = sigtimedwait(&set, nil, &now)
     }
 }

@@ -218,7 +218,7 @@ final class WebhookEndToEndTests: XCTestCase {
         receiver.arguments = ["python3", dir.path + "/examples/webhook-receiver/receiver.py", "0"]
         receiver.environment = ProcessInfo.processInfo.environment.merging(["TRIBUTARY_WEBHOOK_SECRET": "s3cret-for-the-test"]) { $1 }
         let out = dir.path + "/receiver.out"
-        FileManager.default.createFile(atPath: out, contents: nil)
+        _ = FileManager.default.createFile(atPath: out, contents: nil)
         receiver.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: out))
         try receiver.run()
         defer { receiver.terminate(); receiver.waitUntilExit() }

@@ -120,7 +120,7 @@ final class CurlTransportTests: XCTestCase {
             let warnings = Locked<[String]>([])
             let probe = RequestLedger(scope: "s")
             let key = probe.key(method: "GET", url: server.baseURL + "/v")
-            let ledger = RequestLedger(scope: "s", known: [key: Validators(etag: "\"v1\"", lastModified: nil)],
+            let ledger = RequestLedger(scope: "s", known: [key: HTTPValidators(etag: "\"v1\"", lastModified: nil)],
                                        cache: FailingCache(failing: failing),
                                        warn: { m in warnings.withLock { $0.append(m) } })
             let client = HTTPClient(transport: t, retries: 0, timeout: 5, ledger: ledger)

@@ -100,10 +100,12 @@ final class XMLReaderTests: XCTestCase {
 
 /// `FeedFile` with a format of one id per line ("id published-seconds title").
 final class FeedFileTests: XCTestCase {
+    static let feed = FeedChannel(title: "t", link: "https://e.org/", description: "d")
+
     struct LinesFormat: FeedFormat {
-        var type: String { "lines" }
-        var documentName: String { "a lines document" }
-        func render(_ items: [Item], now: Timestamp) -> [UInt8] {
+        static let type = "lines"
+        static let documentName = "a lines document"
+        func render(_ items: [Item], feed: FeedChannel, now: Timestamp) -> [UInt8] {
             Array(items.map { "\($0.id) \(Int(($0.published ?? $0.fetched).seconds)) \($0.title)\n" }.joined().utf8)
         }
         func readBack(_ bytes: [UInt8]) throws(FeedReadError) -> [Item] {
@@ -133,7 +135,7 @@ final class FeedFileTests: XCTestCase {
         let dir = TempDir()
         defer { dir.remove() }
         let path = dir.write("out/feed.txt", "old2 200 Old two\nold1 100 Old one\n")
-        let file = FeedFile(format: LinesFormat(), path: path, maxItems: 3)
+        let file = FeedFile(format: LinesFormat(), feed: Self.feed, path: path, maxItems: 3)
         try file.open(SinkContext(window: nil))
         XCTAssertEqual(file.items.map(\.id), ["old2", "old1"])
         try file.write([item("new", 300), item("old1", 100)])
@@ -145,7 +147,7 @@ final class FeedFileTests: XCTestCase {
         let dir = TempDir()
         defer { dir.remove() }
         let path = dir.write("feed.txt", "a hand-written note\n")
-        let file = FeedFile(format: LinesFormat(), path: path, maxItems: 3)
+        let file = FeedFile(format: LinesFormat(), feed: Self.feed, path: path, maxItems: 3)
         XCTAssertThrowsError(try file.open(SinkContext(window: nil))) { e in
             XCTAssertEqual("\(e)", "lines: cannot read back \(path): \"a hand-written note\" is not a line of ours; expected a lines document as the lines sink writes it (move the file away, or run with state)")
         }
@@ -163,17 +165,17 @@ final class FeedFileTests: XCTestCase {
         defer { dir.remove() }
         let path = dir.path + "/feed.txt"
         let store = Store()
-        let first = FeedFile(format: LinesFormat(), path: path, maxItems: 5)
+        let first = FeedFile(format: LinesFormat(), feed: Self.feed, path: path, maxItems: 5)
         try first.open(store.context)
         try first.write([item("a", 100), item("b", 200)])
         XCTAssertEqual(store.rows.withLock { $0.keys.sorted() }, ["lines:" + path], "the key is <type>:<path>")
         // A run without state adds to the file; state does not see it.
-        let look = FeedFile(format: LinesFormat(), path: path, maxItems: 5)
+        let look = FeedFile(format: LinesFormat(), feed: Self.feed, path: path, maxItems: 5)
         try look.open(SinkContext(window: nil))
         try look.write([item("c", 300)])
         XCTAssertEqual(dir.read("feed.txt"), "c 300 c\nb 200 b\na 100 a\n")
         // With state again, state's window is the truth.
-        let again = FeedFile(format: LinesFormat(), path: path, maxItems: 5)
+        let again = FeedFile(format: LinesFormat(), feed: Self.feed, path: path, maxItems: 5)
         try again.open(store.context)
         XCTAssertEqual(again.items.map(\.id), ["b", "a"])
         try again.close()
@@ -187,7 +189,7 @@ final class FeedFileTests: XCTestCase {
         let dir = TempDir()
         defer { dir.remove() }
         let path = dir.write("feed.txt", "x 50 X\n")
-        let file = FeedFile(format: LinesFormat(), path: path, maxItems: 5)
+        let file = FeedFile(format: LinesFormat(), feed: Self.feed, path: path, maxItems: 5)
         try file.open(Store().context)
         try file.write([item("y", 60)])
         XCTAssertEqual(dir.read("feed.txt"), "y 60 y\nx 50 X\n")
@@ -196,7 +198,7 @@ final class FeedFileTests: XCTestCase {
     func testAFailedWriteLeavesFileAndWindowAsTheyWere() throws {
         let dir = TempDir()
         defer { dir.remove() }
-        let file = FeedFile(format: LinesFormat(), path: "/proc/tributary-cannot/feed.txt", maxItems: 5)
+        let file = FeedFile(format: LinesFormat(), feed: Self.feed, path: "/proc/tributary-cannot/feed.txt", maxItems: 5)
         try file.open(SinkContext(window: nil))
         XCTAssertThrowsError(try file.write([item("a", 1)])) { e in
             XCTAssertTrue("\(e)".hasPrefix("lines: cannot create folder /proc/tributary-cannot"), "\(e)")
@@ -208,7 +210,7 @@ final class FeedFileTests: XCTestCase {
         let dir = TempDir()
         defer { dir.remove() }
         let path = dir.path + "/feed.txt"
-        let file = FeedFile(format: LinesFormat(), path: path, maxItems: 5)
+        let file = FeedFile(format: LinesFormat(), feed: Self.feed, path: path, maxItems: 5)
         try file.open(SinkContext(window: nil))
         try file.close()
         XCTAssertEqual(dir.read("feed.txt"), "")

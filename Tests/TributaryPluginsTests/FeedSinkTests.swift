@@ -33,15 +33,12 @@ final class FeedSinkTests: XCTestCase {
         return [bare, nasty]
     }
 
-    static let formats: [any FeedFormat] = [
-        RSSFormat(title: "My feeds & <more>", link: "https://example.org/?a=1&b=2", description: "Videos & more"),
-        AtomFormat(title: "My feeds & <more>", link: "https://example.org/?a=1&b=2", description: "Videos & more"),
-        JSONFeedFormat(title: "My feeds & <more>", link: "https://example.org/?a=1&b=2", description: "Videos & more"),
-    ]
+    static let feed = FeedChannel(title: "My feeds & <more>", link: "https://example.org/?a=1&b=2", description: "Videos & more")
+    static let formats: [any FeedFormat] = [RSSFormat(), AtomFormat(), JSONFeedFormat()]
 
     func testEveryFormatIsWellFormedAndReadsBackToTheSameBytes() throws {
         for format in Self.formats {
-            let bytes = format.render(Self.items, now: Self.now)
+            let bytes = format.render(Self.items, feed: Self.feed, now: Self.now)
             if format.type == "jsonfeed" {
                 XCTAssertNoThrow(try JSONSerialization.jsonObject(with: Data(bytes)), "jsonfeed is valid JSON")
             } else {
@@ -52,13 +49,13 @@ final class FeedSinkTests: XCTestCase {
             XCTAssertEqual(back.map(\.id), ["demo:43", "demo:42"], format.type)
             XCTAssertEqual(back[1].url, "https://example.org/v/42?a=1&b=2", format.type)
             XCTAssertEqual(back[1].tags, ["#музыкальный", "a&b <c>"], format.type)
-            XCTAssertEqual(String(decoding: format.render(back, now: Self.now), as: UTF8.self), String(decoding: bytes, as: UTF8.self),
+            XCTAssertEqual(String(decoding: format.render(back, feed: Self.feed, now: Self.now), as: UTF8.self), String(decoding: bytes, as: UTF8.self),
                            "\(format.type): a file read back renders exactly as it was")
         }
     }
 
     func testRSSOutput() throws {
-        let xml = String(decoding: Self.formats[0].render(Self.items, now: Self.now), as: UTF8.self)
+        let xml = String(decoding: Self.formats[0].render(Self.items, feed: Self.feed, now: Self.now), as: UTF8.self)
         XCTAssertTrue(xml.contains("<title>Rock &amp; Roll &lt;live&gt; &quot;encore&quot;  Привет 😀 </title>"), xml)
         XCTAssertTrue(xml.contains("<description>Line one&#13;\nline two ]]&gt; &amp; &lt;b&gt;more&lt;/b&gt;\ttab</description>"), xml)
         XCTAssertTrue(xml.contains(#"<guid isPermaLink="false">demo:42</guid>"#))
@@ -67,7 +64,7 @@ final class FeedSinkTests: XCTestCase {
     }
 
     func testAtomOutput() throws {
-        let xml = String(decoding: Self.formats[1].render(Self.items, now: Self.now), as: UTF8.self)
+        let xml = String(decoding: Self.formats[1].render(Self.items, feed: Self.feed, now: Self.now), as: UTF8.self)
         XCTAssertTrue(xml.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<feed xmlns=\"http://www.w3.org/2005/Atom\""), xml)
         XCTAssertFalse(xml.contains("xml:lang"))
         XCTAssertTrue(xml.contains("  <id>https://example.org/?a=1&amp;b=2</id>\n"), xml)
@@ -89,27 +86,27 @@ final class FeedSinkTests: XCTestCase {
         XCTAssertFalse(xml.contains("rel=\"self\""), "no self_url, no self link")
         var authored = Self.items[1]
         authored.author = "Ann"
-        XCTAssertFalse(String(decoding: Self.formats[1].render([authored], now: Self.now), as: UTF8.self).contains("<author><name>My feeds"),
+        XCTAssertFalse(String(decoding: Self.formats[1].render([authored], feed: Self.feed, now: Self.now), as: UTF8.self).contains("<author><name>My feeds"),
                        "every entry has an author: the feed needs none")
     }
 
     func testSelfURLIsTheFeedsOwnLinkInEachFormat() throws {
         let url = "https://example.org/feed?a=1&b=2"
-        let atom = String(decoding: AtomFormat(title: "t", link: "https://example.org/", description: "d", selfURL: url).render(Self.items, now: Self.now), as: UTF8.self)
+        let atom = String(decoding: AtomFormat().render(Self.items, feed: FeedChannel(title: "t", link: "https://example.org/", description: "d", selfURL: url), now: Self.now), as: UTF8.self)
         XCTAssertTrue(atom.contains("  <link rel=\"alternate\" href=\"https://example.org/\"/>\n  <link rel=\"self\" type=\"application/atom+xml\" href=\"https://example.org/feed?a=1&amp;b=2\"/>\n"), atom)
-        let rss = String(decoding: RSSFormat(title: "t", link: "https://example.org/", description: "d", selfURL: url).render(Self.items, now: Self.now), as: UTF8.self)
+        let rss = String(decoding: RSSFormat().render(Self.items, feed: FeedChannel(title: "t", link: "https://example.org/", description: "d", selfURL: url), now: Self.now), as: UTF8.self)
         XCTAssertTrue(rss.contains(" xmlns:atom=\"http://www.w3.org/2005/Atom\">"), rss)
         XCTAssertTrue(rss.contains("  <atom:link href=\"https://example.org/feed?a=1&amp;b=2\" rel=\"self\" type=\"application/rss+xml\"/>\n"), rss)
-        XCTAssertEqual(try RSSFormat(title: "t", link: "l", description: "d", selfURL: url).readBack(Array(rss.utf8)).map(\.id), ["demo:43", "demo:42"], "the atom:link does not disturb reading back")
-        let json = JSONFeedFormat(title: "t", link: "https://example.org/", description: "d", selfURL: url).render(Self.items, now: Self.now)
+        XCTAssertEqual(try RSSFormat().readBack(Array(rss.utf8)).map(\.id), ["demo:43", "demo:42"], "the atom:link does not disturb reading back")
+        let json = JSONFeedFormat().render(Self.items, feed: FeedChannel(title: "t", link: "https://example.org/", description: "d", selfURL: url), now: Self.now)
         let feed = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json)) as? [String: Any])
         XCTAssertEqual(feed["feed_url"] as? String, url)
-        let plain = String(decoding: RSSFormat(title: "t", link: "l", description: "d").render(Self.items, now: Self.now), as: UTF8.self)
+        let plain = String(decoding: RSSFormat().render(Self.items, feed: FeedChannel(title: "t", link: "l", description: "d"), now: Self.now), as: UTF8.self)
         XCTAssertFalse(plain.contains("atom"), plain)
     }
 
     func testJSONFeedOutput() throws {
-        let bytes = Self.formats[2].render(Self.items, now: Self.now)
+        let bytes = Self.formats[2].render(Self.items, feed: Self.feed, now: Self.now)
         let feed = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])
         XCTAssertEqual(feed["version"] as? String, "https://jsonfeed.org/version/1.1")
         XCTAssertEqual(feed["home_page_url"] as? String, "https://example.org/?a=1&b=2")
@@ -134,9 +131,9 @@ final class FeedSinkTests: XCTestCase {
         let dir = TempDir()
         defer { dir.remove() }
         let makers: [(String, (String) -> any Sink)] = [
-            ("rss", { RSSSink.make(path: $0, title: "t", link: "https://e.org/", description: "d", maxItems: 10) }),
-            ("atom", { AtomSink.make(path: $0, title: "t", link: "https://e.org/", description: "d", maxItems: 10) }),
-            ("jsonfeed", { JSONFeedSink.make(path: $0, title: "t", link: "https://e.org/", description: "d", maxItems: 10) }),
+            ("rss", { FeedFile(format: RSSFormat(), feed: FeedChannel(title: "t", link: "https://e.org/", description: "d"), path: $0, maxItems: 10) }),
+            ("atom", { FeedFile(format: AtomFormat(), feed: FeedChannel(title: "t", link: "https://e.org/", description: "d"), path: $0, maxItems: 10) }),
+            ("jsonfeed", { FeedFile(format: JSONFeedFormat(), feed: FeedChannel(title: "t", link: "https://e.org/", description: "d"), path: $0, maxItems: 10) }),
         ]
         for (type, make) in makers {
             let path = dir.path + "/out/feed." + type

@@ -91,7 +91,7 @@ final class SinkTests: XCTestCase {
         let dir = TempDir()
         defer { dir.remove() }
         let path = dir.path + "/feed.xml"
-        let sink = RSSSink.make(path: path, title: "T & <co>", link: "https://e.org/", description: "d", maxItems: 2)
+        let sink = FeedFile(format: RSSFormat(), feed: FeedChannel(title: "T & <co>", link: "https://e.org/", description: "d"), path: path, maxItems: 2)
         var nasty = item(1, title: "Bad \u{0}\u{1}\u{B}chars & <tags> \"q\" 'a' \u{FFFE} ok — Привет", published: 100)
         nasty.summary = "line1\nline2 ]]> <b>"
         nasty.tags = ["#музыкальный"]
@@ -119,7 +119,7 @@ final class SinkTests: XCTestCase {
         defer { dir.remove() }
         let path = dir.write("feed.xml", "old")
         chmod(path, 0o600)
-        let sink = RSSSink.make(path: path, title: "t", link: "https://e.org/", description: "d", maxItems: 5)
+        let sink = FeedFile(format: RSSFormat(), feed: FeedChannel(title: "t", link: "https://e.org/", description: "d"), path: path, maxItems: 5)
         try sink.write([item(1)])
         try sink.close()
         let attrs = try FileManager.default.attributesOfItem(atPath: path)

@@ -36,4 +36,15 @@ public enum BlockingWait {
         watcher?.cancel()
         return box.withLock { $0! }
     }
+
+    /// `run` for work that throws: its value, or the error it threw (a `CancellationError` or
+    /// the work's own kind of cancellation once `cancelWhen` is set).
+    public static func result<T: Sendable, E: Error>(cancelWhen stop: StopFlag?, _ body: @escaping @Sendable () async throws(E) -> T) -> Result<T, E> {
+        run(cancelWhen: stop) { () async -> Result<T, E> in
+            do throws(E) {
+                let value = try await body()
+                return .success(value)
+            } catch { return .failure(error) }
+        }
+    }
 }

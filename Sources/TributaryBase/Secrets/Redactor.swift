@@ -20,39 +20,19 @@ public enum Redactor {
         return n == "authorization" || n == "proxy-authorization" || n == "cookie" || n == "x-api-key" || n.containsBytes("token") || n.containsBytes("secret")
     }
 
-    /// `https://h/p?q=a&key=XYZ` -> `https://h/p?q=a&key=***`; also hides `user:pass@`.
-    /// Delimiters are found among Unicode scalars, not Characters: `=`, `&`, `?` or `@` followed
-    /// by a combining mark is one Character, and would otherwise hide the delimiter (and let
-    /// the secret after it through).
+    /// `https://h/p?q=a&key=XYZ` -> `https://h/p?q=a&key=***`; also hides `user:pass@`. The URL
+    /// is cut among Unicode scalars (`URLParts`).
     public static func redactURL(_ url: String) -> String {
-        var s = Substring(url).unicodeScalars
-        var fragment = ""
-        if let hash = s.firstIndex(of: "#") {
-            fragment = String(s[hash...])
-            s = s[..<hash]
-        }
-        var head = s
-        var query: Substring.UnicodeScalarView? = nil
-        if let q = s.firstIndex(of: "?") {
-            head = s[..<q]
-            query = s[s.index(after: q)...]
-        }
-        var shownHead = String(head)
-        if let scheme = head.firstRange(of: "://".unicodeScalars) {
-            let rest = head[scheme.upperBound...]
-            let hostEnd = rest.firstIndex(of: "/") ?? rest.endIndex
-            if let at = rest[..<hostEnd].lastIndex(of: "@") {
-                shownHead = String(head[..<scheme.upperBound]) + "***@" + String(rest[rest.index(after: at)...])
-            }
-        }
-        guard let query else { return shownHead + fragment }
+        let parts = URLParts(url)
+        let shownHead = parts.userInfo.map { $0.scheme + "***@" + $0.rest } ?? String(parts.head)
+        guard let query = parts.query else { return shownHead + parts.fragment }
         let pairs = query.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
             guard let eq = pair.firstIndex(of: "=") else { return String(pair) }
             let name = String(pair[..<eq])
             let decoded = name.percentDecoded ?? name
             return isSecretParameter(decoded) ? name + "=***" : String(pair)
         }
-        return shownHead + "?" + pairs.joined(separator: "&") + fragment
+        return shownHead + "?" + pairs.joined(separator: "&") + parts.fragment
     }
 
     /// `url` without its credentials, for lists written out for other programs (`export opml`),
@@ -60,29 +40,14 @@ public enum Redactor {
     /// and every query parameter with a secret name (`token=`, `api_key=`, ...) are left out,
     /// and `removed` says what was, without the values.
     public static func withoutCredentials(_ url: String) -> (url: String, removed: [String]) {
-        var s = Substring(url).unicodeScalars
-        var fragment = ""
-        if let hash = s.firstIndex(of: "#") {
-            fragment = String(s[hash...])
-            s = s[..<hash]
-        }
-        var head = s
-        var query: Substring.UnicodeScalarView? = nil
-        if let q = s.firstIndex(of: "?") {
-            head = s[..<q]
-            query = s[s.index(after: q)...]
-        }
+        let parts = URLParts(url)
         var removed: [String] = []
-        var shownHead = String(head)
-        if let scheme = head.firstRange(of: "://".unicodeScalars) {
-            let rest = head[scheme.upperBound...]
-            let hostEnd = rest.firstIndex(of: "/") ?? rest.endIndex
-            if let at = rest[..<hostEnd].lastIndex(of: "@") {
-                shownHead = String(head[..<scheme.upperBound]) + String(rest[rest.index(after: at)...])
-                removed.append(rest[..<at].contains(":") ? "the user and password in the URL" : "the user in the URL")
-            }
+        var shownHead = String(parts.head)
+        if let userInfo = parts.userInfo {
+            shownHead = userInfo.scheme + userInfo.rest
+            removed.append(userInfo.info.contains(":") ? "the user and password in the URL" : "the user in the URL")
         }
-        guard let query else { return (shownHead + fragment, removed) }
+        guard let query = parts.query else { return (shownHead + parts.fragment, removed) }
         var kept: [String] = []
         for pair in query.split(separator: "&", omittingEmptySubsequences: false) {
             let name = String(pair[..<(pair.firstIndex(of: "=") ?? pair.endIndex)])
@@ -92,7 +57,43 @@ public enum Redactor {
                 kept.append(String(pair))
             }
         }
-        return (shownHead + (kept.isEmpty ? "" : "?" + kept.joined(separator: "&")) + fragment, removed)
+        return (shownHead + (kept.isEmpty ? "" : "?" + kept.joined(separator: "&")) + parts.fragment, removed)
+    }
+
+    /// A URL cut where `redactURL` and `withoutCredentials` cut it. Delimiters are found among
+    /// Unicode scalars, not Characters: `=`, `&`, `?` or `@` followed by a combining mark is
+    /// one Character, and would otherwise hide the delimiter (and let the secret after it
+    /// through).
+    private struct URLParts {
+        /// Up to the query: scheme, user info, host, path.
+        var head: Substring.UnicodeScalarView
+        /// After the `?`, if there is one (up to the fragment).
+        var query: Substring.UnicodeScalarView?
+        /// From the `#`, or empty.
+        var fragment = ""
+        /// When the authority has user info (`user:pass@host`): the scheme with its `://`, the
+        /// user info, and what follows the `@` up to the query.
+        var userInfo: (scheme: String, info: Substring.UnicodeScalarView, rest: String)?
+
+        init(_ url: String) {
+            var s = Substring(url).unicodeScalars
+            if let hash = s.firstIndex(of: "#") {
+                fragment = String(s[hash...])
+                s = s[..<hash]
+            }
+            head = s
+            if let q = s.firstIndex(of: "?") {
+                head = s[..<q]
+                query = s[s.index(after: q)...]
+            }
+            if let scheme = head.firstRange(of: "://".unicodeScalars) {
+                let rest = head[scheme.upperBound...]
+                let hostEnd = rest.firstIndex(of: "/") ?? rest.endIndex
+                if let at = rest[..<hostEnd].lastIndex(of: "@") {
+                    userInfo = (String(head[..<scheme.upperBound]), rest[..<at], String(rest[rest.index(after: at)...]))
+                }
+            }
+        }
     }
 
     /// Makes free text (an error message, a server's error body, a program's stderr line, a

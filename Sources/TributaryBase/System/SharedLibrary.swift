@@ -4,8 +4,8 @@ import Glibc
 
 /// A C library opened at run time with `dlopen` instead of being linked, so a process that never
 /// needs it never pays the dynamic loader for it and its dependencies (libcurl alone drags in
-/// about 30 libraries: about 8 ms at every start). Opened libraries are never closed. `package`:
-/// the feed source opens libxml2 this way too (TributaryPlugins).
+/// about 30 libraries: about 8 ms at every start). Opened libraries are never closed. Each
+/// library is opened and bound to its C function table through its `LibraryLoader`.
 package struct SharedLibrary: @unchecked Sendable {
     /// Why a library or one of its functions could not be had; `message` names the library and
     /// carries the loader's own text (`dlerror`).

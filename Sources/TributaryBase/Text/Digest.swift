@@ -8,26 +8,25 @@ import CCrypto
 /// broken (libcurl's TLS needs the same library), so failing to load it stops the program with
 /// a message naming the library and the loader's reason.
 public enum Digest {
-    public static func sha1(_ bytes: [UInt8]) -> [UInt8] {
-        var out = [UInt8](repeating: 0, count: 20)
-        let api = CryptoLibrary.shared.api
-        let ok = bytes.withUnsafeBufferPointer { b in out.withUnsafeMutableBufferPointer { o in tributary_sha1(api, b.baseAddress, b.count, o.baseAddress) } }
-        precondition(ok == 1, "libcrypto SHA-1 failed")
-        return out
-    }
+    public static func sha1(_ bytes: [UInt8]) -> [UInt8] { digest(bytes, size: 20, "SHA-1", tributary_sha1) }
 
-    public static func sha256(_ bytes: [UInt8]) -> [UInt8] {
-        var out = [UInt8](repeating: 0, count: 32)
-        let api = CryptoLibrary.shared.api
-        let ok = bytes.withUnsafeBufferPointer { b in out.withUnsafeMutableBufferPointer { o in tributary_sha256(api, b.baseAddress, b.count, o.baseAddress) } }
-        precondition(ok == 1, "libcrypto SHA-256 failed")
+    public static func sha256(_ bytes: [UInt8]) -> [UInt8] { digest(bytes, size: 32, "SHA-256", tributary_sha256) }
+
+    /// `size` bytes of `function`'s digest of `bytes`.
+    @inline(__always)
+    private static func digest(_ bytes: [UInt8], size: Int, _ name: StaticString,
+                               _ function: (UnsafePointer<tributary_crypto>?, UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<UInt8>?) -> Int32) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: size)
+        let api = CryptoLibrary.required
+        let ok = bytes.withUnsafeBufferPointer { b in out.withUnsafeMutableBufferPointer { o in function(api, b.baseAddress, b.count, o.baseAddress) } }
+        precondition(ok == 1, "libcrypto \(name) failed")
         return out
     }
 
     /// HMAC-SHA256 (RFC 2104) of `message` under `key`: 32 bytes.
     public static func hmacSHA256(key: [UInt8], message: [UInt8]) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: 32)
-        let api = CryptoLibrary.shared.api
+        let api = CryptoLibrary.required
         let ok = key.withUnsafeBufferPointer { k in
             message.withUnsafeBufferPointer { m in
                 out.withUnsafeMutableBufferPointer { o in tributary_hmac_sha256(api, k.baseAddress, k.count, m.baseAddress, m.count, o.baseAddress) }
@@ -49,34 +48,20 @@ public enum Digest {
     }
 }
 
-/// libcrypto's functions for `Digest`, bound once (a Swift static: initialised exactly once,
-/// thread-safe) and never unloaded.
-struct CryptoLibrary: @unchecked Sendable {
-    static let soname = "libcrypto.so.3"
+/// libcrypto's functions for `Digest`, loaded on the first digest and never unloaded.
+struct CryptoLibrary: LoadedLibrary, @unchecked Sendable {
+    static let loader = LibraryLoader(
+        tributary_crypto(), soname: "libcrypto.so.3", neededBy: "SHA-1/SHA-256 need", name: "libcrypto", debianPackage: "libssl3",
+        slots: [(\.EVP_Digest, "EVP_Digest"), (\.EVP_sha1, "EVP_sha1"), (\.EVP_sha256, "EVP_sha256"), (\.HMAC, "HMAC")])
+
     let api: UnsafePointer<tributary_crypto>
 
-    static let shared: CryptoLibrary = {
-        switch open(soname) {
-        case .success(let lib): return lib
+    /// The loaded table; a process without libcrypto stops here with the loader's message (its
+    /// curl could not do TLS either).
+    static var required: UnsafePointer<tributary_crypto> {
+        switch loader.load() {
+        case .success(let api): return api
         case .failure(let e): fatalError(e.message)
-        }
-    }()
-
-    /// Opens `soname` and binds the table. Internal so tests can try a name that does not exist.
-    static func open(_ soname: String) -> Result<CryptoLibrary, SharedLibrary.LoadError> {
-        let slots: [(WritableKeyPath<tributary_crypto, UnsafeMutableRawPointer?>, String)] = [
-            (\.EVP_Digest, "EVP_Digest"), (\.EVP_sha1, "EVP_sha1"), (\.EVP_sha256, "EVP_sha256"), (\.HMAC, "HMAC"),
-        ]
-        let opened = SharedLibrary.open(soname).mapError { e in
-            SharedLibrary.LoadError(message: "SHA-1/SHA-256 need libcrypto (\(soname), Debian package libssl3), which could not be loaded: \(e.message)")
-        }
-        return opened.flatMap { lib in
-            let table = UnsafeMutablePointer<tributary_crypto>.allocate(capacity: 1)
-            table.initialize(to: tributary_crypto())
-            switch lib.bind(table, slots) {
-            case .success: return .success(CryptoLibrary(api: UnsafePointer(table)))
-            case .failure(let e): table.deallocate(); return .failure(e)
-            }
         }
     }
 }

@@ -70,12 +70,18 @@ public struct Timestamp: Sendable, Equatable, Hashable, Comparable, CustomString
         out.append(UInt8(ascii: "-"))
         Self.digits(t.day, 2, &out)
         out.append(UInt8(ascii: "T"))
-        Self.digits(t.hour, 2, &out)
-        out.append(UInt8(ascii: ":"))
-        Self.digits(t.minute, 2, &out)
-        out.append(UInt8(ascii: ":"))
-        Self.digits(t.second, 2, &out)
+        Self.appendClock(t, &out)
         out.append(UInt8(ascii: "Z"))
+    }
+
+    /// `10:00:00`: the time of day of `t`, as both formats write it.
+    @inline(__always)
+    private static func appendClock(_ t: Civil, _ out: inout [UInt8]) {
+        digits(t.hour, 2, &out)
+        out.append(UInt8(ascii: ":"))
+        digits(t.minute, 2, &out)
+        out.append(UInt8(ascii: ":"))
+        digits(t.second, 2, &out)
     }
 
     /// `v` (0 ... 10^width - 1, which the clamped range guarantees) in exactly `width` digits.
@@ -104,11 +110,7 @@ public struct Timestamp: Sendable, Equatable, Hashable, Comparable, CustomString
         out.append(UInt8(ascii: " "))
         Self.digits(t.year, 4, &out)
         out.append(UInt8(ascii: " "))
-        Self.digits(t.hour, 2, &out)
-        out.append(UInt8(ascii: ":"))
-        Self.digits(t.minute, 2, &out)
-        out.append(UInt8(ascii: ":"))
-        Self.digits(t.second, 2, &out)
+        Self.appendClock(t, &out)
         out.append(contentsOf: " GMT".utf8)
         return String(decoding: out, as: UTF8.self)
     }

@@ -153,7 +153,7 @@ public final class Delivery: @unchecked Sendable {
         // Without state there is nothing to read: the run is made here and reaches the thread
         // with the first `deliver` (whose hop orders these writes before the thread's).
         guard state != nil else { return (SourceRun(settings: settings, previous: previous, validators: [:], buffersFirstRun: false), nil) }
-        var validators: [String: Validators] = [:]
+        var validators: [String: HTTPValidators] = [:]
         var warning: String? = nil
         do throws(StateError) { validators = try await gateway.validators(scope: settings.name) } catch {
             warning = "state: cannot read stored validators, fetching everything: \(error.message)"
@@ -264,7 +264,7 @@ public final class Delivery: @unchecked Sendable {
         }
         do {
             let now = Timestamp.now().seconds
-            try tx.storeValidators(Self.stored(validators), now: now)
+            try tx.storeValidators(validators, now: now)
             for w in written.windows { try tx.replaceWindow(sink: w.sink, items: w.items) }
             try tx.addSourceCounts(SourceCounts(source: settings.name, type: settings.type, fetched: run.uncountedFetched, new: toEmit.count, now: now))
             try tx.addCounters(uncountedCounters(run, written: written.perSink) + Self.rejectedCounters(written.rejections)
@@ -401,7 +401,7 @@ public final class Delivery: @unchecked Sendable {
                     let tx = try self.begin(state)
                     do throws(StateError) {
                         if !stopped {
-                            try tx.storeValidators(Self.stored(kept), now: now)
+                            try tx.storeValidators(kept, now: now)
                             try tx.recordRun(record)
                         }
                         try tx.addCounters(self.uncountedCounters(run, written: []))
@@ -436,10 +436,5 @@ public final class Delivery: @unchecked Sendable {
 
     private func begin(_ state: any StateBackend) throws(SourceError) -> any StateTransaction {
         do { return try state.begin() } catch { throw SourceError.deliveryStopped("state: \(error.message)") }
-    }
-
-    /// Fresh responses as the state stores them.
-    static func stored(_ responses: [(key: String, response: CachedResponse)]) -> [(key: String, response: StoredResponse)] {
-        responses.map { ($0.key, StoredResponse(etag: $0.response.etag, lastModified: $0.response.lastModified, body: $0.response.body)) }
     }
 }

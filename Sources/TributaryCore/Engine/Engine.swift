@@ -101,16 +101,35 @@ public struct Engine: Sendable {
         }
     }
 
-    /// What the engine's task groups wait for: a source that finished, the end of the grace
-    /// period after a stop was requested, or the lease keeper's end (cancelled with the rest).
+    /// What a task group of source runs waits for, `run`'s and `watch`'s (`Scheduler`): a run
+    /// that finished, `watch`'s timer, a stop requested (`watch`; `run` waits for it in its
+    /// grace watcher), the end of the grace period after it, or the lease keeper's end
+    /// (cancelled with the rest).
     enum GroupEvent: Sendable {
-        case source(SourceReport)
+        case finished(SourceReport)
+        case timer
+        case stopRequested
         case graceOver
         case leasesKept
     }
 
     static let sourcesPerTransfer = 4
     static let minimumSourcesInFlight = 64
+
+    /// How many sources may run at once: `sourcesPerTransfer` per transfer slot
+    /// (`http.concurrency`), at least `minimumSourcesInFlight`.
+    var sourcesInFlight: Int { max(Self.minimumSourcesInFlight, options.concurrency * Self.sourcesPerTransfer) }
+
+    /// Adds the lease keeper to a group of source runs when the state has leases: the leases of
+    /// the sources held, running or waiting for a slot, are renewed until the group ends.
+    func keepLeases(in group: inout TaskGroup<GroupEvent>, observer: @escaping @Sendable (EngineEvent) -> Void) {
+        guard leases.isNeeded else { return }
+        let leases = self.leases
+        group.addTask {
+            await leases.keep(observer: observer)
+            return .leasesKept
+        }
+    }
 
     public let sources: [ConfiguredSource]
     public let delivery: Delivery
@@ -189,7 +208,7 @@ public struct Engine: Sendable {
         let total = sources.count
         observer(.started(total: total))
         let fetched = Timestamp(seconds: now.rounded(.down))
-        let limit = max(Self.minimumSourcesInFlight, options.concurrency * Self.sourcesPerTransfer)
+        let limit = sourcesInFlight
         var itemsSoFar = 0
         var failures = 0
         var next = 0
@@ -205,24 +224,18 @@ public struct Engine: Sendable {
                 return .graceOver
             }
             // Every source leased above, started or waiting for a slot, keeps its lease.
-            if leases.isNeeded {
-                let leases = self.leases
-                group.addTask {
-                    await leases.keep(observer: observer)
-                    return .leasesKept
-                }
-            }
+            keepLeases(in: &group, observer: observer)
             var running = 0
             while next < runnable.count && next < limit {
                 let configured = runnable[next]
-                group.addTask { .source(await runSource(configured, previous: states[configured.settings.name], fetched: fetched, observer: observer)) }
+                group.addTask { .finished(await runSource(configured, previous: states[configured.settings.name], fetched: fetched, observer: observer)) }
                 next += 1
                 running += 1
             }
             if running == 0 { group.cancelAll() }
             while let event = await group.next() {
                 if case .leasesKept = event { continue }
-                guard case .source(let r) = event else {
+                guard case .finished(let r) = event else {
                     group.cancelAll()  // the grace period is over: cancel what is left
                     if stopping.isSet { delivery.interruptSinks() }  // and a sink's write waiting for its server or program
                     continue
@@ -239,7 +252,7 @@ public struct Engine: Sendable {
                 }
                 if !halted && !stopping.isSet && next < runnable.count {
                     let configured = runnable[next]
-                    group.addTask { .source(await runSource(configured, previous: states[configured.settings.name], fetched: fetched, observer: observer)) }
+                    group.addTask { .finished(await runSource(configured, previous: states[configured.settings.name], fetched: fetched, observer: observer)) }
                     next += 1
                     running += 1
                 }

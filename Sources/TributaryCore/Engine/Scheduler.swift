@@ -21,14 +21,6 @@ public struct Scheduler: Sendable {
         self.retention = retention
     }
 
-    enum Event: Sendable {
-        case finished(SourceReport)
-        case timer
-        case stopRequested
-        case graceOver
-        case leasesKept
-    }
-
     /// Runs until a stop is requested (the engine's `stopping` flag) and the runs in flight
     /// have ended. The sinks must be open (`Delivery.open`); closing them is the caller's.
     ///
@@ -45,23 +37,17 @@ public struct Scheduler: Sendable {
         var lastPrune = -Double.infinity
         let stopping = engine.stopping
         let grace = engine.options.grace
-        let limit = max(Engine.minimumSourcesInFlight, engine.options.concurrency * Engine.sourcesPerTransfer)
+        let limit = engine.sourcesInFlight
         var outage = StateOutage()
         var lastLook = -Double.infinity
 
-        await withTaskGroup(of: Event.self) { group in
+        await withTaskGroup(of: Engine.GroupEvent.self) { group in
             group.addTask {
                 await stopping.wait()
                 return .stopRequested
             }
             // The leases of the runs in flight, renewed while they go on.
-            if engine.leases.isNeeded {
-                let leases = engine.leases
-                group.addTask {
-                    await leases.keep(observer: observer)
-                    return .leasesKept
-                }
-            }
+            engine.keepLeases(in: &group, observer: observer)
             var running = Set<String>()
             // When the latest timer fires; another is added whenever the next look moves
             // earlier than that (a stale timer only causes a look at the schedule).

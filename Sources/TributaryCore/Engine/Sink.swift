@@ -47,8 +47,8 @@ public struct SinkContext: Sendable {
     let store: SinkWindowStore?
     /// Set when the run must stop waiting: the grace period after SIGINT/SIGTERM is over, or a
     /// second signal came. A sink whose `write` waits on something outside (a server, a program)
-    /// gives up then with a `SinkError` (`BlockingWait.run(cancelWhen:)` does this); its batch
-    /// is not recorded. Never set in a run that is not interrupted.
+    /// gives up then with a `SinkError` (`BatchHandOff.wait` in the plugin kit does this); its
+    /// batch is not recorded. Never set in a run that is not interrupted.
     public let interruption: StopFlag
     private let warnHandler: @Sendable (String) -> Void
     private let rejectHandler: @Sendable (Item, String) -> Void
@@ -91,12 +91,6 @@ public struct SinkRejection: Sendable, Equatable {
     public let sink: String
     public let id: String
     public let reason: String
-
-    public init(sink: String, id: String, reason: String) {
-        self.sink = sink
-        self.id = id
-        self.reason = reason
-    }
 
     /// The warning the run prints for it.
     public var message: String {

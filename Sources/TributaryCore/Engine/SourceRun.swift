@@ -10,7 +10,7 @@ public final class SourceRun: @unchecked Sendable {
     let settings: SourceSettings
     let previous: SourceState?
     /// The validators state has for this source's requests (bodies are read on a 304).
-    public let validators: [String: Validators]
+    public let validators: [String: HTTPValidators]
     /// No successful run before: `first_run` applies.
     let firstRun: Bool
     /// `first_run: N` on a first run needs the whole source to pick the newest N: its items
@@ -42,7 +42,7 @@ public final class SourceRun: @unchecked Sendable {
     /// Ids delivered by this run, when ids are deduplicated per source run (`watch`).
     var seen = IDSet()
 
-    init(settings: SourceSettings, previous: SourceState?, validators: [String: Validators], buffersFirstRun: Bool) {
+    init(settings: SourceSettings, previous: SourceState?, validators: [String: HTTPValidators], buffersFirstRun: Bool) {
         self.settings = settings
         self.previous = previous
         self.validators = validators

@@ -30,10 +30,10 @@ public final class StateGateway: @unchecked Sendable {
     }
 
     /// The validators state has for a source's requests.
-    func validators(scope: String) async throws(StateError) -> [String: Validators] {
+    func validators(scope: String) async throws(StateError) -> [String: HTTPValidators] {
         guard state != nil else { return [:] }
         return try await thread.run { () throws(StateError) in
-            try self.state!.validators(scope: scope).mapValues { Validators(etag: $0.etag, lastModified: $0.lastModified) }
+            try self.state!.validators(scope: scope)
         }
     }
 

@@ -44,7 +44,7 @@ public final class RegexPattern: TextPattern, @unchecked Sendable {
     /// parenthesis`), or that PCRE2 is missing.
     public static func compile(_ pattern: String) -> Result<RegexPattern, RegexError> {
         let library: PCRE2Library
-        switch PCRE2Library.shared {
+        switch PCRE2Library.shared() {
         case .success(let l): library = l
         case .failure(let e): return .failure(RegexError(message: e.message))
         }
@@ -115,16 +115,11 @@ public struct RegexError: Error, Sendable, CustomStringConvertible {
     public var description: String { message }
 }
 
-/// PCRE2's functions, bound once (a Swift static: initialised exactly once, thread-safe) and
-/// never unloaded.
-struct PCRE2Library: @unchecked Sendable {
-    static let soname = "libpcre2-8.so.0"
-    let api: UnsafePointer<tributary_pcre2>
-
-    static let shared: Result<PCRE2Library, SharedLibrary.LoadError> = open(soname)
-
-    static func open(_ soname: String) -> Result<PCRE2Library, SharedLibrary.LoadError> {
-        let slots: [(WritableKeyPath<tributary_pcre2, UnsafeMutableRawPointer?>, String)] = [
+/// PCRE2's functions (8-bit code units), loaded on the first pattern and never unloaded.
+struct PCRE2Library: LoadedLibrary, @unchecked Sendable {
+    static let loader = LibraryLoader(
+        tributary_pcre2(), soname: "libpcre2-8.so.0", neededBy: "regex rules need", name: "PCRE2", debianPackage: "libpcre2-8-0",
+        slots: [
             (\.pcre2_compile_8, "pcre2_compile_8"), (\.pcre2_jit_compile_8, "pcre2_jit_compile_8"),
             (\.pcre2_get_error_message_8, "pcre2_get_error_message_8"), (\.pcre2_code_free_8, "pcre2_code_free_8"),
             (\.pcre2_match_data_create_from_pattern_8, "pcre2_match_data_create_from_pattern_8"),
@@ -133,16 +128,9 @@ struct PCRE2Library: @unchecked Sendable {
             (\.pcre2_set_match_limit_8, "pcre2_set_match_limit_8"), (\.pcre2_set_depth_limit_8, "pcre2_set_depth_limit_8"),
             (\.pcre2_jit_stack_create_8, "pcre2_jit_stack_create_8"), (\.pcre2_jit_stack_free_8, "pcre2_jit_stack_free_8"),
             (\.pcre2_jit_stack_assign_8, "pcre2_jit_stack_assign_8"),
-        ]
-        let opened = SharedLibrary.open(soname).mapError { e in
-            SharedLibrary.LoadError(message: "regex rules need PCRE2 (\(soname), Debian package libpcre2-8-0), which could not be loaded: \(e.message)")
-        }
-        return opened.flatMap { lib in
-            let table = UnsafeMutablePointer<tributary_pcre2>.allocate(capacity: 1)
-            table.initialize(to: tributary_pcre2())
-            return lib.bind(table, slots).map { PCRE2Library(api: UnsafePointer(table)) }
-        }
-    }
+        ])
+
+    let api: UnsafePointer<tributary_pcre2>
 
     /// PCRE2's text for an error code.
     func message(_ error: Int32) -> String {

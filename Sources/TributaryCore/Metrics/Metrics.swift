@@ -95,16 +95,14 @@ public struct Metrics: Sendable {
 
     /// A label value as the format writes it: `\` as `\\`, `"` as `\"`, a line feed as `\n`.
     public static func escapeLabel(_ value: String) -> String {
-        var out = ""
-        for ch in value.unicodeScalars {
-            switch ch {
-            case "\\": out += "\\\\"
-            case "\"": out += "\\\""
-            case "\n": out += "\\n"
-            default: out.unicodeScalars.append(ch)
+        value.replacingScalars { u in
+            switch u {
+            case "\\": return "\\\\"
+            case "\"": return "\\\""
+            case "\n": return "\\n"
+            default: return nil
             }
         }
-        return out
     }
 
     /// Help text: `\` as `\\`, a line feed as `\n`.

@@ -17,8 +17,17 @@ public struct APIErrorShape: Sendable {
     /// The reason is the string (or number) at `path` in an error status's body; a successful
     /// body is never an error.
     public static func message(at path: KeyPath, clean: @escaping @Sendable (String) -> String = { $0 }) -> APIErrorShape {
+        message(at: path, clean: clean) { _ in nil }
+    }
+
+    /// The reason is the string (or number) at `path` in an error status's body, as above; and
+    /// `inSuccess` reads the reason a successful body gives for being an error (nil: it is
+    /// none), for APIs that answer some errors with a 200.
+    public static func message(at path: KeyPath, clean: @escaping @Sendable (String) -> String = { $0 },
+                               inSuccess: @escaping @Sendable (_ body: JSONNode) -> String?) -> APIErrorShape {
         APIErrorShape { body, status in
-            guard status != nil, let text = try? body[path].optionalString(allowNumber: true), !text.isEmpty else { return nil }
+            guard status != nil else { return inSuccess(body) }
+            guard let text = try? body[path].optionalString(allowNumber: true), !text.isEmpty else { return nil }
             return clean(text)
         }
     }

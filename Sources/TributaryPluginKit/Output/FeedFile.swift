@@ -3,19 +3,45 @@ import TributaryCore
 import Glibc
 #endif
 
+/// What a feed says about itself, the same options in every format: its `title`, its `link`
+/// (the site it belongs to), its `description` and, when given, the URL it is served at
+/// (`self_url`).
+public struct FeedChannel: Sendable, Equatable {
+    public var title: String
+    public var link: String
+    public var description: String
+    public var selfURL: String?
+
+    public init(title: String, link: String, description: String, selfURL: String? = nil) {
+        self.title = title
+        self.link = link
+        self.description = description
+        self.selfURL = selfURL
+    }
+}
+
 /// A document format of a feed file sink (`rss`, `atom`, `jsonfeed`): how a window of items is
-/// written, and how a document it wrote is read back into items.
+/// written, and how a document it wrote is read back into items. The format is all a feed file
+/// sink type has of its own: `FeedFileOptions.descriptor` makes the type from it.
 public protocol FeedFormat: Sendable {
     /// The sink type: the window's key (`SinkWindow.key`) and the start of every message.
-    var type: String { get }
+    static var type: String { get }
     /// What a file of this format is, for errors (`an RSS 2.0 document`).
-    var documentName: String { get }
-    /// The whole document for `items`, which come newest first and at most `max_items`.
-    func render(_ items: [Item], now: Timestamp) -> [UInt8]
+    static var documentName: String { get }
+    init()
+    /// The whole document of the feed `feed` describes, for `items`, which come newest first
+    /// and at most `max_items`.
+    func render(_ items: [Item], feed: FeedChannel, now: Timestamp) -> [UInt8]
     /// The items of a document `render` wrote, in document order. An item needs only what the
-    /// format writes (`source`, `type`, `kind`, `data` come back empty: `FeedFormats.readBackItem`).
+    /// format writes (`source`, `type`, `kind`, `data` come back empty: `FeedFormats.readBack`).
     /// Throws when the bytes are not such a document.
     func readBack(_ bytes: [UInt8]) throws(FeedReadError) -> [Item]
+}
+
+extension FeedFormat {
+    /// `Self.type`, for a format held as `any FeedFormat`.
+    public var type: String { Self.type }
+    public var documentName: String { Self.documentName }
 }
 
 /// Why a feed file could not be read back: plain words, without the path (the caller adds it).
@@ -30,6 +56,26 @@ public enum FeedFormats {
     /// An item read back from a feed file: what the file says, nothing more.
     public static func readBackItem(type: String, id: String, title: String, date: Timestamp) -> Item {
         Item(id: id, source: "", type: type, kind: "entry", title: title, fetched: date)
+    }
+
+    /// The items of the `entries` of a document a format wrote, in document order: each needs
+    /// an id and a date (`fetched`), or the document is not one the sink wrote; `fill` reads
+    /// the rest of what the format writes. Errors name the entry by its `noun` and position,
+    /// and what is missing by its name in the format (`item 3 (demo:42) has no RFC 822 <pubDate>`).
+    public static func readBack<Entry>(_ entries: [Entry], type: String, noun: String,
+                                       id: (name: String, read: (Entry) -> String?),
+                                       date: (name: String, read: (Entry) -> Timestamp?),
+                                       fill: (inout Item, Entry) -> Void) throws(FeedReadError) -> [Item] {
+        var items: [Item] = []
+        items.reserveCapacity(entries.count)
+        for (n, entry) in entries.enumerated() {
+            guard let itemID = id.read(entry), !itemID.isEmpty else { throw FeedReadError("\(noun) \(n + 1) has no \(id.name)") }
+            guard let when = date.read(entry) else { throw FeedReadError("\(noun) \(n + 1) (\(itemID)) has no \(date.name)") }
+            var item = readBackItem(type: type, id: itemID, title: "", date: when)
+            fill(&item, entry)
+            items.append(item)
+        }
+        return items
     }
 }
 
@@ -85,6 +131,7 @@ public struct FeedWindow: Sendable, Equatable {
 /// state sound without `@unchecked Sendable`.
 public final class FeedFile: Sink {
     public let format: any FeedFormat
+    public let feed: FeedChannel
     public let path: String
     public let maxItems: Int
 
@@ -95,8 +142,9 @@ public final class FeedFile: Sink {
     }
     private let run: Locked<Run>
 
-    public init(format: any FeedFormat, path: String, maxItems: Int) {
+    public init(format: any FeedFormat, feed: FeedChannel, path: String, maxItems: Int) {
         self.format = format
+        self.feed = feed
         self.path = path
         self.maxItems = maxItems
         run = Locked(Run(window: FeedWindow(maxItems: maxItems)))
@@ -139,7 +187,7 @@ public final class FeedFile: Sink {
     }
 
     private func writeFile(_ items: [Item]) throws(SinkError) {
-        do throws(SinkError) { try AtomicFile.write(format.render(items, now: Timestamp.now()), to: path) } catch {
+        do throws(SinkError) { try AtomicFile.write(format.render(items, feed: feed, now: Timestamp.now()), to: path) } catch {
             throw SinkError("\(format.type): \(error.message)")
         }
     }
@@ -200,13 +248,13 @@ public enum FeedFileOptions {
 
     public static let all: [any OptionDeclaration] = [path, title, link, description, maxItems, selfURL]
 
-    /// A feed file sink type: these options, and a `FeedFile` in `format`, which gets the feed's
-    /// title, link, description and own URL (nil: not given). The one declaration the rss, atom
-    /// and jsonfeed types share.
-    public static func descriptor(type: String, summary: String,
-                                  format: @escaping @Sendable (_ title: String, _ link: String, _ description: String, _ selfURL: String?) -> any FeedFormat) -> SinkDescriptor {
-        SinkDescriptor(type: type, summary: summary, options: all) { r in
-            FeedFile(format: format(r[title], r[link], r[description], r[selfURL]), path: r[path], maxItems: r[maxItems])
+    /// The sink type of `Format` (`Format.type`): these options, and a `FeedFile` writing the
+    /// feed they describe in that format. The one declaration the rss, atom and jsonfeed types
+    /// share.
+    public static func descriptor<Format: FeedFormat>(_ format: Format.Type, summary: String) -> SinkDescriptor {
+        SinkDescriptor(type: Format.type, summary: summary, options: all) { r in
+            FeedFile(format: Format(), feed: FeedChannel(title: r[title], link: r[link], description: r[description], selfURL: r[selfURL]),
+                     path: r[path], maxItems: r[maxItems])
         }
     }
 }

@@ -167,8 +167,8 @@ public struct ChildProcess: Sendable {
             feeder.close()
         }
         // A write to a stdin the program closed must fail with EPIPE, never end this process.
-        let signalMask = input != nil ? InputFeeder.blockingPipeSignal() : nil
-        defer { if let signalMask { InputFeeder.restoreSignals(signalMask) } }
+        let signalMask = input != nil ? PipeSignal.block() : nil
+        defer { if let signalMask { PipeSignal.restore(signalMask) } }
 
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)

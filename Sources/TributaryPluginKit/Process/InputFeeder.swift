@@ -6,7 +6,7 @@ import Glibc
 /// Hands a program its input on stdin as fast as the pipe takes it, from the run's poll loop:
 /// the write end is non-blocking, so a program that does not read cannot hold the run (the
 /// deadline still comes), and one that closes its stdin or exits ends the feeding with EPIPE
-/// instead of killing Tributary with SIGPIPE (see `blockingPipeSignal`).
+/// instead of killing Tributary with SIGPIPE (see `PipeSignal`).
 ///
 /// When every byte is written the write end is closed, so the program reads end of file.
 struct InputFeeder {
@@ -44,7 +44,7 @@ struct InputFeeder {
             if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { return }
             if n < 0 && errno == EPIPE {
                 refused = true
-                Self.discardPendingPipeSignal()
+                PipeSignal.discardPending()
             }
             close()
             return
@@ -57,40 +57,5 @@ struct InputFeeder {
         guard fd >= 0 else { return }
         Glibc.close(fd)
         fd = -1
-    }
-
-    // MARK: SIGPIPE
-
-    /// Blocks SIGPIPE on the calling thread (the run's own thread) and returns the mask to
-    /// restore: a write to a pipe without a reader then fails with EPIPE, and the signal it
-    /// raises stays pending on this thread instead of ending the process. The tributary binary
-    /// ignores SIGPIPE anyway; a process that does not (a test runner) needs this.
-    static func blockingPipeSignal() -> sigset_t {
-        var block = sigset_t()
-        sigemptyset(&block)
-        sigaddset(&block, SIGPIPE)
-        var old = sigset_t()
-        pthread_sigmask(SIG_BLOCK, &block, &old)
-        return old
-    }
-
-    /// Restores the mask `blockingPipeSignal` returned, after discarding a SIGPIPE still
-    /// pending, so it is never delivered once unblocked.
-    static func restoreSignals(_ old: sigset_t) {
-        discardPendingPipeSignal()
-        var mask = old
-        pthread_sigmask(SIG_SETMASK, &mask, nil)
-    }
-
-    /// Takes a pending SIGPIPE, if there is one, without waiting.
-    static func discardPendingPipeSignal() {
-        var set = sigset_t()
-        sigemptyset(&set)
-        sigaddset(&set, SIGPIPE)
-        var pending = sigset_t()
-        sigpending(&pending)
-        guard sigismember(&pending, SIGPIPE) == 1 else { return }
-        var now = timespec(tv_sec: 0, tv_nsec: 0)
-        _ = sigtimedwait(&set, nil, &now)
     }
 }

@@ -17,23 +17,19 @@ public enum XML {
     public static func escapeAttribute(_ s: String) -> String { escape(s, attribute: true) }
 
     private static func escape(_ s: String, attribute: Bool) -> String {
-        var out = ""
-        out.reserveCapacity(s.utf8.count)
-        for u in s.unicodeScalars {
+        s.replacingScalars { u in
             switch u {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            case "\r": out += "&#13;"
-            case "\n" where attribute: out += "&#10;"
-            case "\t" where attribute: out += "&#9;"
-            default:
-                if isAllowed(u.value) { out.unicodeScalars.append(u) }
+            case "&": return "&amp;"
+            case "<": return "&lt;"
+            case ">": return "&gt;"
+            case "\"": return "&quot;"
+            case "'": return "&apos;"
+            case "\r": return "&#13;"
+            case "\n" where attribute: return "&#10;"
+            case "\t" where attribute: return "&#9;"
+            default: return isAllowed(u.value) ? nil : ""
             }
         }
-        return out
     }
 
     /// The characters XML 1.0 allows (its production `Char`).

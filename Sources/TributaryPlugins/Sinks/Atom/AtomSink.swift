@@ -4,14 +4,7 @@ import TributaryCore
 /// `atom`: an Atom 1.0 file (RFC 4287) of the newest `max_items` items across runs, with the
 /// rss sink's window and atomic replace (`FeedFile`); `<id>` is the item id.
 public enum AtomSink {
-    public static let descriptor = FeedFileOptions.descriptor(type: "atom", summary: "an Atom 1.0 file of the newest items") { title, link, description, selfURL in
-        AtomFormat(title: title, link: link, description: description, selfURL: selfURL)
-    }
-
-    /// A atom sink writing `path` (what the descriptor makes from a config).
-    public static func make(path: String, title: String, link: String, description: String, maxItems: Int, selfURL: String? = nil) -> FeedFile {
-        FeedFile(format: AtomFormat(title: title, link: link, description: description, selfURL: selfURL), path: path, maxItems: maxItems)
-    }
+    public static let descriptor = FeedFileOptions.descriptor(AtomFormat.self, summary: "an Atom 1.0 file of the newest items")
 }
 
 /// Atom 1.0 with Media RSS thumbnails. The feed's `<id>` and alternate link are `link`, and its
@@ -23,23 +16,17 @@ public enum AtomSink {
 /// without a url gets `<content type="text">`, its summary or else its title (reading back,
 /// only `<summary>` is the summary).
 struct AtomFormat: FeedFormat {
-    let title: String
-    let link: String
-    let description: String
-    /// Where the file is served (`self_url`), if given.
-    var selfURL: String? = nil
+    static let type = "atom"
+    static let documentName = "an Atom 1.0 document"
 
-    var type: String { "atom" }
-    var documentName: String { "an Atom 1.0 document" }
-
-    func render(_ items: [Item], now: Timestamp) -> [UInt8] {
+    func render(_ items: [Item], feed: FeedChannel, now: Timestamp) -> [UInt8] {
         var x = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         x += "<feed xmlns=\"http://www.w3.org/2005/Atom\" xmlns:media=\"http://search.yahoo.com/mrss/\">\n"
-        x += "  <id>\(XML.escape(link))</id>\n  <title>\(XML.escape(title))</title>\n"
-        x += "  <subtitle>\(XML.escape(description))</subtitle>\n"
-        x += "  <link rel=\"alternate\" href=\"\(XML.escapeAttribute(link))\"/>\n"
-        if let selfURL { x += "  <link rel=\"self\" type=\"application/atom+xml\" href=\"\(XML.escapeAttribute(selfURL))\"/>\n" }
-        if items.contains(where: { $0.author == nil }) { x += "  <author><name>\(XML.escape(title))</name></author>\n" }
+        x += "  <id>\(XML.escape(feed.link))</id>\n  <title>\(XML.escape(feed.title))</title>\n"
+        x += "  <subtitle>\(XML.escape(feed.description))</subtitle>\n"
+        x += "  <link rel=\"alternate\" href=\"\(XML.escapeAttribute(feed.link))\"/>\n"
+        if let selfURL = feed.selfURL { x += "  <link rel=\"self\" type=\"application/atom+xml\" href=\"\(XML.escapeAttribute(selfURL))\"/>\n" }
+        if items.contains(where: { $0.author == nil }) { x += "  <author><name>\(XML.escape(feed.title))</name></author>\n" }
         x += "  <generator version=\"\(Tributary.version)\">tributary</generator>\n  <updated>\(now.rfc3339)</updated>\n"
         for item in items {
             x += "  <entry>\n    <id>\(XML.escape(item.id))</id>\n    <title>\(XML.escape(item.title))</title>\n"
@@ -64,21 +51,16 @@ struct AtomFormat: FeedFormat {
         guard root.name == "feed", root.attribute("xmlns") == "http://www.w3.org/2005/Atom" else {
             throw FeedReadError("its root element is <\(root.name)>, not <feed xmlns=\"http://www.w3.org/2005/Atom\">")
         }
-        var items: [Item] = []
-        for (n, e) in root.children("entry").enumerated() {
-            guard let id = e.child("id")?.text, !id.isEmpty else { throw FeedReadError("entry \(n + 1) has no <id>") }
-            guard let text = e.child("updated")?.text, let updated = Timestamp.parseRFC3339(text) else {
-                throw FeedReadError("entry \(n + 1) (\(id)) has no RFC 3339 <updated>")
-            }
-            var item = FeedFormats.readBackItem(type: type, id: id, title: e.child("title")?.text ?? "", date: updated)
+        return try FeedFormats.readBack(root.children("entry"), type: Self.type, noun: "entry",
+                                        id: ("<id>", { $0.child("id")?.text }),
+                                        date: ("RFC 3339 <updated>", { $0.child("updated").flatMap { Timestamp.parseRFC3339($0.text) } })) { item, e in
+            item.title = e.child("title")?.text ?? ""
             item.published = e.child("published").flatMap { Timestamp.parseRFC3339($0.text) }
             item.url = e.children("link").first { ($0.attribute("rel") ?? "alternate") == "alternate" }?.attribute("href")
             item.summary = e.child("summary")?.text
             item.author = e.child("author")?.child("name")?.text
             item.tags = e.children("category").compactMap { $0.attribute("term") }
             item.image = e.child("media:thumbnail")?.attribute("url")
-            items.append(item)
         }
-        return items
     }
 }

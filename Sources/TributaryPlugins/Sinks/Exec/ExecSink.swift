@@ -28,13 +28,7 @@ public final class ExecSink: Sink {
     let directory: String
     let timeout: Double
 
-    private struct State {
-        var interruption = StopFlag()
-        var warn: @Sendable (String) -> Void = { _ in }
-    }
-    /// Only the delivery thread calls the sink (Sink contract), so the lock is never contended;
-    /// it makes the sink `Sendable` without `@unchecked`.
-    private let state = Locked(State())
+    private let handOff = BatchHandOff()
 
     init(command: [String], directory: String, timeout: Double = 30) {
         self.command = command
@@ -56,15 +50,11 @@ public final class ExecSink: Sink {
     var what: String { "exec sink: command \(command.first ?? "")" }
 
     public func open(_ context: SinkContext) throws(SinkError) {
-        state.withLock { s in
-            s.interruption = context.interruption
-            s.warn = { context.warn($0) }
-        }
+        handOff.open(context)
     }
 
     public func write(_ items: [Item]) throws(SinkError) {
         guard !items.isEmpty else { return }
-        let (interruption, warn) = state.withLock { ($0.interruption, $0.warn) }
         var input: [UInt8] = []
         input.reserveCapacity(items.count * 512)
         for item in items {
@@ -72,12 +62,7 @@ public final class ExecSink: Sink {
             input.append(0x0A)
         }
         let child = ChildProcess(command: command, environment: [], directory: directory, timeout: timeout, maxOutput: 0, input: input, keepsStdout: false)
-        let ran: Result<ChildProcess.Outcome, any Error> = BlockingWait.run(cancelWhen: interruption) {
-            do {
-                let outcome = try await child.run { _ in }
-                return .success(outcome)
-            } catch { return .failure(error) }
-        }
+        let ran = handOff.wait { try await child.run { _ in } }
         let notWritten = "; \(items.count) item\(items.count == 1 ? "" : "s") not written: the batch is not recorded and is handed over again next run"
         let outcome: ChildProcess.Outcome
         switch ran {
@@ -102,11 +87,11 @@ public final class ExecSink: Sink {
             throw failure("\(what): exited with status \(code), expected 0\(lastLine)\(notWritten)")
         }
         if outcome.inputUnwritten > 0 {
-            warn(Redactor.redactText("\(what): exited 0 before reading all of its input (\(outcome.inputUnwritten) of \(input.count) bytes never reached it); the items count as written"))
+            handOff.context.warn("\(what): exited 0 before reading all of its input (\(outcome.inputUnwritten) of \(input.count) bytes never reached it); the items count as written")
         }
         if outcome.othersKilled > 0 {
             let n = outcome.othersKilled
-            warn(Redactor.redactText("\(what): \(n) process\(n == 1 ? "" : "es") still running after the program exited \(n == 1 ? "was" : "were") killed"))
+            handOff.context.warn("\(what): \(n) process\(n == 1 ? "" : "es") still running after the program exited \(n == 1 ? "was" : "were") killed")
         }
     }
 

@@ -6,36 +6,23 @@ import TributaryCore
 /// emitted once it is in the file. The window, its state and its read-back without state are
 /// `FeedFile`'s; this type only renders and reads RSS.
 public enum RSSSink {
-    public static let descriptor = FeedFileOptions.descriptor(type: "rss", summary: "an RSS 2.0 file of the newest items") { title, link, description, selfURL in
-        RSSFormat(title: title, link: link, description: description, selfURL: selfURL)
-    }
-
-    /// A rss sink writing `path` (what the descriptor makes from a config).
-    public static func make(path: String, title: String, link: String, description: String, maxItems: Int, selfURL: String? = nil) -> FeedFile {
-        FeedFile(format: RSSFormat(title: title, link: link, description: description, selfURL: selfURL), path: path, maxItems: maxItems)
-    }
+    public static let descriptor = FeedFileOptions.descriptor(RSSFormat.self, summary: "an RSS 2.0 file of the newest items")
 }
 
 /// RSS 2.0 with the Dublin Core (`dc:creator`) and Media RSS (`media:thumbnail`) namespaces,
 /// and with `self_url` an `atom:link rel="self"` (the RSS Advisory Board's recommendation).
 /// Every text is escaped and stripped of what XML 1.0 forbids (`XML.escape`).
 struct RSSFormat: FeedFormat {
-    let title: String
-    let link: String
-    let description: String
-    /// Where the file is served (`self_url`), if given.
-    var selfURL: String? = nil
+    static let type = "rss"
+    static let documentName = "an RSS 2.0 document"
 
-    var type: String { "rss" }
-    var documentName: String { "an RSS 2.0 document" }
-
-    func render(_ items: [Item], now: Timestamp) -> [UInt8] {
+    func render(_ items: [Item], feed: FeedChannel, now: Timestamp) -> [UInt8] {
         var x = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         x += "<rss version=\"2.0\" xmlns:dc=\"http://purl.org/dc/elements/1.1/\" xmlns:media=\"http://search.yahoo.com/mrss/\""
-            + (selfURL == nil ? "" : " xmlns:atom=\"http://www.w3.org/2005/Atom\"") + ">\n<channel>\n"
-        x += "  <title>\(XML.escape(title))</title>\n  <link>\(XML.escape(link))</link>\n"
-        if let selfURL { x += "  <atom:link href=\"\(XML.escapeAttribute(selfURL))\" rel=\"self\" type=\"application/rss+xml\"/>\n" }
-        x += "  <description>\(XML.escape(description))</description>\n"
+            + (feed.selfURL == nil ? "" : " xmlns:atom=\"http://www.w3.org/2005/Atom\"") + ">\n<channel>\n"
+        x += "  <title>\(XML.escape(feed.title))</title>\n  <link>\(XML.escape(feed.link))</link>\n"
+        if let selfURL = feed.selfURL { x += "  <atom:link href=\"\(XML.escapeAttribute(selfURL))\" rel=\"self\" type=\"application/rss+xml\"/>\n" }
+        x += "  <description>\(XML.escape(feed.description))</description>\n"
         x += "  <generator>tributary/\(Tributary.version)</generator>\n  <lastBuildDate>\(now.rfc822)</lastBuildDate>\n"
         for item in items {
             x += "  <item>\n    <title>\(XML.escape(item.title))</title>\n"
@@ -59,21 +46,16 @@ struct RSSFormat: FeedFormat {
         guard root.name == "rss", let channel = root.child("channel") else {
             throw FeedReadError("its root element is <\(root.name)>, not <rss> holding a <channel>")
         }
-        var items: [Item] = []
-        for (n, e) in channel.children("item").enumerated() {
-            guard let id = e.child("guid")?.text, !id.isEmpty else { throw FeedReadError("item \(n + 1) has no <guid>") }
-            guard let text = e.child("pubDate")?.text, let date = Timestamp.parseRFC822(text) else {
-                throw FeedReadError("item \(n + 1) (\(id)) has no RFC 822 <pubDate>")
-            }
-            var item = FeedFormats.readBackItem(type: type, id: id, title: e.child("title")?.text ?? "", date: date)
-            item.published = date
+        return try FeedFormats.readBack(channel.children("item"), type: Self.type, noun: "item",
+                                        id: ("<guid>", { $0.child("guid")?.text }),
+                                        date: ("RFC 822 <pubDate>", { $0.child("pubDate").flatMap { Timestamp.parseRFC822($0.text) } })) { item, e in
+            item.title = e.child("title")?.text ?? ""
+            item.published = item.fetched
             item.url = e.child("link")?.text
             item.summary = e.child("description")?.text
             item.author = e.child("dc:creator")?.text
             item.tags = e.children("category").map(\.text)
             item.image = e.child("media:thumbnail")?.attribute("url")
-            items.append(item)
         }
-        return items
     }
 }

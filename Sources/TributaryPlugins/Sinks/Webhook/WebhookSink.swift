@@ -22,7 +22,7 @@ import TributaryCore
 /// 413 can never be delivered, and is rejected (`SinkContext.reject`) while the rest go out.
 ///
 /// `write` runs on the delivery thread and waits there for the async client
-/// (`BlockingWait`); the run's interruption (`SinkContext.interruption`) cancels the request in
+/// (`BatchHandOff`); the run's interruption (`SinkContext.interruption`) cancels the request in
 /// flight or the wait before a retry, so SIGINT/SIGTERM still ends the run.
 ///
 /// The URL is a secret as a whole (Slack's and Discord's webhook URLs carry their token in the
@@ -60,13 +60,10 @@ public final class WebhookSink: Sink {
     let timeout: Double
     let retries: Int
 
-    private struct State {
-        var transport: CurlTransport?
-        var context = SinkContext(window: nil)
-    }
-    /// Only the delivery thread calls the sink (Sink contract), so the lock is never contended;
-    /// it makes the sink `Sendable` without `@unchecked`.
-    private let state = Locked(State())
+    private let handOff = BatchHandOff()
+    /// The sink's own transport, made by the first `write` and shut down by `close` (delivery
+    /// thread only: the lock is never contended).
+    private let transport = Locked<CurlTransport?>(nil)
 
     init(url: String, headers: [(name: String, value: String)] = [], format: WebhookFormat = .jsonl, batchSize: Int = 100,
          secret: String? = nil, timeout: Double = 10, retries: Int = 5) {
@@ -126,15 +123,16 @@ public final class WebhookSink: Sink {
     }
 
     public func open(_ context: SinkContext) throws(SinkError) {
-        state.withLock { $0.context = context }
+        handOff.open(context)
     }
 
     public func write(_ items: [Item]) throws(SinkError) {
         guard !items.isEmpty else { return }
-        let (transport, context) = state.withLock { s -> (CurlTransport, SinkContext) in
-            let t = s.transport ?? CurlTransport(settings: HTTPSettings())
-            s.transport = t
-            return (t, s.context)
+        let context = handOff.context
+        let transport = self.transport.withLock { t in
+            let made = t ?? CurlTransport(settings: HTTPSettings())
+            t = made
+            return made
         }
         let requests = (items.count + batchSize - 1) / batchSize
         for r in 0..<requests {
@@ -170,11 +168,8 @@ public final class WebhookSink: Sink {
         let attempts = AttemptLog(inner: transport, limit: retries + 1, shown: shownURL, shouldRetry: Self.shouldRetry, warn: { context.warn($0) })
         var client = HTTPClient(transport: attempts, retries: retries, timeout: timeout)
         client.shouldRetry = Self.shouldRetry
-        let outcome: Result<HTTPResponse, HTTPError> = BlockingWait.run(cancelWhen: interruption) { [client] in
-            do throws(HTTPError) {
-                let response = try await client.fetch(request)
-                return .success(response)
-            } catch { return .failure(error) }
+        let outcome = handOff.wait { [client] () throws(HTTPError) in
+            try await client.fetch(request)
         }
         let tries = attempts.count
         let after = tries > 1 ? ", after \(tries) attempts" : ""
@@ -215,11 +210,11 @@ public final class WebhookSink: Sink {
     }
 
     public func close() throws(SinkError) {
-        let transport = state.withLock { s -> CurlTransport? in
-            defer { s.transport = nil }
-            return s.transport
+        let made = transport.withLock { t -> CurlTransport? in
+            defer { t = nil }
+            return t
         }
-        transport?.shutdown()
+        made?.shutdown()
     }
 
     private func failure(_ message: String) -> SinkError {

@@ -182,7 +182,7 @@ public enum OPML {
         <?xml version="1.0" encoding="UTF-8"?>
         <opml version="2.0">
           <head>
-            <title>\(escape(title, attribute: false))</title>
+            <title>\(XML.escape(title))</title>
           </head>
           <body>
 
@@ -191,41 +191,18 @@ public enum OPML {
             let pad = String(repeating: "  ", count: indent)
             for s in folder.feeds {
                 let name = s.title ?? s.xmlURL
-                out += pad + "<outline type=\"rss\" text=\"\(escape(name))\" title=\"\(escape(name))\" xmlUrl=\"\(escape(s.xmlURL))\""
-                if let html = s.htmlURL { out += " htmlUrl=\"\(escape(html))\"" }
+                out += pad + "<outline type=\"rss\" text=\"\(XML.escapeAttribute(name))\" title=\"\(XML.escapeAttribute(name))\" xmlUrl=\"\(XML.escapeAttribute(s.xmlURL))\""
+                if let html = s.htmlURL { out += " htmlUrl=\"\(XML.escapeAttribute(html))\"" }
                 out += "/>\n"
             }
             for c in folder.children {
-                out += pad + "<outline text=\"\(escape(c.name))\" title=\"\(escape(c.name))\">\n"
+                out += pad + "<outline text=\"\(XML.escapeAttribute(c.name))\" title=\"\(XML.escapeAttribute(c.name))\">\n"
                 emit(c, indent: indent + 1)
                 out += pad + "</outline>\n"
             }
         }
         emit(root, indent: 2)
         out += "  </body>\n</opml>\n"
-        return out
-    }
-
-    /// XML text: `&`, `<`, `>` escaped; in an attribute also `"` and the white space characters
-    /// an attribute would otherwise fold.
-    static func escape(_ s: String, attribute: Bool = true) -> String {
-        var out = ""
-        out.reserveCapacity(s.utf8.count)
-        for ch in s.unicodeScalars {
-            switch ch {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"" where attribute: out += "&quot;"
-            case "\n" where attribute: out += "&#10;"
-            case "\r": out += "&#13;"
-            case "\t" where attribute: out += "&#9;"
-            default:
-                // Controls other than tab and newline are not allowed in XML 1.0 at all.
-                if ch.value < 0x20 && ch != "\n" && ch != "\t" { continue }
-                out.unicodeScalars.append(ch)
-            }
-        }
         return out
     }
 }

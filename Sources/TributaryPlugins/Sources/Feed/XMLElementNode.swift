@@ -126,16 +126,13 @@ final class XMLElementNode {
 
     static func escape(_ t: String) -> String {
         guard t.utf8.contains(where: { $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") }) else { return t }
-        var out = ""
-        out.reserveCapacity(t.utf8.count + 16)
-        for ch in t.unicodeScalars {
-            switch ch {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            default: out.unicodeScalars.append(ch)
+        return t.replacingScalars { u in
+            switch u {
+            case "&": return "&amp;"
+            case "<": return "&lt;"
+            case ">": return "&gt;"
+            default: return nil
             }
         }
-        return out
     }
 }

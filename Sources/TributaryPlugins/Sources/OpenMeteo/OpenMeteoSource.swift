@@ -1,7 +1,4 @@
 import TributaryPluginKit
-import FoundationEssentials
-import Glibc
-import Dispatch
 import TributaryCore
 
 /// The `open-meteo` source: current conditions from the keyless Open-Meteo forecast API
@@ -52,16 +49,11 @@ public struct OpenMeteoSource: FeedSource {
 
     /// One request per place (`PlaceFetch`: in config order, one failing place fails only itself).
     public func fetch(_ context: FetchContext) async throws(SourceError) {
-        try await PlaceFetch.run(places, context, url: url(for:), apiError: Self.apiError) { root, place throws(JSONAccessError) in
-            try item(root, place: place, context: context)
-        }
+        try await PlaceFetch.run(places, context, url: url(for:), apiError: Self.apiError, item: item)
     }
 
     /// The API's own reason, `{"error":true,"reason":"..."}`, with an error status or a 200.
-    static let apiError = APIErrorShape { body, status in
-        if status != nil {
-            return (try? body["reason"].optionalString(allowNumber: true)).flatMap { $0 }.flatMap { $0.isEmpty ? nil : WeatherText.clean($0) }
-        }
+    static let apiError = APIErrorShape.message(at: "reason", clean: WeatherText.clean) { body in
         guard (try? body["error"].optionalBool()) == true else { return nil }
         return WeatherText.clean((try? body["reason"].optionalString(allowNumber: true)).flatMap { $0 } ?? "error without a reason")
     }
@@ -84,7 +76,6 @@ public struct OpenMeteoSource: FeedSource {
 
     func item(_ root: JSONNode, place: PlaceCoordinate, context: FetchContext) throws(JSONAccessError) -> Item {
         func number(_ node: JSONNode) throws(JSONAccessError) -> (value: Double, json: JSONValue)? { try node.optionalNumber() }
-        func num(_ v: Double) -> String { WeatherText.number(v) }
 
         let offset = try root["utc_offset_seconds"].int(allowString: true)
         guard abs(offset) < 86400 else {
@@ -108,8 +99,8 @@ public struct OpenMeteoSource: FeedSource {
         let zoneName = WeatherText.clean(try root["timezone"].optionalString() ?? "")
         let elevation = try number(root["elevation"])
 
-        var title = "\(place.name ?? place.label): \(num(temp.value)) \(units.temperatureSymbol)"
-        if let code { title += ", " + code.text.prefix(1).lowercased() + code.text.dropFirst() }
+        let title = WeatherText.title(place: place.name ?? place.label, temperature: temp.value, units: units,
+                                      condition: code.map { $0.text.prefix(1).lowercased() + $0.text.dropFirst() })
         let seconds = Int64(time.seconds.rounded(.down))
         var item = context.item(id: "open-meteo:\(place.label):\(seconds)", kind: "weather", title: title)
         item.published = time
@@ -118,21 +109,10 @@ public struct OpenMeteoSource: FeedSource {
         item.image = icon?.imageURL
         if let code, !code.isKnown { context.warn("\(place.name ?? place.label): unknown WMO weather code \(code.code)") }
 
-        var parts: [String] = []
-        if let feels { parts.append("feels like \(num(feels.value)) \(units.temperatureSymbol)") }
-        if let humidity { parts.append("humidity \(WeatherText.number(humidity.value, decimals: 0))%") }
-        if let pressure { parts.append("pressure \(WeatherText.number(pressure.value, decimals: 0)) hPa") }
-        if let windSpeed {
-            var wind = "wind \(num(windSpeed.value)) \(units.windSpeedSymbol)"
-            if let windDeg { wind += " " + WeatherText.compass(windDeg.value) }
-            parts.append(wind)
-        }
-        if let clouds { parts.append("clouds \(WeatherText.number(clouds.value, decimals: 0))%") }
-        if let precipitation, precipitation.value > 0 { parts.append("precipitation \(num(precipitation.value)) mm") }
-        if !parts.isEmpty {
-            let summary = parts.joined(separator: ", ")
-            item.summary = summary.prefix(1).uppercased() + summary.dropFirst()
-        }
+        var parts = WeatherText.conditions(units: units, feelsLike: feels?.value, humidity: humidity?.value, pressure: pressure?.value,
+                                           wind: windSpeed.map { ($0.value, windDeg?.value, nil) }, clouds: clouds?.value)
+        if let precipitation, precipitation.value > 0 { parts.append("precipitation \(WeatherText.number(precipitation.value)) mm") }
+        item.summary = WeatherText.sentence(parts)
 
         var data = JSONObject()
         data["temperature"] = temp.json

@@ -1,7 +1,4 @@
 import TributaryPluginKit
-import FoundationEssentials
-import Glibc
-import Dispatch
 import TributaryCore
 
 /// The `openweathermap` source: OpenWeatherMap current weather (`/data/2.5/weather`), one
@@ -100,18 +97,13 @@ public struct OpenWeatherMapSource: FeedSource {
 
     /// One request per place (`PlaceFetch`: in config order, one failing place fails only itself).
     public func fetch(_ context: FetchContext) async throws(SourceError) {
-        try await PlaceFetch.run(places, context, url: url(for:), apiError: Self.apiError) { root, place throws(JSONAccessError) in
-            try item(root, place: place, context: context)
-        }
+        try await PlaceFetch.run(places, context, url: url(for:), apiError: Self.apiError, item: item)
     }
 
     /// The API's own reason: `{"cod":401,"message":"Invalid API key..."}` with an error status;
     /// some gateways answer 200 with the error in the body, `cod` then a number or a string
     /// other than 200 (`<cod>: <message>`).
-    static let apiError = APIErrorShape { body, status in
-        if status != nil {
-            return (try? body["message"].optionalString(allowNumber: true)).flatMap { $0 }.flatMap { $0.isEmpty ? nil : WeatherText.clean($0) }
-        }
+    static let apiError = APIErrorShape.message(at: "message", clean: WeatherText.clean) { body in
         guard let cod = try? body["cod"].optionalString(allowNumber: true), cod != "200" else { return nil }
         let message = (try? body["message"].optionalString(allowNumber: true)).flatMap { $0 } ?? "error code \(cod)"
         return "\(cod): \(message)"
@@ -156,9 +148,8 @@ public struct OpenWeatherMapSource: FeedSource {
         } else {
             native = "0"
         }
-        let placeName = name.isEmpty ? place.label : name
-        var title = "\(placeName): \(num(temp.value)) \(units.temperatureSymbol)"
-        if !descriptions.isEmpty { title += ", " + descriptions.joined(separator: ", ") }
+        let title = WeatherText.title(place: name.isEmpty ? place.label : name, temperature: temp.value, units: units, separator: sep,
+                                      condition: descriptions.isEmpty ? nil : descriptions.joined(separator: ", "))
         var item = context.item(id: "owm:\(native):\(dt)", kind: "weather", title: title)
         guard let observed = Timestamp(checked: Double(dt)) else {
             throw JSONAccessError(path: root["dt"].path, expected: "a unix time within years 0000-9999", found: String(dt))
@@ -192,17 +183,8 @@ public struct OpenWeatherMapSource: FeedSource {
         let sunset = try root["sys.sunset"].optionalInt(allowString: true).flatMap { $0 == 0 ? nil : Timestamp(checked: Double($0)) }
         let timezone = try root["timezone"].optionalInt(allowString: true)
 
-        var parts: [String] = []
-        if let feels { parts.append("feels like \(num(feels.value)) \(units.temperatureSymbol)") }
-        if let humidity { parts.append("humidity \(WeatherText.number(humidity.value, decimals: 0))%") }
-        if let pressure { parts.append("pressure \(WeatherText.number(pressure.value, decimals: 0)) hPa") }
-        if let windSpeed {
-            var wind = "wind \(num(windSpeed.value)) \(units.windSpeedSymbol)"
-            if let windDeg { wind += " " + WeatherText.compass(windDeg.value) }
-            if let windGust { wind += ", gusts \(num(windGust.value)) \(units.windSpeedSymbol)" }
-            parts.append(wind)
-        }
-        if let clouds { parts.append("clouds \(WeatherText.number(clouds.value, decimals: 0))%") }
+        var parts = WeatherText.conditions(units: units, separator: sep, feelsLike: feels?.value, humidity: humidity?.value, pressure: pressure?.value,
+                                           wind: windSpeed.map { ($0.value, windDeg?.value, windGust?.value) }, clouds: clouds?.value)
         for (label, amount, hours) in [("rain", rain1h, "1h"), ("rain", rain3h, "3h"), ("snow", snow1h, "1h"), ("snow", snow3h, "3h")] {
             if let amount { parts.append("\(label) \(num(amount.value)) mm in \(hours)") }
         }
@@ -210,11 +192,7 @@ public struct OpenWeatherMapSource: FeedSource {
             if let sunrise { parts.append("sunrise \(WeatherText.clock(sunrise, offset: Int(timezone)))") }
             if let sunset { parts.append("sunset \(WeatherText.clock(sunset, offset: Int(timezone)))") }
         }
-        if !parts.isEmpty {
-            var summary = parts.joined(separator: ", ")
-            summary = summary.prefix(1).uppercased() + summary.dropFirst()
-            item.summary = summary
-        }
+        item.summary = WeatherText.sentence(parts)
 
         var data = JSONObject()
         data["temperature"] = temp.json

@@ -13,24 +13,23 @@ enum YouTubeSearchResult {
         case unknownKind(String, KeyPath)
     }
 
+    /// A result kind: its name (`video`) gives the rest, as the API and the items name them.
     struct Kind {
         let name: String
-        let idKey: String
-        let dataKey: String
-        let label: String
         let url: @Sendable (String) -> String
+
+        /// Where the result's id is in `id` (`videoId`).
+        var idKey: String { name + "Id" }
+        /// The id's key in the item's `data` (`video_id`).
+        var dataKey: String { name + "_id" }
+        /// What a title says when the result has none (`YouTube video`).
+        var label: String { "YouTube " + name }
     }
 
     static let kinds: [String: Kind] = [
-        "youtube#video": Kind(name: "video", idKey: "videoId", dataKey: "video_id", label: "YouTube video") {
-            "https://www.youtube.com/watch?v=" + URLEncoding.encode($0)
-        },
-        "youtube#channel": Kind(name: "channel", idKey: "channelId", dataKey: "channel_id", label: "YouTube channel") {
-            "https://www.youtube.com/channel/" + URLEncoding.encode($0)
-        },
-        "youtube#playlist": Kind(name: "playlist", idKey: "playlistId", dataKey: "playlist_id", label: "YouTube playlist") {
-            "https://www.youtube.com/playlist?list=" + URLEncoding.encode($0)
-        },
+        "youtube#video": Kind(name: "video") { "https://www.youtube.com/watch?v=" + URLEncoding.encode($0) },
+        "youtube#channel": Kind(name: "channel") { "https://www.youtube.com/channel/" + URLEncoding.encode($0) },
+        "youtube#playlist": Kind(name: "playlist") { "https://www.youtube.com/playlist?list=" + URLEncoding.encode($0) },
     ]
 
     /// Best first: the API sends the sizes the video has, `maxres` and `standard` only for some.

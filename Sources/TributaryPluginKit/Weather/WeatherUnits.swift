@@ -1,13 +1,12 @@
 import TributaryCore
-import TributaryPluginKit
 
 /// The unit systems the weather sources request, with the symbols people read them in.
 /// `standard` is OpenWeatherMap's Kelvin + m/s; Open-Meteo offers `metric` and `imperial` only.
-enum WeatherUnits: String, Sendable, CaseIterable {
+package enum WeatherUnits: String, Sendable, CaseIterable {
     case standard, metric, imperial
 
     /// `K` (written without a degree sign, as SI does), `°C` or `°F`.
-    var temperatureSymbol: String {
+    package var temperatureSymbol: String {
         switch self {
         case .standard: return "K"
         case .metric: return "°C"
@@ -15,5 +14,5 @@ enum WeatherUnits: String, Sendable, CaseIterable {
         }
     }
 
-    var windSpeedSymbol: String { self == .imperial ? "mph" : "m/s" }
+    package var windSpeedSymbol: String { self == .imperial ? "mph" : "m/s" }
 }

@@ -1,16 +1,15 @@
-import TributaryPluginKit
 import TributaryCore
 
 /// The `weather` line on a terminal, which both weather source types register
 /// (`SourceDescriptor.lines`) for the items of kind `weather`, whichever source made them.
-enum WeatherLine {
-    static let registration = ItemLine(kind: "weather", render: line)
+package enum WeatherLine {
+    package static let registration = ItemLine(kind: "weather", render: line)
 
     /// `weather  2026-11-29 10:00  Belo Horizonte: 19.8 °C, light rain, humidity 88%, wind 3.6 m/s NW,
     /// sunrise 05:13, sunset 18:27`: the title (place, temperature, condition) and, from `data`, only
     /// the parts present. Times are the place's wall clock when `data.timezone` (UTC offset in
     /// seconds) is known, else this machine's; decimals follow `data.lang` (a comma for pt_br, de...).
-    static func line(_ item: Item) -> String {
+    package static func line(_ item: Item) -> String {
         let data = item.data
         let offset = data["timezone"]?.numberValue?.int64.map { Int($0) }
         func time(_ t: Timestamp) -> String { offset.map { WeatherText.dateTime(t, offset: $0) } ?? ItemLine.localTime(t) }
