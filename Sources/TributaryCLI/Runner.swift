@@ -117,8 +117,16 @@ struct Runner {
         let options = Delivery.Options(emitAll: args.given(ifDeclared: Flags.all), dedupeAcrossSources: !watch, stopOnFailure: watch ? stopping : nil,
                                        lines: BuiltinRegistry.standard.itemLines, sinkNames: toStdout ? ["stdout"] : config.sinks.map(\.name),
                                        worker: worker, lease: config.lease, waitsOutStateOutages: watch, waitsOutSinkOutages: watch,
-                                       stories: config.stories, retention: config.retention)
+                                       stories: testStories ?? config.stories, retention: config.retention)
         return Delivery(sinks: sinks, sinkFilters: toStdout ? [] : config.sinks.map(\.filter), state: state, options: options)
+    }
+
+    /// `test NAME` shows every item the source gives with its story: `action: drop` keeps
+    /// nothing back there.
+    var testStories: StorySettings? {
+        guard args.is(.test), var s = config.stories else { return nil }
+        s.action = .tag
+        return s
     }
 
     /// This process's name in leases: `--worker`, else `<hostname>:<pid>`.

@@ -33,18 +33,18 @@ final class StoriesConfigTests: XCTestCase {
 
     func testErrorsNameTheKeyPath() {
         XCTAssertEqual(errors(#"{"stories":{"match":["url","slug"]},"sources":[\#(source)]}"#),
-                       [#"tributary.json: stories.match[1]: expected "url" or "title", found "slug""#])
+                       [#"tributary.json: (top level).stories.match[1]: expected "url" or "title", found "slug""#])
         XCTAssertEqual(errors(#"{"stories":{"match":[]},"sources":[\#(source)]}"#),
-                       [#"tributary.json: stories.match: expected at least one of "url", "title", found an empty list"#])
+                       [#"tributary.json: (top level).stories.match: expected at least one of "url", "title", found an empty list"#])
         let within = errors(#"{"stories":{"within":"soon"},"sources":[\#(source)]}"#)
         XCTAssertEqual(within.count, 1)
-        XCTAssertTrue(within.first?.hasPrefix("tributary.json: stories.within: ") ?? false, "\(within)")
+        XCTAssertTrue(within.first?.hasPrefix("tributary.json: (top level).stories.within: ") ?? false, "\(within)")
         let action = errors(#"{"stories":{"action":"delete"},"sources":[\#(source)]}"#)
-        XCTAssertTrue(action.first?.hasPrefix("tributary.json: stories.action: ") ?? false, "\(action)")
+        XCTAssertTrue(action.first?.hasPrefix("tributary.json: (top level).stories.action: ") ?? false, "\(action)")
         XCTAssertTrue(action.first?.contains(#""drop""#) ?? false, "\(action)")
         let typo = errors(#"{"stories":{"actoin":"tag"},"sources":[\#(source)]}"#)
-        XCTAssertEqual(typo, [#"tributary.json: stories: unknown key "actoin" (did you mean "action"?)"#])
+        XCTAssertEqual(typo, [#"tributary.json: (top level).stories: unknown key "actoin" (did you mean "action"?)"#])
         let scope = errors(#"{"stories":{"scope":"tag"},"sources":[\#(source)]}"#)
-        XCTAssertTrue(scope.first?.hasPrefix("tributary.json: stories.scope: ") ?? false, "\(scope)")
+        XCTAssertTrue(scope.first?.hasPrefix("tributary.json: (top level).stories.scope: ") ?? false, "\(scope)")
     }
 }

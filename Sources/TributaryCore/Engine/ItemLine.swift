@@ -71,8 +71,15 @@ public struct ItemLines: Sendable {
 
     public static let standard = ItemLines([])
 
+    /// The item's line; an item with a `story` (`stories`, `action: tag`) ends with it, so
+    /// copies of one story read as such.
     public func line(_ item: Item) -> String {
-        for l in lines where l.kind == item.kind { return l.render(item) }
-        return ItemLine.standard(item)
+        var text = ItemLine.standard(item)
+        for l in lines where l.kind == item.kind {
+            text = l.render(item)
+            break
+        }
+        if let story = item.story { text += "  " + story }
+        return text
     }
 }
