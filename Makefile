@@ -248,9 +248,9 @@ uninstall:
 	rm -rf "$(DESTDIR)$(DOCDIR)"
 
 ## DLOPEN_SONAMES: the libraries the binary opens with dlopen on first use rather than links
-## (each declared once in the code, `static let soname = "..."`); dpkg-shlibdeps cannot see
+## (each declared once in the code, in its `LibraryLoader`: `soname: "..."`); dpkg-shlibdeps cannot see
 ## them, so package-deb adds the dependency each one's package declares in its shlibs file.
-DLOPEN_SONAMES := $(shell sed -n 's/^ *static let soname = "\(.*\)".*/\1/p' $$(grep -rl 'static let soname = ' Sources))
+DLOPEN_SONAMES := $(shell grep -rhoE 'soname: "[^"]+"' Sources | sed 's/soname: "//; s/"$$//' | sort -u)
 
 ## deb: tributary_$(VERSION)_$(ARCH).deb of the release binary (Depends from its NEEDED
 ## libraries and the DLOPEN_SONAMES)

@@ -13,7 +13,7 @@ import Synchronization
 /// published, and never changes or goes away.
 ///
 /// Threading rule (why `@unchecked Sendable` is sound): every stored property is a constant but
-/// `outcome`, which is set once, under `first`, and read through an atomic reference (release,
+/// `outcome`, which is set once, under `first` (which keeps it too), and read through an atomic reference (release,
 /// then acquire), so a reader sees the table completely written.
 package final class LibraryLoader<Table>: @unchecked Sendable {
     /// Each slot of the table with the name of the symbol that fills it.
@@ -34,7 +34,10 @@ package final class LibraryLoader<Table>: @unchecked Sendable {
         init(_ result: Result<UnsafePointer<Table>, SharedLibrary.LoadError>) { self.result = result }
     }
     private let outcome = AtomicLazyReference<Outcome>()
-    private let first = Locked(())
+    /// The first load's lock, holding its outcome. Not a `Locked(())`: under ThreadSanitizer
+    /// the access to a lock's zero-sized value was reported outside the lock (a race between two
+    /// first loads of libxml2, which the lock did keep apart).
+    private let first = Locked<Outcome?>(nil)
 
     /// - `empty`: the table with every slot nil (the C struct's zero value).
     /// - `neededBy`, `name`, `debianPackage`: the error when the library cannot be opened says
@@ -67,10 +70,12 @@ package final class LibraryLoader<Table>: @unchecked Sendable {
     /// calls return the same table, or the same error.
     package func load() -> Result<UnsafePointer<Table>, SharedLibrary.LoadError> {
         if let done = outcome.load() { return done.result }
-        return first.withLock { _ in
-            if let done = outcome.load() { return done.result }
+        return first.withLock { done in
+            if let done { return done.result }
             let result = open(soname).flatMap { api in setUp(api).map { .failure($0) } ?? .success(api) }
-            return outcome.storeIfNil(Outcome(result)).result
+            let kept = outcome.storeIfNil(Outcome(result))
+            done = kept
+            return kept.result
         }
     }
 
