@@ -61,8 +61,11 @@ final class StoriesEndToEndTests: XCTestCase {
         return dir.write(file, #"{"sources":[\#(sources.joined(separator: ","))],"stories":\#(stories),"sinks":\#(sinks)}"#)
     }
 
+    /// The items of JSON Lines, each valid against Docs/item.schema.json.
     func items(_ lines: [String]) throws -> [(id: String, title: String, story: String?)] {
-        try lines.map { line in
+        let schema = try SchemaValidator.itemSchema()
+        return try lines.map { line in
+            XCTAssertEqual(schema.validate(line: line), [], line)
             let o = try XCTUnwrap(JSONParser.parse(Array(line.utf8)).objectValue, line)
             return (o["id"]?.stringValue ?? "", o["title"]?.stringValue ?? "", o["story"]?.stringValue)
         }
@@ -182,5 +185,64 @@ final class StoriesEndToEndTests: XCTestCase {
         XCTAssertEqual(realItems.map(\.id).sorted(), dryItems.map(\.id).sorted())
         XCTAssertEqual(Dictionary(uniqueKeysWithValues: realItems.map { ($0.id, $0.story ?? "") }),
                        Dictionary(uniqueKeysWithValues: dryItems.map { ($0.id, $0.story ?? "") }))
+    }
+
+    /// Two workers sharing a PostgreSQL state run at the same moment, each over its own outlets,
+    /// which carry copies of the same 20 new stories (each outlet its own links and its own
+    /// title decoration): under `tag` the two copies of a story get one story, under `drop`
+    /// each story is emitted once between them, and the copies are counted.
+    func testTwoWorkersSharingAPostgreSQLStateGiveCopiesOneStory() throws {
+        let pg = try PostgresServer.shared()
+        let cities = ["Leeds", "York", "Bath", "Hull", "Derby"]
+        @Sendable func feed(_ outlet: String, _ part: Int) -> String {
+            Self.rss(outlet, (0..<4).map { j in
+                let k = part * 4 + j
+                let title = "Council approves plan \(k * 7 + 3) for the new harbour bridge in \(cities[k % 5])"
+                return ("\(outlet)-\(k)", outlet == "a" ? title + " - Outlet A" : "UPDATE: " + title, "https://\(outlet).example/news/\(k)-harbour")
+            })
+        }
+        let server = try LoopbackServer { req in
+            // /a/2: outlet a's third feed. A little wait, so the two workers' batches overlap.
+            let parts = req.path.split(separator: "/")
+            guard parts.count == 2, let part = Int(parts[1]) else { return .text("no", status: 404, contentType: "text/plain") }
+            usleep(UInt32.random(in: 0...100_000))
+            return .text(feed(String(parts[0]), part), contentType: "application/rss+xml")
+        }
+        let dir = TempDir()
+        defer { server.stop(); dir.remove() }
+        for action in ["tag", "drop"] {
+            let schema = "s_" + UUID().uuidString.prefix(8).lowercased()
+            func config(_ outlet: String) -> String {
+                let sources = (0..<5).map { #"{"name":"\#(outlet)\#($0)","type":"feed","url":"\#(server.url("/\(outlet)/\($0)"))"}"# }
+                return dir.write("\(outlet)-\(action).json", #"{"state":{"url":"\#(pg.url())","schema":"\#(schema)"},"stories":{"action":"\#(action)"},"sources":[\#(sources.joined(separator: ","))],"sinks":[{"type":"jsonl","path":"out/\#(outlet)-\#(action).jsonl"}]}"#)
+            }
+            let workers = try ["a", "b"].map { o in
+                try BinaryRunner.start(["run", "-c", config(o), "--worker", "w" + o], stdoutPath: dir.path + "/\(o).out", stderrPath: dir.path + "/\(o).err")
+            }
+            for w in workers {
+                let end = Date().addingTimeInterval(60)
+                while w.isRunning && Date() < end { usleep(20_000) }
+                XCTAssertFalse(w.isRunning)
+                w.waitUntilExit()
+                XCTAssertEqual(w.terminationStatus, 0, (dir.read("a.err") ?? "") + (dir.read("b.err") ?? ""))
+            }
+            let lines = ["a", "b"].flatMap { o in (dir.read("out/\(o)-\(action).jsonl") ?? "").split(separator: "\n").map(String.init) }
+            let got = try items(lines)
+            var story: [String: String] = [:]
+            for i in got { story[i.id.replacingOccurrences(of: "feed:127.0.0.1:", with: "")] = i.story }
+            if action == "tag" {
+                XCTAssertEqual(got.count, 40, lines.joined(separator: "\n"))
+                for k in 0..<20 {
+                    XCTAssertNotNil(story["a-\(k)"])
+                    XCTAssertEqual(story["a-\(k)"], story["b-\(k)"], "story \(k): two copies, two stories")
+                }
+                XCTAssertEqual(Set(story.values).count, 20)
+            } else {
+                XCTAssertEqual(got.count, 20, "each story once between the two workers: \(story.keys.sorted())")
+                for k in 0..<20 { XCTAssertEqual([story["a-\(k)"], story["b-\(k)"]].compactMap { $0 }.count, 1, "story \(k)") }
+                let counted = try pg.psql("SELECT coalesce(sum(value), 0) FROM \(schema).counters WHERE name = 'story_duplicates'")
+                XCTAssertEqual(counted.trimmingCharacters(in: .whitespacesAndNewlines), "20")
+            }
+        }
     }
 }
