@@ -99,7 +99,7 @@ let package = Package(
         // processes, fan-out over URLs, JSON API errors.
         .target(name: "TributaryPluginKit", dependencies: ["TributaryCore", "CProcess", "CXML"], swiftSettings: strict + libxml2Headers),
         // Built-in sources and sinks, one folder each, plus the registry.
-        .target(name: "TributaryPlugins", dependencies: ["TributaryCore", "TributaryPluginKit", "TributaryPostgres", "CNATS", "CXML"], exclude: pluginFiles,
+        .target(name: "TributaryPlugins", dependencies: ["TributaryCore", "TributaryPluginKit", "TributaryPostgres", "CNATS"], exclude: pluginFiles,
                 swiftSettings: strict + libxml2Headers),
         // Command-line front end (argument parsing, signals, summary); no business logic.
         .target(name: "TributaryCLI", dependencies: ["TributaryCore", "TributaryPlugins", "CBuildInfo"], swiftSettings: strict),
