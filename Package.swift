@@ -117,7 +117,7 @@ let package = Package(
         .executableTarget(name: "tributary-filter-bench", dependencies: ["TributaryCore"], path: "bench/FilterBench", swiftSettings: strict),
         // The story matcher's cost per item with a million remembered stories (bench/README.md).
         // The stories stage through a SQLite state (Docs/stories.md#costs).
-        .executableTarget(name: "tributary-stories-state-bench", dependencies: ["TributaryCore"], path: "bench/StoriesStateBench", swiftSettings: strict),
+        .executableTarget(name: "tributary-stories-state-bench", dependencies: ["TributaryCore", "TributaryPostgres", "TributaryTestSupport"], path: "bench/StoriesStateBench", swiftSettings: strict),
         .executableTarget(name: "tributary-stories-bench", dependencies: ["TributaryStories"], path: "bench/StoriesBench", swiftSettings: strict),
         // Loopback HTTP server, fixtures and an in-memory sink for tests.
         .target(name: "TributaryTestSupport", dependencies: ["TributaryCore", "TributaryPluginKit", "TributaryPostgres"], swiftSettings: strict),

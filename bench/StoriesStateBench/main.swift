@@ -6,9 +6,12 @@
 // stories, 20% copies behind a decorated link (tracking parameters, m., /amp) and 20% copies
 // under a decorated title (an outlet name, BREAKING:) and another outlet's link.
 // The deliveries are not shut down: that would close the state they share.
-// Run: swift run -c release tributary-stories-state-bench [stories] [items] [rounds]
+// Run: swift run -c release tributary-stories-state-bench [stories] [items] [rounds] [sqlite|postgres]
+// (postgres: a server of its own on 127.0.0.1, started by the test kit's PostgresServer)
 import Foundation
 import TributaryCore
+import TributaryTestSupport
+import TributaryPostgres
 
 final class NullSink: Sink {
     private let count = Locked(0)
@@ -109,7 +112,16 @@ func deliver(_ all: [Item], state: any StateBackend, stories: StorySettings?) as
 }
 
 let tag = StorySettings(action: .tag)
-let store = try SQLiteState(path: dir + "/state.sqlite", lockTimeout: 5)
+let backendName = args.count > 4 ? args[4] : "sqlite"
+let pg: PostgresServer? = backendName == "postgres" ? try PostgresServer() : nil
+defer { pg?.remove() }
+let store: any StateBackend
+if let pg {
+    guard let url = PostgresURL(pg.url()) else { fatalError("no PostgreSQL URL") }
+    store = try PostgresState(url: url, schema: "bench")
+} else {
+    store = try SQLiteState(path: dir + "/state.sqlite", lockTimeout: 5)
+}
 var t = DispatchTime.now().uptimeNanoseconds
 // Filling: the stories go through the stage, 10,000 to a batch.
 do {
@@ -124,8 +136,14 @@ do {
     _ = await delivery.finish(run, failure: nil, stopped: false, requests: 1, validators: [])
 }
 let fill = ms(t)
-let fileMiB = Double((try? FileManager.default.attributesOfItem(atPath: dir + "/state.sqlite")[.size] as? Int) ?? 0) / 1_048_576
-print(String(format: "remembered %d stories in %.1f s (%.1f µs per story); state file %.0f MiB", remembered, fill / 1000, fill * 1000 / Double(max(remembered, 1)), fileMiB))
+let fileMiB: Double
+if let pg {
+    let bytes = try pg.psql("SELECT pg_total_relation_size('bench.kv')").filter { $0.isNumber }
+    fileMiB = (Double(bytes) ?? 0) / 1_048_576
+} else {
+    fileMiB = Double((try? FileManager.default.attributesOfItem(atPath: dir + "/state.sqlite")[.size] as? Int) ?? 0) / 1_048_576
+}
+print(backendName + ": " + String(format: "remembered %d stories in %.1f s (%.1f µs per story); the state's values take %.0f MiB on disk", remembered, fill / 1000, fill * 1000 / Double(max(remembered, 1)), fileMiB))
 
 var with: [Double] = []
 var without: [Double] = []
