@@ -62,16 +62,8 @@ public struct TitleSignature: Sendable, Equatable, CustomStringConvertible {
             bloom |= 1 << UInt64((v >> 2) & 63)
             n += 1
         }
-        // Insertion sort: at most 16.
-        var i = 1
-        while i < n {
-            let x = tokens[i]
-            var j = i - 1
-            while j >= 0, tokens[j] > x { tokens[j + 1] = tokens[j]; j -= 1 }
-            tokens[j + 1] = x
-            i += 1
-        }
         storedCount = UInt8(n)
+        sortTokens()
     }
 
     /// Adds a token (as `init(values:)` does, one at a time); `sortTokens` when done.
@@ -87,6 +79,7 @@ public struct TitleSignature: Sendable, Equatable, CustomStringConvertible {
         bloom |= 1 << UInt64((v >> 2) & 63)
     }
 
+    /// Insertion sort: at most 16 tokens.
     public mutating func sortTokens() {
         let n = Int(storedCount)
         var i = 1

@@ -18,3 +18,11 @@ public final class InMemorySink: Sink, Sendable {
     public var batches: Int { state.withLock { $0.batches } }
     public var closed: Bool { state.withLock { $0.closed } }
 }
+
+/// A sink that only counts, for benchmarks: what a run costs without a sink's own work.
+public final class NullSink: Sink, Sendable {
+    private let count = Locked(0)
+    public init() {}
+    public func write(_ items: [Item]) throws(SinkError) { count.withLock { $0 += items.count } }
+    public var written: Int { count.withLock { $0 } }
+}

@@ -5,11 +5,7 @@
 // Run: swift run -c release tributary-state-bench [ids] [items] [batch]
 import Foundation
 import TributaryCore
-
-final class NullSink: Sink {
-    private let count = Locked(0)
-    func write(_ items: [Item]) throws(SinkError) { count.withLock { $0 += items.count } }
-}
+import TributaryTestSupport
 
 func ms(_ start: UInt64) -> Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6 }
 

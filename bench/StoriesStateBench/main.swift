@@ -13,11 +13,6 @@ import TributaryCore
 import TributaryTestSupport
 import TributaryPostgres
 
-final class NullSink: Sink {
-    private let count = Locked(0)
-    func write(_ items: [Item]) throws(SinkError) { count.withLock { $0 += items.count } }
-}
-
 func ms(_ start: UInt64) -> Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6 }
 
 let args = CommandLine.arguments
@@ -29,19 +24,6 @@ let dir = NSTemporaryDirectory() + "tributary-stories-state-bench-\(getpid())"
 try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(atPath: dir) }
 let now = Timestamp.now().seconds
-
-/// A deterministic generator (SplitMix64).
-struct Random {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-}
 
 let syllables = ["ka", "lo", "mi", "ren", "tu", "sa", "vor", "el", "dan", "pri", "ko", "mar", "ist", "ul", "fen", "ta", "gro", "bel", "nu", "sh"]
 let vocabulary: [String] = (0..<50_000).map { i in
@@ -56,7 +38,7 @@ let vocabulary: [String] = (0..<50_000).map { i in
 
 /// The title of story `k`: 6 to 14 words, the common words more likely (a square skew).
 func title(_ k: Int) -> String {
-    var r = Random(state: UInt64(k) &* 0x1000_0001 &+ 7)
+    var r = SeededGenerator(seed: UInt64(k) &* 0x1000_0001 &+ 7)
     let count = 6 + r.below(9)
     var words: [String] = []
     for _ in 0..<count {
@@ -82,7 +64,7 @@ func original(_ k: Int) -> Item {
 
 /// One round: 60% new stories, 20% URL copies and 20% title copies of stories remembered.
 func runItems(_ round: Int) -> [Item] {
-    var random = Random(state: UInt64(round) &+ 42)
+    var random = SeededGenerator(seed: UInt64(round) &+ 42)
     return (0..<runSize).map { j in
         let k = remembered + round * runSize + j
         switch j % 5 {
