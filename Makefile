@@ -9,10 +9,10 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 RELEASE_BIN ?= .build/release/tributary
 VERSION := $(shell sed -n 's/^ *public static let version = "\(.*\)"$$/\1/p' Sources/TributaryCore/Config/Values.swift 2>/dev/null)
 # C libraries the build needs: SQLite (linked, found through pkg-config) and the headers of
-# libcurl (OpenSSL flavour), libcrypto, PCRE2, libxml2, libpq and the NATS C client, which the binary
-# opens with dlopen on first use (libxml2-dev brings libxml2, which the feed source loads at run
-# time for RSS and Atom).
-APT_PACKAGES := libcurl4-openssl-dev libssl-dev libsqlite3-dev libpcre2-dev libxml2-dev libpq-dev libnats-dev pkg-config
+# libcurl (OpenSSL flavour), libcrypto, PCRE2, libxml2, libpq, the NATS C client and libjq, which the
+# binary opens with dlopen on first use (libxml2-dev brings libxml2, which the feed source loads at
+# run time for RSS and Atom; libjq-dev brings libjq1, for jq programs).
+APT_PACKAGES := libcurl4-openssl-dev libssl-dev libsqlite3-dev libpcre2-dev libxml2-dev libpq-dev libnats-dev libjq-dev pkg-config
 # Tools the tests run: readelf (binutils), systemd-analyze (systemd), dpkg-shlibdeps (dpkg-dev),
 # the shells and man that check the generated completion scripts and man page, a Python venv
 # (python3-venv) for the Python tools below, a PostgreSQL server and psql (postgresql) for the

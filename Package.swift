@@ -41,6 +41,10 @@ let package = Package(
         // typed wrappers over it. Headers only, from libxml2-dev (libxml2Headers above): no
         // pkgConfig, which would link -lxml2, and every start would load libxml2 and ICU.
         .systemLibrary(name: "CXML"),
+        // C shim over libjq (jq 1.6): jq programs in process, through a function table filled
+        // at run time (dlopen on the first program, see JQLibrary.swift); headers only, from
+        // libjq-dev, for the same reason as CCurl.
+        .systemLibrary(name: "CJQ"),
         // C shim over libpq: PostgreSQL for the shared state and the postgres sink, through a
         // function table filled at run time (dlopen on first connection, see PostgresLibrary.swift);
         // headers only, from libpq-dev, for the same reason as CCurl.
@@ -58,6 +62,9 @@ let package = Package(
         .systemLibrary(name: "CProcess"),
         // Engine: JSON layer, model, HTTP, config, engine, plugin protocols.
         .target(name: "TributaryCore", dependencies: ["CCurl", "CCrypto", "CNATS", "CPCRE2", "CSQLite", "CPostgres", "CDynamicLoader", "CProcess"], swiftSettings: strict),
+        // jq programs in process (libjq through CJQ): compile once, run per item from any thread,
+        // each run bounded in time (Docs/processors/jq.md).
+        .target(name: "TributaryJQ", dependencies: ["TributaryCore", "CJQ"], swiftSettings: strict),
         // Built-in sources and sinks, one folder each, plus the registry.
         .target(name: "TributaryPlugins", dependencies: ["TributaryCore", "CProcess", "CXML"], swiftSettings: strict + libxml2Headers),
         // Command-line front end (argument parsing, signals, summary); no business logic.
@@ -73,6 +80,7 @@ let package = Package(
         .target(name: "TributaryTestSupport", dependencies: ["TributaryCore"], swiftSettings: strict),
         .testTarget(name: "TributaryCoreTests", dependencies: ["TributaryCore", "TributaryTestSupport"], swiftSettings: strict),
         .testTarget(name: "TributaryPluginsTests", dependencies: ["TributaryPlugins", "TributaryTestSupport"], swiftSettings: strict + libxml2Headers),
+        .testTarget(name: "TributaryJQTests", dependencies: ["TributaryJQ", "TributaryTestSupport"], swiftSettings: strict),
         .testTarget(name: "EndToEndTests", dependencies: ["TributaryCore", "TributaryTestSupport"], swiftSettings: strict),
         // Rules about the repository itself: source constructs, docs, examples.
         .testTarget(name: "RepositoryTests", dependencies: ["TributaryTestSupport"], exclude: [], swiftSettings: strict),

@@ -8,7 +8,7 @@ import TributaryTestSupport
 /// (`range(of:)`, `replacingOccurrences`, ...) what every file of the module calls, so the rule
 /// is per module, and the binary itself is checked too.
 final class FoundationImportTests: XCTestCase {
-    static let binaryModules = ["Sources/TributaryCore", "Sources/TributaryPlugins", "Sources/TributaryCLI", "Sources/tributary"]
+    static let binaryModules = ["Sources/TributaryCore", "Sources/TributaryPlugins", "Sources/TributaryJQ", "Sources/TributaryCLI", "Sources/tributary"]
 
     func testNoModuleOfTheBinaryImportsFoundation() throws {
         let root = BinaryRunner.packageRoot
