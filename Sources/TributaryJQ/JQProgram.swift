@@ -28,7 +28,7 @@ import TributaryCore
 /// from the program's pool and gives it back when done, so a state is used by one thread at
 /// a time and never by two at once (JQState); the pool grows to the number of threads that
 /// run the program at the same time, each new state compiled from the text (jq 1.6 compiles
-/// its builtins with every program: about 5-30 ms, once per state).
+/// its builtins with every program: 20-50 ms, once per state).
 ///
 /// Time limit: each run is bounded by `limits.timeLimit` (JQWatchdog) and `limits.maxOutputs`.
 public final class JQProgram: Sendable {
@@ -80,7 +80,8 @@ public final class JQProgram: Sendable {
 
     /// Runs the program on `input`, handing each output to `each` as it comes; nil when the run
     /// completed, or why it failed (after which the outputs already handed over must not be used:
-    /// an input whose run fails is skipped as a whole).
+    /// an input whose run fails is skipped as a whole). `each` runs inside the time limit: keep
+    /// it quick (collect, do not write to a sink from it).
     public func run(json input: UnsafeRawBufferPointer, each: (JQOutput) -> Void) -> JQRunError? {
         let state: JQState
         switch checkout() {
@@ -229,9 +230,11 @@ public final class JQProgram: Sendable {
         }
     }
 
+    /// `d` in nanoseconds, from 0 (a negative duration) to about 290 years.
     static func nanoseconds(_ d: Duration) -> UInt64 {
         let (s, atto) = d.components
         guard s >= 0 else { return 0 }
-        return UInt64(s) &* 1_000_000_000 &+ UInt64(atto / 1_000_000_000)
+        guard s < 9_000_000_000 else { return 9_000_000_000 * 1_000_000_000 }
+        return UInt64(s) * 1_000_000_000 + UInt64(max(atto, 0) / 1_000_000_000)
     }
 }

@@ -69,21 +69,40 @@ final class JQTimeLimitTests: XCTestCase {
         let limit = Duration.milliseconds(20)
         let program = try compile(#"if .loop then [limit(1e9; repeat("abcdefgh"))] else {id, n: (.n + 1)} end"#, JQLimits(timeLimit: limit))
         let looping = Array(#"{"id":"a:1","loop":true}"#.utf8)
+        /// An input that ends in microseconds; the limit is wall time, so on a machine busy
+        /// enough to keep this thread off a core for 20 ms it can still be stopped: then it is
+        /// run again (at most three times), as the engine would on the next run.
+        func runs(_ i: Int, file: StaticString = #filePath, line: UInt = #line) throws {
+            let input = Array(#"{"id":"a:\#(i)","loop":false,"n":\#(i)}"#.utf8)
+            var r = program.run(input)
+            for _ in 0..<2 where r == .failure(.timeLimit(limit)) { r = program.run(input) }
+            XCTAssertEqual(try r.get().map(\.description), [#"{"id":"a:\#(i)","n":\#(i + 1)}"#], file: file, line: line)
+        }
         let halts = JQWatchdog.shared.halts
         for _ in 0..<10 { XCTAssertEqual(program.run(looping), .failure(.timeLimit(limit))) }
         let before = Self.rss()
         for i in 0..<100 {
             XCTAssertEqual(program.run(looping), .failure(.timeLimit(limit)))
-            if i % 10 == 0 {
-                XCTAssertEqual(try program.run(Array(#"{"id":"a:\#(i)","loop":false,"n":\#(i)}"#.utf8)).get().map(\.description), [#"{"id":"a:\#(i)","n":\#(i + 1)}"#])
-            }
+            if i % 10 == 0 { try runs(i) }
         }
         let after = Self.rss()
         print("RSS before \(before >> 20) MiB, after 100 timeouts \(after >> 20) MiB")
-        XCTAssertLessThan(after - before, 32 << 20, "RSS grew from \(before >> 20) to \(after >> 20) MiB")
+        // AddressSanitizer holds freed memory back (its quarantine, up to 256 MiB), so resident
+        // memory says nothing there; its own checks are what that pass is for.
+        if dlsym(nil, "__asan_init") == nil {
+            XCTAssertLessThan(after - before, 32 << 20, "RSS grew from \(before >> 20) to \(after >> 20) MiB")
+        }
         XCTAssertGreaterThanOrEqual(JQWatchdog.shared.halts - halts, 110)
-        XCTAssertEqual(try program.run(Array(#"{"id":"b:1","loop":false,"n":1}"#.utf8)).get().map(\.description), [#"{"id":"b:1","n":2}"#])
+        try runs(1000)
         XCTAssertEqual(program.idleStates, 1)
+    }
+
+    func testAHugeLimitDoesNotWrapAround() throws {
+        let program = try compile(".a", JQLimits(timeLimit: .seconds(Int64.max)))
+        XCTAssertEqual(try program.run(Array(#"{"a":1}"#.utf8)).get().map(\.description), ["1"])
+        XCTAssertEqual(JQProgram.nanoseconds(.seconds(Int64.max)), 9_000_000_000_000_000_000)
+        XCTAssertEqual(JQProgram.nanoseconds(.milliseconds(1500)), 1_500_000_000)
+        XCTAssertEqual(JQProgram.nanoseconds(.seconds(-1)), 0)
     }
 
     func testAProgramThatEndsInTimeIsNotStopped() throws {
