@@ -76,6 +76,8 @@ let package = Package(
         .executableTarget(name: "tributary-json-bench", dependencies: ["TributaryCore", "TributaryTestSupport"], path: "bench/JSONBench", swiftSettings: strict),
         // Filter rules: PCRE2 against POSIX regex and Swift Regex (bench/README.md).
         .executableTarget(name: "tributary-filter-bench", dependencies: ["TributaryCore"], path: "bench/FilterBench", swiftSettings: strict),
+        // jq programs in process against the jq command on the same item lines (Docs/processors/jq.md).
+        .executableTarget(name: "tributary-jq-bench", dependencies: ["TributaryJQ"], path: "bench/JQBench", swiftSettings: strict),
         // Loopback HTTP server, fixtures and an in-memory sink for tests.
         .target(name: "TributaryTestSupport", dependencies: ["TributaryCore"], swiftSettings: strict),
         .testTarget(name: "TributaryCoreTests", dependencies: ["TributaryCore", "TributaryTestSupport"], swiftSettings: strict),
