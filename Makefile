@@ -9,12 +9,12 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 RELEASE_BIN ?= .build/release/tributary
 VERSION := $(shell sed -n 's/^ *public static let version = "\(.*\)"$$/\1/p' Sources/TributaryBase/System/Values.swift 2>/dev/null)
 # C libraries the build needs: SQLite (linked, found through pkg-config) and the headers of
-# libcurl (OpenSSL flavour), libcrypto, PCRE2, libxml2, libpq and the NATS C client, which the binary
-# opens with dlopen on first use (libxml2-dev brings libxml2, which the feed source loads at run
-# time for RSS and Atom).
+# libcurl (OpenSSL flavour), libcrypto, PCRE2, libxml2, libpq, the NATS C client and libjq, which the
+# binary opens with dlopen on first use (libxml2-dev brings libxml2, which the feed source loads at
+# run time for RSS and Atom; libjq-dev brings libjq1, for jq programs).
 # libstdc++-12-dev: `--static-swift-stdlib` links the Swift runtime's C++ parts against
 # libstdc++ (GCC 12's, Debian 12's), which the toolchain's own dependencies (gcc) do not bring.
-APT_PACKAGES := libcurl4-openssl-dev libssl-dev libsqlite3-dev libpcre2-dev libxml2-dev libpq-dev libnats-dev pkg-config libstdc++-12-dev
+APT_PACKAGES := libcurl4-openssl-dev libssl-dev libsqlite3-dev libpcre2-dev libxml2-dev libpq-dev libnats-dev libjq-dev pkg-config libstdc++-12-dev
 # What the demo runs besides the binary: its exec source's plugin is a Python program (the
 # toolchain's dependencies bring libpython3 but no python3).
 DEMO_PACKAGES := python3

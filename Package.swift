@@ -58,6 +58,10 @@ let package = Package(
         // typed wrappers over it. Headers only, from libxml2-dev (libxml2Headers above): no
         // pkgConfig, which would link -lxml2, and every start would load libxml2 and ICU.
         .systemLibrary(name: "CXML"),
+        // C shim over libjq (jq 1.6): jq programs in process, through a function table filled
+        // at run time (dlopen on the first program, see JQLibrary.swift); headers only, from
+        // libjq-dev, for the same reason as CCurl.
+        .systemLibrary(name: "CJQ"),
         // C shim over libpq: PostgreSQL for the shared state and the postgres sink, through a
         // function table filled at run time (dlopen on first connection, see PostgresLibrary.swift);
         // headers only, from libpq-dev, for the same reason as CCurl.
@@ -98,8 +102,11 @@ let package = Package(
         // What several plugins share: feed files' window, HTML text and entities, XML, child
         // processes, fan-out over URLs, JSON API errors.
         .target(name: "TributaryPluginKit", dependencies: ["TributaryCore", "CProcess", "CXML"], swiftSettings: strict + libxml2Headers),
+        // jq programs in process (libjq through CJQ): compile once, run per item from any thread,
+        // each run bounded in time (Docs/processors/jq.md).
+        .target(name: "TributaryJQ", dependencies: ["TributaryBase", "CJQ"], swiftSettings: strict),
         // Built-in sources and sinks, one folder each, plus the registry.
-        .target(name: "TributaryPlugins", dependencies: ["TributaryCore", "TributaryPluginKit", "TributaryPostgres", "CNATS"], exclude: pluginFiles,
+        .target(name: "TributaryPlugins", dependencies: ["TributaryCore", "TributaryPluginKit", "TributaryPostgres", "TributaryJQ", "CNATS"], exclude: pluginFiles,
                 swiftSettings: strict + libxml2Headers),
         // Command-line front end (argument parsing, signals, summary); no business logic.
         .target(name: "TributaryCLI", dependencies: ["TributaryCore", "TributaryPlugins", "CBuildInfo"], swiftSettings: strict),
@@ -119,11 +126,14 @@ let package = Package(
         // The stories stage through a SQLite state (Docs/stories.md#costs).
         .executableTarget(name: "tributary-stories-state-bench", dependencies: ["TributaryCore", "TributaryPostgres", "TributaryTestSupport"], path: "bench/StoriesStateBench", swiftSettings: strict),
         .executableTarget(name: "tributary-stories-bench", dependencies: ["TributaryStories"], path: "bench/StoriesBench", swiftSettings: strict),
+        // jq programs in process against the jq command on the same item lines (Docs/processors/jq.md).
+        .executableTarget(name: "tributary-jq-bench", dependencies: ["TributaryJQ"], path: "bench/JQBench", swiftSettings: strict),
         // Loopback HTTP server, fixtures and an in-memory sink for tests.
         .target(name: "TributaryTestSupport", dependencies: ["TributaryCore", "TributaryPluginKit", "TributaryPostgres"], swiftSettings: strict),
         .testTarget(name: "TributaryCoreTests", dependencies: ["TributaryCore", "TributaryPluginKit", "TributaryTestSupport", "CSystem"], swiftSettings: strict + libxml2Headers),
         .testTarget(name: "TributaryPluginsTests", dependencies: ["TributaryPlugins", "TributaryPluginKit", "TributaryDocs", "TributaryTestSupport", "CNATS"], swiftSettings: strict + libxml2Headers),
         .testTarget(name: "TributaryStoriesTests", dependencies: ["TributaryStories"], swiftSettings: strict),
+        .testTarget(name: "TributaryJQTests", dependencies: ["TributaryJQ", "TributaryTestSupport"], swiftSettings: strict),
         .testTarget(name: "EndToEndTests", dependencies: ["TributaryCore", "TributaryTestSupport"], swiftSettings: strict),
         // Rules about the repository itself: source constructs, docs, examples.
         .testTarget(name: "RepositoryTests", dependencies: ["TributaryTestSupport", "TributaryDocs"], exclude: [], swiftSettings: strict),

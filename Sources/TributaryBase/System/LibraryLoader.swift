@@ -1,7 +1,7 @@
 import Synchronization
 
 /// A C library opened at run time (`SharedLibrary`) and bound to its C function table: the one
-/// way the program loads libcurl, libcrypto, libxml2, libpq, libnats and PCRE2, none of which is
+/// way the program loads libcurl, libcrypto, libxml2, libpq, libnats, PCRE2 and libjq, none of which is
 /// linked. Each library declares one loader: its soname, the symbol behind each slot of its
 /// table, who needs it and the Debian package that installs it, and what to do once after
 /// binding (libcurl's global init, libxml2's parser init).
