@@ -337,6 +337,63 @@ extension Option where Value == [(String, KeyPath)] {
     }
 }
 
+/// Where a field's value comes from: a key path, or a program in a language the reader of the
+/// option knows (`{"jq": "<program>"}`: the `json` source compiles it).
+public enum FieldMapping: Sendable, Equatable {
+    case path(KeyPath)
+    /// A jq program, as written.
+    case jq(String)
+
+    public init?(_ v: JSONValue) {
+        if let s = v.stringValue {
+            guard let p = try? KeyPath(parsing: s) else { return nil }
+            self = .path(p)
+        } else if let o = v.objectValue, o.count == 1, let program = o["jq"]?.stringValue {
+            self = .jq(program)
+        } else {
+            return nil
+        }
+    }
+
+    /// What is wrong with `v` as a field mapping, or nil.
+    static func problem(_ v: JSONValue) -> String? {
+        if let s = v.stringValue {
+            do { _ = try KeyPath(parsing: s) } catch { return "\(error)" }
+            return nil
+        }
+        guard let o = v.objectValue else { return "expected a key path string or {\"jq\": \"<program>\"}, found \(v.typeName)" }
+        if let other = o.keys.first(where: { $0 != "jq" }) {
+            return "expected {\"jq\": \"<program>\"}, found the key \"\(other)\" (a mapping object has the one key jq)"
+        }
+        guard let program = o["jq"] else { return "expected {\"jq\": \"<program>\"}, found an empty object" }
+        guard let text = program.stringValue else { return "expected {\"jq\": \"<program>\"}, found a \(program.typeName) as the program" }
+        if text.isEmpty { return "expected a jq program, found an empty string" }
+        return nil
+    }
+}
+
+extension Option where Value == FieldMapping {
+    /// A key path, or `{"jq": "<program>"}`.
+    public static func fieldMapping(_ name: String, _ help: String) -> Option {
+        Option(spec: OptionSpec(name, .fieldMapping, help), read: { v, _ in FieldMapping(v) },
+               show: { m in
+                   switch m {
+                   case .path(let p): return "\"\(p)\""
+                   case .jq(let t): return "{\"jq\": \"\(t)\"}"
+                   }
+               }, placeholder: { .path(KeyPath(components: [])) })
+    }
+}
+
+extension Option where Value == [(String, FieldMapping)] {
+    /// An object of names to field mappings (`data` fields), in order.
+    public static func fieldMappingMap(_ name: String, _ help: String) -> Option {
+        Option(spec: OptionSpec(name, .fieldMappingMap, help), read: { v, _ in
+            v.objectValue?.entries.compactMap { e in FieldMapping(e.value).map { (e.key, $0) } }
+        }, show: { _ in "{}" }, placeholder: { [] })
+    }
+}
+
 extension Option where Value == OptionReader {
     /// A nested object with its own options, read through a reader of its own.
     public static func object(_ name: String, _ options: [any OptionDeclaration], _ help: String) -> Option {

@@ -141,6 +141,13 @@ public final class OptionReader {
                 guard let s = e.value.stringValue else { error("\(spec.name).\(e.key)", "expected a key path string, found \(Self.show(e.value))"); continue }
                 do { _ = try KeyPath(parsing: s) } catch { self.error("\(spec.name).\(e.key)", "\(error)") }
             }
+        case .fieldMapping:
+            if let problem = FieldMapping.problem(value) { error(spec.name, problem) }
+        case .fieldMappingMap:
+            guard let o = value.objectValue else { bad("an object of key paths or {\"jq\": program} objects"); return }
+            for e in o.entries {
+                if let problem = FieldMapping.problem(e.value) { error("\(spec.name).\(e.key)", problem) }
+            }
         case .enumeration(let allowed):
             guard let s = value.stringValue, allowed.contains(s) else {
                 var msg = "expected one of \(allowed.map { "\"\($0)\"" }.joined(separator: ", ")), found \(Self.show(value))"

@@ -20,6 +20,10 @@ public struct OptionSpec: Sendable {
         case stringMap
         /// Object of name -> key path (`data` fields).
         case keyPathMap
+        /// A key path, or `{"jq": "<program>"}`: a `json` source's field mapping (`FieldMapping`).
+        case fieldMapping
+        /// Object of name -> field mapping (`data` fields of a `json` source).
+        case fieldMappingMap
         case enumeration([String])
         /// A nested object with its own options.
         case object([OptionSpec])
@@ -132,6 +136,8 @@ public struct OptionSpec: Sendable {
         case .stringList: return "list of strings"
         case .stringMap: return "object of strings"
         case .keyPathMap: return "object of key paths"
+        case .fieldMapping: return "key path or {\"jq\": program}"
+        case .fieldMappingMap: return "object of key paths or {\"jq\": program}"
         case .enumeration(let v): return v.map { "\"\($0)\"" }.joined(separator: "|")
         case .object: return "object"
         case .objectList: return "list of objects"

@@ -29,8 +29,11 @@ public enum BuiltinRegistry {
         ],
         processors: [
             FilterProcessor.descriptor,
+            JQProcessor.descriptor,
+            ExecProcessor.descriptor,
         ],
         formats: [OPMLFormat.format],
-        preparations: [ExecSource.claimAllChildren]
+        preparations: [ExecSource.claimAllChildren],
+        templates: JQTemplate.compiler
     )
 }

@@ -88,7 +88,7 @@ final class WebhookSinkTests: XCTestCase {
         guard case .array(let elements) = try JSONParser.parse(json) else { return XCTFail("not an array") }
         XCTAssertEqual(elements.count, 2)
         XCTAssertEqual(elements.map { JSONWriter.serialize($0) }, items.map { $0.jsonLine() })
-        XCTAssertEqual(WebhookPayload.body([], format: .json), Array("[]".utf8))
+        XCTAssertEqual(WebhookPayload.body([Item](), format: .json), Array("[]".utf8))
         let p = WebhookPayload(items: items, format: .json, secret: Array("k3y!".utf8), extraHeaders: [("Authorization", "Bearer x")])
         XCTAssertEqual(p.headers.first { $0.name == "Content-Type" }?.value, "application/json")
         XCTAssertEqual(p.headers.first { $0.name == "X-Tributary-Signature" }?.value, WebhookPayload.signature(p.body, secret: Array("k3y!".utf8)))

@@ -53,6 +53,10 @@ public enum CommonOptions {
     public static let sinkName = Option.string("name", "the sink's name in the metrics (`sink` label), [a-z0-9][a-z0-9._-]*, unique; default its type, then <type>-2, <type>-3 for more of one type")
         .checked { ConfigLoader.isValidName($0) ? nil : "expected [a-z0-9][a-z0-9._-]*, found \"\($0)\"" }
     public static let sink: [any OptionDeclaration] = [sinkType, sinkName, FilterOptions.filter]
+    /// A sink's `template`, for the sink types that take one (`SinkDescriptor.takesTemplate`);
+    /// compiled by the registry's template language when the config is loaded.
+    public static let template = Option.string("template", "a jq program run on each item just before the sink: its outputs are what the sink writes instead of the item (Docs/templates.md)")
+        .checked { $0.isEmpty ? "expected a program, found an empty string" : nil }
 
     // MARK: every processor
 

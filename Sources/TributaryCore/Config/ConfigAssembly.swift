@@ -241,13 +241,36 @@ extension ConfigLoader {
         }
         let before = diag.errors.count
         let checksBefore = diag.preflight.count
-        let reader = OptionReader(object: obj, context: context, specs: CommonOptions.sink.map(\.spec) + desc.options, diagnostics: diag, configDirectory: part.directory)
-        guard let sink = desc.make(reader), diag.errors.count == before else { return nil }
+        var object = obj
+        if !desc.takesTemplate, obj["template"] != nil {
+            let takers = registry.sinks.filter(\.takesTemplate).map(\.type)
+            diag.add("\(context).template: the \(type) sink takes no template (\(takers.isEmpty ? "no sink type does" : "the sinks that do: " + takers.joined(separator: ", ")))")
+            object = JSONObject(obj.entries.filter { $0.key != "template" })
+        }
+        let reader = OptionReader(object: object, context: context, specs: CommonOptions.sink.map(\.spec) + desc.options, diagnostics: diag, configDirectory: part.directory)
+        let template = desc.takesTemplate ? compileTemplate(reader, registry: registry) : nil
+        guard let sink = desc.makeWithTemplate(reader, template), diag.errors.count == before else { return nil }
         return ConfiguredSink(type: type, name: reader[CommonOptions.sinkName], sink: sink, filter: FilterOptions.read(reader), checks: Array(diag.preflight[checksBefore...]))
     }
 }
 
 extension ConfigLoader {
+    /// The sink's `template`, compiled by the registry's language; nil without one, or with an
+    /// error naming the key (`sinks[0].template: jq: error: ...`) when it does not compile.
+    static func compileTemplate(_ reader: OptionReader, registry: Registry) -> (any ItemTemplate)? {
+        guard let text = reader[CommonOptions.template] else { return nil }
+        guard let compiler = registry.templates else {
+            reader.error(CommonOptions.template.spec.name, "this build has no template language")
+            return nil
+        }
+        switch compiler.compile(text) {
+        case .success(let t): return t
+        case .failure(let e):
+            reader.error(CommonOptions.template.spec.name, e.message)
+            return nil
+        }
+    }
+
     /// A sink the command line makes itself, declared as a config declares one: JSON Lines on
     /// stdout for `--jsonl`, `--dry-run` and `test` is `{"type": "jsonl", "path": "-"}`. Nil when
     /// the registry has no such type or the object breaks its declarations.

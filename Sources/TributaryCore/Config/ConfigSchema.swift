@@ -83,6 +83,10 @@ public enum ConfigSchema {
     static let durationPattern = "^([0-9]+(\\.[0-9]+)?(ms|s|m|h|d|w))+$|^[0-9]+(\\.[0-9]+)?$"
     static let sizePattern = "^[0-9]+(\\.[0-9]+)?\\s*(B|KiB|MiB|GiB|KB|MB|GB)?$"
 
+    /// `{"jq": "<program>"}`, a field mapping's program.
+    static let jqMapping = obj([("type", .string("object")), ("required", .array([.string("jq")])), ("additionalProperties", .bool(false)),
+                                ("properties", obj([("jq", obj([("type", .string("string")), ("minLength", .int(1))]))]))])
+
     static func schema(_ s: OptionSpec, lists: [String: JSONValue] = [:]) -> JSONValue {
         var e: [(String, JSONValue)] = []
         switch s.kind {
@@ -107,6 +111,11 @@ public enum ConfigSchema {
         case .keyPathMap:
             e.append(("type", .string("object")))
             e.append(("additionalProperties", obj([("type", .string("string"))])))
+        case .fieldMapping:
+            e.append(("oneOf", .array([obj([("type", .string("string"))]), jqMapping])))
+        case .fieldMappingMap:
+            e.append(("type", .string("object")))
+            e.append(("additionalProperties", obj([("oneOf", .array([obj([("type", .string("string"))]), jqMapping]))])))
         case .enumeration(let values): e.append(("enum", .array(values.map { .string($0) })))
         case .object(let sub):
             if case .object(let o)? = objectSchema(sub, lists: lists).objectValue.map({ JSONValue.object($0) }) { e += o.entries.map { ($0.key, $0.value) } }

@@ -146,17 +146,41 @@ public struct SinkWindow: Sendable {
 public struct SinkDescriptor: Sendable {
     public let type: String
     public let summary: String
+    /// Its options; with `takesTemplate`, `template` (`CommonOptions.template`) is the last.
     public let options: [OptionSpec]
-    public let make: @Sendable (OptionReader) -> (any Sink)?
+    /// Builds the sink from its validated options and its compiled `template` (nil without one).
+    public let makeWithTemplate: @Sendable (OptionReader, (any ItemTemplate)?) -> (any Sink)?
     /// The type names people write when they mean this one (`file` for `jsonl`).
     public let aliases: [String]
+    /// Whether the sink takes a `template` (Docs/templates.md). A config that gives one to a
+    /// sink that does not take it is refused, naming the key.
+    public let takesTemplate: Bool
 
     public init(type: String, summary: String, options: [any OptionDeclaration], aliases: [String] = [], make: @escaping @Sendable (OptionReader) -> (any Sink)?) {
         self.type = type
         self.summary = summary
         self.options = options.map(\.spec)
         self.aliases = aliases
-        self.make = make
+        self.takesTemplate = false
+        self.makeWithTemplate = { reader, _ in make(reader) }
+    }
+
+    /// A sink that takes a `template`: `make` gets the compiled template (nil when the config
+    /// sets none), and `template` joins the sink's options (docs, schema, `tributary sources`).
+    public init(type: String, summary: String, options: [any OptionDeclaration], aliases: [String] = [],
+                makeWithTemplate: @escaping @Sendable (OptionReader, (any ItemTemplate)?) -> (any Sink)?) {
+        self.type = type
+        self.summary = summary
+        self.options = options.map(\.spec) + [CommonOptions.template.spec]
+        self.aliases = aliases
+        self.takesTemplate = true
+        self.makeWithTemplate = makeWithTemplate
+    }
+
+    /// Builds the sink without a template.
+    public var make: @Sendable (OptionReader) -> (any Sink)? {
+        let m = makeWithTemplate
+        return { m($0, nil) }
     }
 }
 
@@ -173,14 +197,17 @@ public struct Registry: Sendable {
 
     /// The item lines the source types registered (the stdout sink's text format).
     public let itemLines: ItemLines
+    /// The language of sinks' `template`s (nil: no sink may set one).
+    public let templates: TemplateCompiler?
 
     public init(sources: [SourceDescriptor], sinks: [SinkDescriptor], processors: [ProcessorDescriptor] = [], formats: [SubscriptionFormat] = [],
-                preparations: [@Sendable () -> Void] = []) {
+                preparations: [@Sendable () -> Void] = [], templates: TemplateCompiler? = nil) {
         self.sources = sources
         self.sinks = sinks
         self.processors = processors
         self.formats = formats
         self.preparations = preparations
+        self.templates = templates
         self.itemLines = ItemLines(sources.flatMap(\.lines))
     }
 

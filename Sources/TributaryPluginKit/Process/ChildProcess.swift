@@ -103,37 +103,6 @@ public struct ChildProcess: Sendable {
         }
     }
 
-    /// glibc's `posix_spawn_file_actions_addchdir_np` (2.29+), which the Glibc module hides
-    /// behind _GNU_SOURCE; looked up once at run time.
-    private static func addChdir(_ actions: inout posix_spawn_file_actions_t, _ dir: String) -> Int32 {
-        typealias Fn = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32
-        guard let sym = dlsym(nil, "posix_spawn_file_actions_addchdir_np") else { return -1 }  // nil is RTLD_DEFAULT on glibc
-        let fn = unsafeBitCast(sym, to: Fn.self)
-        return fn(&actions, dir)
-    }
-
-    /// This process's environment with `environment` and the run's token on top, in order.
-    private func childEnvironment(token: String) -> [String] {
-        var env: [String: String] = [:]
-        var order: [String] = []
-        var e = environ
-        while let p = e.pointee {
-            let s = String(cString: p)
-            if let eq = s.firstIndex(of: "=") {
-                let k = String(s[..<eq])
-                if env[k] == nil { order.append(k) }
-                env[k] = String(s[s.index(after: eq)...])
-            }
-            e += 1
-        }
-        let eq = token.firstIndex(of: "=")!
-        for (k, v) in environment + [(String(token[..<eq]), String(token[token.index(after: eq)...]))] {
-            if env[k] == nil { order.append(k) }
-            env[k] = v
-        }
-        return order.map { "\($0)=\(env[$0]!)" }
-    }
-
     private func runBlocking(control: RunControl, stderrLine: @escaping @Sendable (String) -> Void) throws -> Outcome {
         if control.isCancelled { throw CancellationError() }
         var outPipe: [Int32] = [-1, -1], errPipe: [Int32] = [-1, -1]
@@ -170,50 +139,9 @@ public struct ChildProcess: Sendable {
         let signalMask = input != nil ? PipeSignal.block() : nil
         defer { if let signalMask { PipeSignal.restore(signalMask) } }
 
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        guard Self.addChdir(&actions, directory) == 0 else {
-            throw LaunchError(description: "cannot set the working directory \(directory)")
-        }
-        if inPipe[0] >= 0 {
-            posix_spawn_file_actions_adddup2(&actions, inPipe[0], 0)
-        } else {
-            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        }
-        posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
-        // Nothing else of Tributary's (state database, sink files, sockets) reaches the program.
-        _ = tributary_spawn_closefrom(&actions, 3)
-        var attr = posix_spawnattr_t()
-        posix_spawnattr_init(&attr)
-        defer { posix_spawnattr_destroy(&attr) }
-        posix_spawnattr_setpgroup(&attr, 0)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for s in [SIGPIPE, SIGINT, SIGTERM, SIGCHLD] { sigaddset(&defaults, s) }
-        posix_spawnattr_setsigdefault(&attr, &defaults)
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigmask(&attr, &empty)
-        posix_spawnattr_setflags(&attr, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-
-        let reaper = ProcessReaper.shared
-        let (id, token) = reaper.reserve()
-        let argv = command.map { strdup($0) } + [nil]
-        let envp = childEnvironment(token: token).map { strdup($0) } + [nil]
-        defer {
-            for p in argv { free(p) }
-            for p in envp { free(p) }
-        }
         let inodes = Set([ProcFS.inode(ofFD: outPipe[0]), ProcFS.inode(ofFD: errPipe[0]), inPipe[0] >= 0 ? ProcFS.inode(ofFD: inPipe[0]) : nil].compactMap { $0 })
-        let program = command[0]
-        let run = try reaper.start(id: id, token: token, pipeInodes: inodes) { () throws(LaunchError) -> pid_t in
-            var pid: pid_t = 0
-            let rc = posix_spawnp(&pid, program, &actions, &attr, argv, envp)
-            guard rc == 0 else { throw LaunchError(description: "cannot start \(program): \(String(cString: strerror(rc)))") }
-            return pid
-        }
+        let run = try ProcessLaunch.spawn(command: command, environment: environment, directory: directory,
+                                          stdin: inPipe[0], stdout: outPipe[1], stderr: errPipe[1], pipeInodes: inodes)
         close(outPipe[1])
         close(errPipe[1])
         writeEndsOpen = false
@@ -263,7 +191,7 @@ public struct ChildProcess: Sendable {
             if reader.outOpen { heldOpen.append("stdout") }
             if reader.errOpen { heldOpen.append("stderr") }
         }
-        let ended = reaper.end(run)
+        let ended = ProcessReaper.shared.end(run)
         // The writers are dead now: read what they left in the pipes. Bounded, in case a
         // process out of reach (another user's, or stuck in the kernel) still holds one.
         let drainEnd = Monotonic.now() + 0.5

@@ -13,11 +13,14 @@ import TributaryCore
 /// with everything it started, and a program that does not read its stdin cannot hold the run.
 /// A program that exits 0 without taking all its input is still written, with a warning.
 ///
+/// With a `template` (Docs/templates.md), each of its outputs is one line of the program's
+/// stdin instead (a string as it is, any other value as compact JSON); a batch whose items
+/// gave no output at all does not start the program.
+///
 /// `check` already fails when the program does not exist or is not executable (`ProgramLookup`).
 public final class ExecSink: Sink {
-    public static let descriptor = SinkDescriptor(type: "exec", summary: "run a program once per batch with the items as JSON Lines on its stdin", options: options) { reader in
-        ExecSink(reader: reader)
-    }
+    public static let descriptor = SinkDescriptor(type: "exec", summary: "run a program once per batch with the items (or a template's outputs) as lines on its stdin", options: options,
+                                                  makeWithTemplate: { reader, template in ExecSink(reader: reader, template: template) })
 
     static let command = Option.stringList("command", "program and arguments, no shell (e.g. [\"python3\", \"deliver.py\"]); it runs in the config file's folder")
         .required.checked { $0.isEmpty ? "needs at least the program to run" : nil }
@@ -27,23 +30,26 @@ public final class ExecSink: Sink {
     let command: [String]
     let directory: String
     let timeout: Double
+    /// The compiled `template`: its outputs are the lines.
+    let template: (any ItemTemplate)?
 
     private let handOff = BatchHandOff()
 
-    init(command: [String], directory: String, timeout: Double = 30) {
+    init(command: [String], directory: String, timeout: Double = 30, template: (any ItemTemplate)? = nil) {
         self.command = command
         self.directory = directory
         self.timeout = timeout
+        self.template = template
     }
 
-    convenience init(reader: OptionReader) {
+    convenience init(reader: OptionReader, template: (any ItemTemplate)? = nil) {
         let command = reader[Self.command]
         // Only a well-formed list (a string was already reported: there is no shell).
         if reader.raw(Self.command)?.arrayValue != nil, let program = command.first,
            let problem = ProgramLookup.problem(program, directory: reader.configDirectory) {
             reader.error(Self.command, "cannot run \(problem)")
         }
-        self.init(command: command, directory: reader.configDirectory, timeout: reader[Self.timeout])
+        self.init(command: command, directory: reader.configDirectory, timeout: reader[Self.timeout], template: template)
     }
 
     /// How messages name the program: `exec sink: command ./deliver.py`.
@@ -57,9 +63,19 @@ public final class ExecSink: Sink {
         guard !items.isEmpty else { return }
         var input: [UInt8] = []
         input.reserveCapacity(items.count * 512)
-        for item in items {
-            item.appendJSON(into: &input)
-            input.append(0x0A)
+        if let template {
+            for (_, outputs) in TemplateRendering.render(items, with: template, context: handOff.context, sink: "exec") {
+                for o in outputs {
+                    input.append(contentsOf: o.text)
+                    input.append(0x0A)
+                }
+            }
+            guard !input.isEmpty else { return }
+        } else {
+            for item in items {
+                item.appendJSON(into: &input)
+                input.append(0x0A)
+            }
         }
         let child = ChildProcess(command: command, environment: [], directory: directory, timeout: timeout, maxOutput: 0, input: input, keepsStdout: false)
         let ran = handOff.wait { try await child.run { _ in } }

@@ -21,10 +21,12 @@ public final class NATSSink: Sink {
     /// The subjects of a stream the sink creates.
     public static let streamSubjects = ["tributary.items.>"]
 
-    public static let descriptor = SinkDescriptor(type: "nats", summary: "publish to NATS JetStream (deduplicated by item id)", options: [url, subject, stream, duplicateWindow, timeout]) { reader in
+    public static let descriptor = SinkDescriptor(type: "nats", summary: "publish to NATS JetStream (deduplicated by item id)", options: [url, subject, stream, duplicateWindow, timeout],
+                                                  makeWithTemplate: { reader, template in
         NATSOptions.registerSecrets(reader[url])
-        return NATSSink(url: reader[url], subject: reader[subject], stream: reader[stream], duplicateWindow: reader[duplicateWindow], timeout: reader[timeout])
-    }
+        return NATSSink(url: reader[url], subject: reader[subject], stream: reader[stream], duplicateWindow: reader[duplicateWindow], timeout: reader[timeout],
+                        template: template)
+    })
 
     static let url = Option.string("url", "nats:// URL of the server (user:pass@ or token@ to authenticate; comma-separated for a cluster)")
         .checked { NATSOptions.checkURL($0)?.text }.defaulted(defaultURL)
@@ -40,6 +42,10 @@ public final class NATSSink: Sink {
     let stream: String?
     let duplicateWindow: Double
     let timeout: Double
+    /// The compiled `template` (Docs/templates.md): its outputs are the payloads (a string as
+    /// it is, any other value as compact JSON), one message each; the second and later outputs
+    /// of one item carry the message id `<item id>#2`, `#3`, ...
+    let template: (any ItemTemplate)?
     /// The open connection (nil before `open` and after `close`). Only the delivery thread
     /// calls the sink (Sink contract), so the lock is never contended; it makes the sink
     /// `Sendable` without `@unchecked`.
@@ -47,8 +53,9 @@ public final class NATSSink: Sink {
     /// The context `open` was given: where items too large to publish are rejected.
     private let context = Locked<SinkContext?>(nil)
 
-    init(url: String, subject: NATSSubject, stream: String?, duplicateWindow: Double, timeout: Double) {
+    init(url: String, subject: NATSSubject, stream: String?, duplicateWindow: Double, timeout: Double, template: (any ItemTemplate)? = nil) {
         self.url = url
+        self.template = template
         self.subject = subject
         self.stream = stream
         self.duplicateWindow = duplicateWindow
@@ -110,8 +117,17 @@ public final class NATSSink: Sink {
         var messages: [JetStreamConnection.Message] = []
         messages.reserveCapacity(items.count)
         let limit = c.maxPayload
-        for item in items {
-            let m = JetStreamConnection.Message(subject: subject.subject(for: item), id: NATSOptions.messageID(item.id), payload: item.jsonLine())
+        let sinkContext = context.withLock { $0 }
+        var payloads: [(item: Item, id: String, payload: [UInt8])] = []
+        if let template, let sinkContext {
+            for (item, outputs) in TemplateRendering.render(items, with: template, context: sinkContext, sink: "nats") {
+                for (n, o) in outputs.enumerated() { payloads.append((item, n == 0 ? item.id : "\(item.id)#\(n + 1)", o.text)) }
+            }
+        } else {
+            payloads = items.map { ($0, $0.id, $0.jsonLine()) }
+        }
+        for (item, id, payload) in payloads {
+            let m = JetStreamConnection.Message(subject: subject.subject(for: item), id: NATSOptions.messageID(id), payload: payload)
             if let limit {
                 let size = JetStreamConnection.size(of: m)
                 if size.payload + size.headers > limit {

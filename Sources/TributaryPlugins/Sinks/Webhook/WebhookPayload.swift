@@ -16,11 +16,37 @@ enum WebhookFormat: String, CaseIterable, Sendable {
     }
 }
 
+/// What one request carries for one item: the item itself (its JSON line), or, with a
+/// `template`, one of the template's outputs for it. `id` names it in the `Idempotency-Key`:
+/// the item's id, and for the second and later outputs of one item `<id>#2`, `<id>#3`, ...
+struct WebhookPart: Sendable {
+    let item: Item
+    let id: String
+    /// The template's output (nil: the item's JSON line).
+    let output: TemplateOutput?
+
+    init(item: Item) {
+        self.item = item
+        self.id = item.id
+        self.output = nil
+    }
+
+    init(item: Item, output: TemplateOutput, index: Int) {
+        self.item = item
+        self.id = index == 0 ? item.id : "\(item.id)#\(index + 1)"
+        self.output = output
+    }
+}
+
 /// One `webhook` request of a batch, as bytes and headers: pure functions, so the body, the
 /// signature and the idempotency key are tested without a server.
 ///
 /// - The body is the items in delivery order, each written exactly as the `jsonl` sink writes
-///   it (Docs/contract.md#items): JSON Lines, or those objects in one array.
+///   it (Docs/contract.md#items): JSON Lines, or those objects in one array. With a template,
+///   the template's outputs instead (Docs/templates.md): with `batch: 1` (`single`) the body
+///   is exactly the one output (a string as its text, `text/plain; charset=utf-8`; any other
+///   value as compact JSON, `application/json`); otherwise one JSON array of the outputs
+///   (`json`) or one compact JSON line per output (`jsonl`).
 /// - `Idempotency-Key` is the lowercase hex SHA-256 of the request's item ids as one compact
 ///   JSON array of strings (`["a:1","a:2"]`, escaped as item lines are): the same items in the
 ///   same order, sent again by a retry or by the next run after a failure, carry the same key.
@@ -29,6 +55,8 @@ enum WebhookFormat: String, CaseIterable, Sendable {
 struct WebhookPayload: Sendable {
     let body: [UInt8]
     let headers: [(name: String, value: String)]
+    /// The `Idempotency-Key`.
+    let key: String
 
     static let signatureHeader = "X-Tributary-Signature"
     static let idempotencyHeader = "Idempotency-Key"
@@ -37,8 +65,20 @@ struct WebhookPayload: Sendable {
     static let reservedHeaders: Set<String> = ["content-type", "content-length", "idempotency-key", "x-tributary-signature", "transfer-encoding", "expect", "host"]
 
     init(items: [Item], format: WebhookFormat, secret: [UInt8]?, extraHeaders: [(name: String, value: String)]) {
-        body = Self.body(items, format: format)
-        var h: [(name: String, value: String)] = [("Content-Type", format.contentType), (Self.idempotencyHeader, Self.idempotencyKey(items.map(\.id)))]
+        self.init(parts: items.map(WebhookPart.init(item:)), format: format, single: false, secret: secret, extraHeaders: extraHeaders)
+    }
+
+    init(parts: [WebhookPart], format: WebhookFormat, single: Bool, secret: [UInt8]?, extraHeaders: [(name: String, value: String)]) {
+        let contentType: String
+        if single, parts.count == 1, let output = parts[0].output {
+            body = output.text
+            contentType = output.string != nil ? "text/plain; charset=utf-8" : "application/json"
+        } else {
+            body = Self.body(parts, format: format)
+            contentType = format.contentType
+        }
+        key = Self.idempotencyKey(parts.map(\.id))
+        var h: [(name: String, value: String)] = [("Content-Type", contentType), (Self.idempotencyHeader, key)]
         if let secret { h.append((Self.signatureHeader, Self.signature(body, secret: secret))) }
         h += extraHeaders
         // No `Expect: 100-continue` (curl sends it for bodies over 1 KiB): a receiver that does not
@@ -48,19 +88,26 @@ struct WebhookPayload: Sendable {
     }
 
     static func body(_ items: [Item], format: WebhookFormat) -> [UInt8] {
+        body(items.map(WebhookPart.init(item:)), format: format)
+    }
+
+    static func body(_ parts: [WebhookPart], format: WebhookFormat) -> [UInt8] {
         var out: [UInt8] = []
-        out.reserveCapacity(items.count * 512)
+        out.reserveCapacity(parts.count * 512)
+        func append(_ part: WebhookPart) {
+            if let output = part.output { out.append(contentsOf: output.json) } else { part.item.appendJSON(into: &out) }
+        }
         switch format {
         case .jsonl:
-            for item in items {
-                item.appendJSON(into: &out)
+            for part in parts {
+                append(part)
                 out.append(0x0A)
             }
         case .json:
             out.append(0x5B)  // [
-            for (i, item) in items.enumerated() {
+            for (i, part) in parts.enumerated() {
                 if i > 0 { out.append(0x2C) }  // ,
-                item.appendJSON(into: &out)
+                append(part)
             }
             out.append(0x5D)  // ]
         }

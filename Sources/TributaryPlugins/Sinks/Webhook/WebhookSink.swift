@@ -30,11 +30,11 @@ import TributaryCore
 /// query values are registered as secrets, as are the configured header values and `secret`,
 /// so none of them reaches a message or a log line.
 public final class WebhookSink: Sink {
-    public static let descriptor = SinkDescriptor(type: "webhook", summary: "POST the items to a URL (JSON Lines or a JSON array), signed, retried", options: options) { reader in
-        WebhookSink(reader: reader)
-    }
+    public static let descriptor = SinkDescriptor(type: "webhook", summary: "POST the items to a URL (JSON Lines or a JSON array, or what a template makes), signed, retried",
+                                                  options: options, makeWithTemplate: { reader, template in WebhookSink(reader: reader, template: template) })
 
-    static let url = Option.httpURL("url", "where the items are POSTed (shown as scheme://host/***: its path may hold a token)").asSecret.required
+    static let url = Option.httpURL("url", "where the items are sent (shown as scheme://host/***: its path may hold a token); {idempotency_key} in it is replaced by each request's Idempotency-Key").asSecret.required
+    static let method = Option.choice("method", ["POST", "PUT"], "the request method (PUT: an endpoint that names each message in its URL, such as Matrix's, with {idempotency_key})").defaulted("POST")
     static let headers = Option.stringMap("headers", "extra request headers, e.g. Authorization (their values are treated as secrets)")
         .checked(WebhookPayload.headersProblem)
     static let format = Option.choice("format", WebhookFormat.self, "jsonl: the items as JSON Lines (application/x-ndjson); json: one JSON array (application/json)")
@@ -43,7 +43,11 @@ public final class WebhookSink: Sink {
     static let secret = Option.secret("secret", "signs each body: X-Tributary-Signature: sha256=<hex HMAC-SHA256 of the body>")
     static let timeout = Option.duration("timeout", atLeast: 0.001, "time allowed for one attempt of one request").defaulted(10)
     static let retries = Option.integer("retries", 0...10, "further attempts of a request after a connection error, a timeout, 429 or 5xx").defaulted(5)
-    public static let options: [any OptionDeclaration] = [url, headers, format, batch, secret, timeout, retries]
+    public static let options: [any OptionDeclaration] = [url, method, headers, format, batch, secret, timeout, retries]
+
+    /// In `url`: replaced by each request's `Idempotency-Key` (a transaction id that stays the
+    /// same when the request is sent again).
+    static let keyPlaceholder = "{idempotency_key}"
 
     /// How much of a response body is read, for error messages only, and for how long after the
     /// head: the status line decides.
@@ -53,21 +57,26 @@ public final class WebhookSink: Sink {
     static let publicHeaders: Set<String> = ["accept", "accept-language", "user-agent", "x-source"]
 
     let url: String
+    let method: String
     let headers: [(name: String, value: String)]
     let format: WebhookFormat
     let batchSize: Int
     let secret: [UInt8]?
     let timeout: Double
     let retries: Int
+    /// The compiled `template` (Docs/templates.md): its outputs are the payloads.
+    let template: (any ItemTemplate)?
 
     private let handOff = BatchHandOff()
     /// The sink's own transport, made by the first `write` and shut down by `close` (delivery
     /// thread only: the lock is never contended).
     private let transport = Locked<CurlTransport?>(nil)
 
-    init(url: String, headers: [(name: String, value: String)] = [], format: WebhookFormat = .jsonl, batchSize: Int = 100,
-         secret: String? = nil, timeout: Double = 10, retries: Int = 5) {
+    init(url: String, method: String = "POST", headers: [(name: String, value: String)] = [], format: WebhookFormat = .jsonl, batchSize: Int = 100,
+         secret: String? = nil, timeout: Double = 10, retries: Int = 5, template: (any ItemTemplate)? = nil) {
         self.url = url
+        self.method = method
+        self.template = template
         self.headers = headers
         self.format = format
         self.batchSize = batchSize
@@ -77,9 +86,9 @@ public final class WebhookSink: Sink {
         Self.registerSecrets(url: url, headers: headers)
     }
 
-    convenience init(reader: OptionReader) {
-        self.init(url: reader[Self.url], headers: (reader[Self.headers] ?? []).map { (name: $0.0, value: $0.1) }, format: reader[Self.format],
-                  batchSize: reader[Self.batch], secret: reader[Self.secret], timeout: reader[Self.timeout], retries: reader[Self.retries])
+    convenience init(reader: OptionReader, template: (any ItemTemplate)?) {
+        self.init(url: reader[Self.url], method: reader[Self.method], headers: (reader[Self.headers] ?? []).map { (name: $0.0, value: $0.1) }, format: reader[Self.format],
+                  batchSize: reader[Self.batch], secret: reader[Self.secret], timeout: reader[Self.timeout], retries: reader[Self.retries], template: template)
     }
 
     /// Every configured header value (but those of `publicHeaders`), the URL and its path
@@ -134,38 +143,49 @@ public final class WebhookSink: Sink {
             t = made
             return made
         }
-        let requests = (items.count + batchSize - 1) / batchSize
+        let parts: [WebhookPart]
+        if let template {
+            parts = TemplateRendering.render(items, with: template, context: context, sink: "webhook").flatMap { item, outputs in
+                outputs.enumerated().map { WebhookPart(item: item, output: $0.element, index: $0.offset) }
+            }
+        } else {
+            parts = items.map(WebhookPart.init(item:))
+        }
+        let noun = template == nil ? "item" : "payload"
+        let requests = (parts.count + batchSize - 1) / batchSize
         for r in 0..<requests {
-            let chunk = Array(items[(r * batchSize)..<min((r + 1) * batchSize, items.count)])
-            let place = requests == 1 ? "\(chunk.count) item\(chunk.count == 1 ? "" : "s")" : "request \(r + 1) of \(requests) (\(chunk.count) items)"
+            let chunk = Array(parts[(r * batchSize)..<min((r + 1) * batchSize, parts.count)])
+            let place = requests == 1 ? "\(chunk.count) \(noun)\(chunk.count == 1 ? "" : "s")" : "request \(r + 1) of \(requests) (\(chunk.count) \(noun)s)"
             try send(chunk, place: place, transport: transport, context: context)
         }
     }
 
     /// Sends `chunk` as one request; after a 413, as two requests of its halves (each split
     /// again on a 413), down to one item, which is then rejected: it can never be delivered.
-    private func send(_ chunk: [Item], place: String, transport: CurlTransport, context: SinkContext) throws(SinkError) {
+    private func send(_ chunk: [WebhookPart], place: String, transport: CurlTransport, context: SinkContext) throws(SinkError) {
         guard let bytes = try post(chunk, place: place, transport: transport, context: context) else { return }
+        let noun = template == nil ? "items" : "payloads"
         if chunk.count == 1 {
-            context.reject(chunk[0], reason: "webhook: POST \(shownURL): HTTP 413 for this item alone (a body of \(bytes) bytes): the receiver takes no request this large; not delivered")
+            context.reject(chunk[0].item, reason: "webhook: \(method) \(shownURL): HTTP 413 for this \(template == nil ? "item" : "payload") alone (a body of \(bytes) bytes): the receiver takes no request this large; not delivered")
             return
         }
         let middle = (chunk.count + 1) / 2
         let halves = [Array(chunk[..<middle]), Array(chunk[middle...])]
-        context.warn("webhook: POST \(shownURL): HTTP 413 for \(place) (a body of \(bytes) bytes); sending them again as two requests of \(halves[0].count) and \(halves[1].count)")
+        context.warn("webhook: \(method) \(shownURL): HTTP 413 for \(place) (a body of \(bytes) bytes); sending them again as two requests of \(halves[0].count) and \(halves[1].count)")
         for (n, half) in halves.enumerated() {
-            try send(half, place: "\(n == 0 ? "the first" : "the second") \(half.count) of those \(chunk.count) items", transport: transport, context: context)
+            try send(half, place: "\(n == 0 ? "the first" : "the second") \(half.count) of those \(chunk.count) \(noun)", transport: transport, context: context)
         }
     }
 
     /// Sends one request until it is answered 2xx (nil), or 413 (the body's size: the caller
     /// splits it), or throws.
-    private func post(_ chunk: [Item], place: String, transport: CurlTransport, context: SinkContext) throws(SinkError) -> Int? {
+    private func post(_ chunk: [WebhookPart], place: String, transport: CurlTransport, context: SinkContext) throws(SinkError) -> Int? {
         let interruption = context.interruption
-        let payload = WebhookPayload(items: chunk, format: format, secret: secret, extraHeaders: headers)
-        let request = HTTPRequest(method: "POST", url: url, headers: payload.headers, body: payload.body, timeout: timeout, followRedirects: false,
+        let payload = WebhookPayload(parts: chunk, format: format, single: batchSize == 1, secret: secret, extraHeaders: headers)
+        let target = url.contains(Self.keyPlaceholder) ? url.replacing(Self.keyPlaceholder, with: payload.key) : url
+        let request = HTTPRequest(method: method, url: target, headers: payload.headers, body: payload.body, timeout: timeout, followRedirects: false,
                                   peek: Self.peek)
-        let attempts = AttemptLog(inner: transport, limit: retries + 1, shown: shownURL, shouldRetry: Self.shouldRetry, warn: { context.warn($0) })
+        let attempts = AttemptLog(inner: transport, method: method, limit: retries + 1, shown: shownURL, shouldRetry: Self.shouldRetry, warn: { context.warn($0) })
         var client = HTTPClient(transport: attempts, retries: retries, timeout: timeout)
         client.shouldRetry = Self.shouldRetry
         let outcome = handOff.wait { [client] () throws(HTTPError) in
@@ -184,9 +204,9 @@ public final class WebhookSink: Sink {
             if (300..<400).contains(response.status) {
                 what += " (a redirect\(response.header("Location").map { " to \(Redactor.redactURL($0))" } ?? ""), not followed: set url to the final address)"
             }
-            throw failure("POST \(shownURL): \(what), expected a 2xx answer\(after)\(notSent)")
+            throw failure("\(method) \(shownURL): \(what), expected a 2xx answer\(after)\(notSent)")
         case .failure(let e) where e.kind == .cancelled || interruption.isSet:
-            throw failure("POST \(shownURL): interrupted before a 2xx answer\(after)\(notSent)")
+            throw failure("\(method) \(shownURL): interrupted before a 2xx answer\(after)\(notSent)")
         case .failure(let e):
             let kind = e.kind != .status ? "" : Self.shouldRetry(e) ? ", expected a 2xx answer" : ", expected a 2xx answer (\(e.status ?? 0) is not retried)"
             throw failure("\(describe(e))\(kind)\(after)\(notSent)")
@@ -198,9 +218,9 @@ public final class WebhookSink: Sink {
     func describe(_ e: HTTPError) -> String {
         switch e.kind {
         case .status:
-            return "POST \(shownURL): HTTP \(e.status ?? 0)\(e.message.isEmpty ? "" : " " + e.message)" + (e.bodySnippet.map { ": " + $0 } ?? "")
+            return "\(method) \(shownURL): HTTP \(e.status ?? 0)\(e.message.isEmpty ? "" : " " + e.message)" + (e.bodySnippet.map { ": " + $0 } ?? "")
         default:
-            return "POST \(shownURL): \(e.message)"
+            return "\(method) \(shownURL): \(e.message)"
         }
     }
 
@@ -226,14 +246,16 @@ public final class WebhookSink: Sink {
 /// one that will be retried (`webhook: POST <url>: attempt 1 of 6: HTTP 503; retrying`).
 final class AttemptLog: HTTPTransport {
     let inner: any HTTPTransport
+    let method: String
     let limit: Int
     let shown: String
     let shouldRetry: @Sendable (HTTPError) -> Bool
     let warn: @Sendable (String) -> Void
     private let attempts = Locked(0)
 
-    init(inner: any HTTPTransport, limit: Int, shown: String, shouldRetry: @escaping @Sendable (HTTPError) -> Bool, warn: @escaping @Sendable (String) -> Void) {
+    init(inner: any HTTPTransport, method: String = "POST", limit: Int, shown: String, shouldRetry: @escaping @Sendable (HTTPError) -> Bool, warn: @escaping @Sendable (String) -> Void) {
         self.inner = inner
+        self.method = method
         self.limit = limit
         self.shown = shown
         self.shouldRetry = shouldRetry
@@ -261,6 +283,6 @@ final class AttemptLog: HTTPTransport {
 
     private func note(_ n: Int, _ problem: String, _ error: HTTPError) {
         guard n < limit, shouldRetry(error), !Task.isCancelled else { return }
-        warn("webhook: POST \(shown): attempt \(n) of \(limit): \(problem); retrying")
+        warn("webhook: \(method) \(shown): attempt \(n) of \(limit): \(problem); retrying")
     }
 }

@@ -1,4 +1,5 @@
 import TributaryPluginKit
+import TributaryJQ
 import FoundationEssentials
 import Glibc
 import Dispatch
@@ -10,19 +11,21 @@ public struct JSONSource: FeedSource {
         JSONSource(settings: settings, reader: reader)
     }
 
+    /// Each field is a key path relative to the item, or `{"jq": "<program>"}`: a jq program
+    /// run on the item's record, whose single output is the value.
     enum Fields {
-        static let id = Option.keyPath("id", "native id (string or number); default: the url field, else a hash of the title")
-        static let title = Option.keyPath("title", "title text")
-        static let summary = Option.keyPath("summary", "plain-text summary")
-        static let url = Option.keyPath("url", "link to the thing (relative links resolved against the request URL)")
-        static let image = Option.keyPath("image", "thumbnail / logo URL")
-        static let author = Option.keyPath("author", "author name")
-        static let published = Option.keyPath("published", "publication date")
+        static let id = Option.fieldMapping("id", "native id (string or number); default: the url field, else a hash of the title")
+        static let title = Option.fieldMapping("title", "title text")
+        static let summary = Option.fieldMapping("summary", "plain-text summary")
+        static let url = Option.fieldMapping("url", "link to the thing (relative links resolved against the request URL)")
+        static let image = Option.fieldMapping("image", "thumbnail / logo URL")
+        static let author = Option.fieldMapping("author", "author name")
+        static let published = Option.fieldMapping("published", "publication date")
         static let publishedFormat = Option.choice("published_format", DateFormat.self, "how `published` is written").defaulted(.auto)
-        static let tags = Option.keyPath("tags", "a string or a list of strings")
-        static let lat = Option.keyPath("lat", "latitude (number or numeric string)")
-        static let lon = Option.keyPath("lon", "longitude (number or numeric string)")
-        static let data = Option.keyPathMap("data", "extra fields: snake_case name -> key path (any JSON value)").checked { fields in
+        static let tags = Option.fieldMapping("tags", "a string or a list of strings")
+        static let lat = Option.fieldMapping("lat", "latitude (number or numeric string)")
+        static let lon = Option.fieldMapping("lon", "longitude (number or numeric string)")
+        static let data = Option.fieldMappingMap("data", "extra fields: snake_case name -> key path or {\"jq\": program} (any JSON value)").checked { fields in
             fields.first { !Names.isSnakeCase($0.0) }.map { ".\($0.0): data field names must be snake_case ([a-z][a-z0-9_]*)" }
         }
         static let all: [any OptionDeclaration] = [id, title, summary, url, image, author, published, publishedFormat, tags, lat, lon, data]
@@ -54,10 +57,21 @@ public struct JSONSource: FeedSource {
 
     enum DateFormat: String, CaseIterable, Sendable { case auto, rfc3339, rfc822, unix, unix_ms }
 
+    /// Where one field's value comes from: a key path in the record, or a jq program run on it.
+    enum Field: Sendable {
+        case path(KeyPath)
+        case jq(JQProgram)
+
+        var path: KeyPath? {
+            if case .path(let p) = self { return p }
+            return nil
+        }
+    }
+
     struct FieldPaths {
-        var id, title, summary, url, image, author, published, tags, lat, lon: KeyPath?
+        var id, title, summary, url, image, author, published, tags, lat, lon: Field?
         var publishedFormat = DateFormat.auto
-        var data: [(String, KeyPath)] = []
+        var data: [(String, Field)] = []
     }
 
     let urls: [String]
@@ -91,18 +105,23 @@ public struct JSONSource: FeedSource {
         self.idPrefix = reader[Self.idPrefix] ?? settings.name
         let fr = reader[Self.fields]
         var f = FieldPaths()
-        f.id = fr[Fields.id]
-        f.title = fr[Fields.title]
-        f.summary = fr[Fields.summary]
-        f.url = fr[Fields.url]
-        f.image = fr[Fields.image]
-        f.author = fr[Fields.author]
-        f.published = fr[Fields.published]
+        func field(_ option: Option<FieldMapping>) -> Field? {
+            fr[option].flatMap { Self.field($0, key: option.spec.name, reader: fr) }
+        }
+        f.id = field(Fields.id)
+        f.title = field(Fields.title)
+        f.summary = field(Fields.summary)
+        f.url = field(Fields.url)
+        f.image = field(Fields.image)
+        f.author = field(Fields.author)
+        f.published = field(Fields.published)
         f.publishedFormat = fr[Fields.publishedFormat]
-        f.tags = fr[Fields.tags]
-        f.lat = fr[Fields.lat]
-        f.lon = fr[Fields.lon]
-        f.data = fr[Fields.data] ?? []
+        f.tags = field(Fields.tags)
+        f.lat = field(Fields.lat)
+        f.lon = field(Fields.lon)
+        f.data = (fr[Fields.data] ?? []).compactMap { name, m in
+            Self.field(m, key: "\(Fields.data.spec.name).\(name)", reader: fr).map { (name, $0) }
+        }
         if f.title == nil && f.url == nil && f.id == nil {
             fr.error(nil, "map at least one of \"id\", \"url\" or \"title\" (item ids are made from them)")
         }
@@ -118,6 +137,22 @@ public struct JSONSource: FeedSource {
             if nextURL != nil && nextToken != nil { pr.error(nil, "use either \"next_url\" or \"next_token\", not both") }
             if nextURL == nil && nextToken == nil { pr.error(nil, "needs \"next_url\" or \"next_token\"") }
             if nextToken != nil && tokenParam == nil { pr.error(Pagination.tokenParam, "required with \"next_token\"") }
+        }
+    }
+
+    /// A mapping as the source uses it: a key path, or its jq program compiled (an error on the
+    /// key with jq's message when it does not compile: `fields.title: jq: error: ...`).
+    static func field(_ m: FieldMapping, key: String, reader: OptionReader) -> Field? {
+        switch m {
+        case .path(let p): return .path(p)
+        case .jq(let text):
+            switch JQProgram.compile(text) {
+            case .success(let program):
+                return .jq(program)
+            case .failure(let e):
+                reader.error(key, e.description)
+                return nil
+            }
         }
     }
 
@@ -203,41 +238,91 @@ public struct JSONSource: FeedSource {
         return (items, nil)
     }
 
-    func text(_ el: JSONNode, _ path: KeyPath?) throws -> String? {
-        guard let path else { return nil }
-        guard let s = try el[path].optionalString(allowNumber: true) else { return nil }
-        let t = s.trimmingWhitespaceAndNewlines
-        return t.isEmpty ? nil : t
+    /// One record's fields as nodes: a key path's node in the record, or the value a jq
+    /// program gave for it. The record's JSON text is written once, for the first program.
+    struct Record {
+        let el: JSONNode
+        private var json: [UInt8]?
+
+        init(_ el: JSONNode) { self.el = el }
+
+        /// The node of `field` (nil: not mapped); `name` is its key in `fields`.
+        mutating func node(_ field: Field?, _ name: String) throws -> JSONNode? {
+            guard let field else { return nil }
+            switch field {
+            case .path(let p): return el[p]
+            case .jq(let program):
+                if json == nil {
+                    var out: [UInt8] = []
+                    _ = el.writeJSON(to: &out)
+                    json = out
+                }
+                var outputs: [JQOutput] = []
+                let failure = json!.withUnsafeBytes { raw in program.run(json: raw) { outputs.append($0) } }
+                if let failure { throw JSONAccessError(path: el.path, expected: "a value from the jq program of fields.\(name)", found: failure.description) }
+                guard outputs.count <= 1 else {
+                    throw JSONAccessError(path: el.path, expected: "one value from the jq program of fields.\(name)", found: "\(outputs.count) outputs")
+                }
+                guard let output = outputs.first else { return JSONNode(JSONValue.null, path: el.path) }
+                do {
+                    return JSONNode(try JSONParser.parse(output.json), path: el.path)
+                } catch {
+                    throw JSONAccessError(path: el.path, expected: "a value from the jq program of fields.\(name)", found: "\(error)")
+                }
+            }
+        }
+
+        /// `body` on the node of `field`; a wrong type from a jq program names the program.
+        mutating func read<T>(_ field: Field?, _ name: String, _ body: (JSONNode) throws -> T?) throws -> T? {
+            guard let n = try node(field, name) else { return nil }
+            guard case .jq = field else { return try body(n) }
+            do { return try body(n) } catch let e as JSONAccessError {
+                throw JSONAccessError(path: e.path, expected: "\(e.expected) from the jq program of fields.\(name)", found: e.found)
+            }
+        }
+    }
+
+    func text(_ record: inout Record, _ field: Field?, _ name: String) throws -> String? {
+        try record.read(field, name) { n in
+            guard let s = try n.optionalString(allowNumber: true) else { return nil }
+            let t = s.trimmingWhitespaceAndNewlines
+            return t.isEmpty ? nil : t
+        }
     }
 
     func mapItem(_ el: JSONNode, base: String, context: FetchContext) throws -> Item {
-        let url = Links.absolute(try text(el, fields.url), base: base)
-        let title = try text(el, fields.title)
-        let summary = try text(el, fields.summary)
-        let native = try text(el, fields.id) ?? url ?? title.map { "t" + Names.textHash($0) }
+        var r = Record(el)
+        let url = Links.absolute(try text(&r, fields.url, "url"), base: base)
+        let title = try text(&r, fields.title, "title")
+        let summary = try text(&r, fields.summary, "summary")
+        let native = try text(&r, fields.id, "id") ?? url ?? title.map { "t" + Names.textHash($0) }
         guard let native else {
-            throw JSONAccessError(path: el.path.appending(fields.id ?? fields.url ?? fields.title ?? .root), expected: "an id, url or title for the item id", found: nil)
+            throw JSONAccessError(path: el.path.appending(fields.id?.path ?? fields.url?.path ?? fields.title?.path ?? .root), expected: "an id, url or title for the item id", found: nil)
         }
         let fallbackTitle = summary.map { String($0.prefix(80)) } ?? url ?? native
         var item = context.item(id: "\(idPrefix):\(native)", kind: kind, title: title ?? fallbackTitle)
         item.summary = summary
         item.url = url
-        item.image = Links.absolute(try text(el, fields.image), base: base)
-        item.author = try text(el, fields.author)
-        if let p = fields.published, let k = el[p].kind, k != .null, let d = el[p].value {
-            item.published = try parseDate(d, node: el[p], context: context)
+        item.image = Links.absolute(try text(&r, fields.image, "image"), base: base)
+        item.author = try text(&r, fields.author, "author")
+        if let n = try r.node(fields.published, "published"), let k = n.kind, k != .null, let d = n.value {
+            do {
+                item.published = try parseDate(d, node: n, context: context)
+            } catch let e as JSONAccessError where fields.published?.path == nil {
+                throw JSONAccessError(path: e.path, expected: "\(e.expected) from the jq program of fields.published", found: e.found)
+            }
         }
-        if let p = fields.tags {
-            let t = el[p]
-            if t.kind == .string { item.tags = [try t.string()] } else { item.tags = try t.stringArray(allowNumber: true) }
+        if let tags = try r.read(fields.tags, "tags", { t in t.kind == .string ? [try t.string()] : try t.stringArray(allowNumber: true) }) {
+            item.tags = tags
         }
-        if let la = fields.lat, let lo = fields.lon, let lat = try el[la].optionalDouble(allowString: true), let lon = try el[lo].optionalDouble(allowString: true) {
+        if fields.lat != nil, fields.lon != nil,
+           let lat = try r.read(fields.lat, "lat", { try $0.optionalDouble(allowString: true) }),
+           let lon = try r.read(fields.lon, "lon", { try $0.optionalDouble(allowString: true) }) {
             let g = Geo(lat: lat, lon: lon)
             if g.isValid { item.geo = g }
         }
-        for (name, p) in fields.data {
-            let n = el[p]
-            if let k = n.kind, k != .null, let v = n.value { item.data[name] = v }
+        for (name, field) in fields.data {
+            if let n = try r.node(field, "data.\(name)"), let k = n.kind, k != .null, let v = n.value { item.data[name] = v }
         }
         return item
     }
