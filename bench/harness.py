@@ -936,12 +936,116 @@ def mode_serve(scratch):
         nginx.stop()
 
 
-MODES = {"decode": mode_decode, "fetch": mode_fetch, "many": mode_many, "startup": mode_startup}
+# ---- mode: jq ------------------------------------------------------------------------------
+
+# The programs of the jq mode: a one-field rename, and a select plus an object construction
+# (the same as tributary-jq-bench's).
+JQ_PROGRAMS = [
+    ("rename", ".data.channel = .data.channel_id | del(.data.channel_id)"),
+    ("select+object", 'select(.data.live_broadcast_content == "none") | '
+                      '{id, source, type, kind, title, url: .image, author, published, tags: [.kind, .source]}'),
+]
+
+
+def write_jq_config(path, base_cfg, program):
+    """The decode config with `program` as every source's jq processor (defaults.process)."""
+    with open(base_cfg) as f:
+        cfg = json.load(f)
+    cfg["defaults"] = {"process": [{"type": "jq", "expr": program}]}
+    with open(path, "w") as f:
+        json.dump(cfg, f, indent=1)
+        f.write("\n")
+    r = subprocess.run([BIN, "check", "-c", path], capture_output=True, text=True)
+    if r.returncode != 0:
+        die(f"tributary check -c {path} failed: {r.stderr.strip()}")
+
+
+def jq_item_keys(path):
+    """The ids and titles of a JSON Lines output, sorted (the two tools write keys in different
+    orders: the item line's order, and jq's)."""
+    out = []
+    with open(path, "rb") as f:
+        for ln in f:
+            v = json.loads(ln)
+            out.append((v.get("id"), v.get("title"), v.get("url"), json.dumps(v.get("data"), sort_keys=True)))
+    out.sort()
+    return out
+
+
+def mode_jq(scratch):
+    """A jq program in process (the jq processor) beside `tributary run --jsonl | jq -c` with the
+    same program, on the decode corpus, and the same run without a program (the floor)."""
+    pages = env_int("PAGES", 2000, 1, 9999)
+    n = env_int("CONCURRENCY", 32, 1, 4096)
+    one_source = os.environ.get("JQ_SOURCES", "1") == "1"
+    nginx = Nginx(scratch)
+    reports = []
+    try:
+        urls = [f"{nginx.base}/page-{i:04d}.json" for i in range(1, pages + 1)]
+        base_cfg = os.path.join(RESULTS, "jq-base.json")
+        write_config(base_cfg, urls, n, n, one_source=one_source)
+        for name, program in JQ_PROGRAMS:
+            cfg = os.path.join(RESULTS, f"jq-{name}.json")
+            write_jq_config(cfg, base_cfg, program)
+            tools = ["tributary, no program", "tributary + jq processor", "tributary | jq -c"]
+            commands = {
+                tools[0]: tributary_cmd(base_cfg),
+                tools[1]: tributary_cmd(cfg),
+                tools[2]: tributary_cmd(base_cfg) + [["jq", "-c", program]],
+            }
+            outputs = {t: os.path.join(scratch, f"out-jq-{name}-{i}.jsonl") for i, t in enumerate(tools)}
+            expected = {}
+
+            def check(tool, path):
+                lines = count_lines(path)
+                if tool == tools[0]:
+                    return None if lines == pages * 50 else f"wrote {lines} items, expected {pages * 50}"
+                want = expected.setdefault(tool, lines)
+                return None if lines == want else f"wrote {lines} items, {want} in an earlier round"
+
+            same = "not checked"
+            for phase, samples in run_rounds(tools, commands, outputs, nginx.pids, check, f"jq {name}"):
+                if phase == "round1":
+                    a, b = jq_item_keys(outputs[tools[1]]), jq_item_keys(outputs[tools[2]])
+                    same = "yes" if a == b else f"no ({len(a)} items in process, {len(b)} from jq)"
+                    if a != b:
+                        die(f"jq {name}: the jq processor and the jq command gave different items: {same}")
+            reports.append((name, program, tools, samples, same))
+    finally:
+        nginx.stop()
+    rep = Report("jq", f"jq: a program in process beside `tributary run --jsonl | jq -c`, decode corpus ({pages} pages x 50 items) from nginx")
+    items = pages * 50
+    rep.header([f"{items} items; {'one json source with ' + str(pages) + ' urls' if one_source else str(pages) + ' json sources'}; "
+                f"{n} requests in flight; the transform's cost = the tool's wall (or CPU) minus the run without a program"])
+    for name, program, tools, samples, same in reports:
+        floor_w, floor_c = med(samples[tools[0]], "wall"), med(samples[tools[0]], "cpu")
+        rows = []
+        for t in tools:
+            w, c = med(samples[t], "wall"), med(samples[t], "cpu")
+            extra_w = "—" if t == tools[0] else f"{(w - floor_w) / items * 1e6:.1f}"
+            extra_c = "—" if t == tools[0] else f"{(c - floor_c) / items * 1e6:.1f}"
+            ws = [s["wall"] for s in samples[t]]
+            rows.append([t, f"{w:.3f}", f"{min(ws):.3f}..{max(ws):.3f}", f"{c:.2f}", f"{med(samples[t], 'rss_kib') / 1024:.1f}", extra_w, extra_c])
+        pw = [s["wall"] for s in samples[tools[2]]]
+        iw = [s["wall"] for s in samples[tools[1]]]
+        ratios = [p / i for p, i in zip(pw, iw)]
+        rep.add(f"### {name}: `{program}`", "")
+        rep.add(*table(["tool", "wall s (median)", "wall s min..max", "CPU s", "peak RSS MiB", "transform µs wall/item", "transform µs CPU/item"], rows))
+        rep.add("", f"`tributary | jq -c` wall / `tributary + jq processor` wall: {med(samples[tools[2]], 'wall') / med(samples[tools[1]], 'wall'):.2f}x "
+                    f"(per round {min(ratios):.2f}x..{max(ratios):.2f}x); transform alone (wall minus the floor): "
+                    f"{(med(samples[tools[2]], 'wall') - floor_w) / max(1e-9, med(samples[tools[1]], 'wall') - floor_w):.2f}x. "
+                    f"Same ids, titles, urls and data from both: {same}. nginx share of a core: "
+                    f"{', '.join(f'{t} {server_share(samples[t]):.0%}' for t in tools)}.", "")
+        rep.add(*every_run(samples, tools, lambda s: f"{s['wall']:.3f} s / {s['cpu']:.2f} s CPU (load {s['load']})"), "")
+    return rep.finish()
+
+
+MODES = {"decode": mode_decode, "fetch": mode_fetch, "many": mode_many, "startup": mode_startup, "jq": mode_jq}
 
 
 def main():
     if len(sys.argv) != 2 or sys.argv[1] not in list(MODES) + ["all", "serve"]:
-        die("usage: harness.py decode|fetch|many|startup|all|serve (use bench/run.sh)")
+        die("usage: harness.py decode|fetch|many|startup|jq|all|serve (use bench/run.sh)")
     if not BIN or not os.access(BIN, os.X_OK):
         die("TRIBUTARY_BIN must name the tributary binary (bench/run.sh sets it)")
     signal.signal(signal.SIGTERM, _on_signal)

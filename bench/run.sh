@@ -32,9 +32,9 @@ log() { printf 'bench: %s\n' "$*" >&2; }
 die() { printf 'bench: error: %s\n' "$*" >&2; exit 1; }
 
 case $MODE in
-decode|fetch|many|startup|all|serve|soak) ;;
+decode|fetch|many|startup|jq|all|serve|soak) ;;
 -h|--help|help) sed -n '2,23p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
-*) die "unknown mode '$MODE'; modes: decode fetch many startup all serve soak" ;;
+*) die "unknown mode '$MODE'; modes: decode fetch many startup jq all serve soak" ;;
 esac
 [ $# -le 1 ] || die "one mode at a time (or: all)"
 PAGES=${PAGES:-2000}
@@ -99,7 +99,7 @@ export TRIBUTARY_BIN=$BIN
 
 # ---- corpora (generated once, git-ignored) -----------------------------------------------
 count_pages() { [ -d "$1" ] && find "$1" -maxdepth 1 -name 'page-*.json' | wc -l || echo 0; }
-if [[ "$MODE" =~ ^(decode|all|serve)$ ]] && (( $(count_pages "$CORPUS") < PAGES )); then
+if [[ "$MODE" =~ ^(decode|jq|all|serve)$ ]] && (( $(count_pages "$CORPUS") < PAGES )); then
     log "generating the decode corpus ($(( PAGES > 2000 ? PAGES : 2000 )) pages) in $CORPUS"
     mkdir -p "$CORPUS"
     find "$CORPUS" -maxdepth 1 -name 'page-*.json' -delete
