@@ -104,7 +104,7 @@ let package = Package(
         .target(name: "TributaryPluginKit", dependencies: ["TributaryCore", "CProcess", "CXML"], swiftSettings: strict + libxml2Headers),
         // jq programs in process (libjq through CJQ): compile once, run per item from any thread,
         // each run bounded in time (Docs/processors/jq.md).
-        .target(name: "TributaryJQ", dependencies: ["TributaryBase", "CJQ"], swiftSettings: strict),
+        .target(name: "TributaryJQ", dependencies: ["TributaryBase", "TributaryJSON", "CJQ"], swiftSettings: strict),
         // Built-in sources and sinks, one folder each, plus the registry.
         .target(name: "TributaryPlugins", dependencies: ["TributaryCore", "TributaryPluginKit", "TributaryPostgres", "TributaryJQ", "CNATS"], exclude: pluginFiles,
                 swiftSettings: strict + libxml2Headers),

@@ -39,6 +39,10 @@ public final class JQProgram: Sendable {
     private let source: String
     private let library: JQLibrary
     private let pool: Locked<[JQState]>
+    /// The program compiled for `JQNative` too, when it is of the plain kind that evaluator
+    /// takes (paths, `select`, `del`, `=`, comparisons, object and array construction): callers
+    /// holding a `JSONValue` run it there first and come here when it declines.
+    public let native: JQNative?
 
     private init(text: String, limits: JQLimits, source: String, library: JQLibrary, first: JQState) {
         self.text = text
@@ -46,6 +50,7 @@ public final class JQProgram: Sendable {
         self.source = source
         self.library = library
         self.pool = Locked([first])
+        self.native = JQNative.compile(text, maxOutputs: limits.maxOutputs)
     }
 
     /// Compiles `text`. The error carries jq's messages (line numbers are the program's own).

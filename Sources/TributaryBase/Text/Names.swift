@@ -3,8 +3,14 @@
 public enum Names {
     /// `[a-z][a-z0-9_]*`: item kinds and `data` field names.
     public static func isSnakeCase(_ s: String) -> Bool {
-        guard let f = s.unicodeScalars.first, ("a"..."z").contains(f) else { return false }
-        return s.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }
+        // On the UTF-8 bytes: every allowed character is ASCII, and any byte of a non-ASCII
+        // one is refused.
+        var bytes = s.utf8.makeIterator()
+        guard let f = bytes.next(), f >= UInt8(ascii: "a"), f <= UInt8(ascii: "z") else { return false }
+        while let c = bytes.next() {
+            guard (c >= UInt8(ascii: "a") && c <= UInt8(ascii: "z")) || (c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9")) || c == UInt8(ascii: "_") else { return false }
+        }
+        return true
     }
 
     /// 64-bit FNV-1a of the UTF-8 bytes, in hex (16 digits when `padded`).

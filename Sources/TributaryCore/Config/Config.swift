@@ -197,7 +197,12 @@ public enum ConfigLoader {
     }
 
     public static func isValidName(_ s: String) -> Bool {
-        guard let first = s.unicodeScalars.first, ("a"..."z").contains(first) || ("0"..."9").contains(first) else { return false }
-        return s.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "." || $0 == "_" || $0 == "-" }
+        var bytes = s.utf8.makeIterator()
+        guard let f = bytes.next(), (f >= UInt8(ascii: "a") && f <= UInt8(ascii: "z")) || (f >= UInt8(ascii: "0") && f <= UInt8(ascii: "9")) else { return false }
+        while let c = bytes.next() {
+            guard (c >= UInt8(ascii: "a") && c <= UInt8(ascii: "z")) || (c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9"))
+                    || c == UInt8(ascii: ".") || c == UInt8(ascii: "_") || c == UInt8(ascii: "-") else { return false }
+        }
+        return true
     }
 }

@@ -31,10 +31,9 @@ public enum ItemObject {
             throw ItemObjectError("expected an item object, found \(describe(value))")
         }
         var item = Item(id: "", source: input.source, type: input.type, kind: input.kind, title: "", fetched: input.fetched)
-        var seen = Set<String>()
+        var sawID = false, sawTitle = false
         for (key, v) in object.entries {
             // A duplicate key: the last one wins, as JSONObject's lookups do.
-            seen.insert(key)
             switch key {
             case "id":
                 guard case .string(let s) = v else { throw wrong(key, "a string", v) }
@@ -42,18 +41,21 @@ public enum ItemObject {
                     throw ItemObjectError("id: expected <family>:<native id> (the family [a-z0-9][a-z0-9._-]*, then \":\" and at least one character), found \(shown(s))")
                 }
                 item.id = s
+                sawID = true
             case "title":
                 guard case .string(let s) = v else { throw wrong(key, "a non-empty string", v) }
                 guard !s.isEmpty else { throw ItemObjectError("title: expected a non-empty string, found \"\"") }
                 item.title = s
+                sawTitle = true
+            // The input's own source, type and kind (what a program keeps) need no check.
             case "source":
-                guard case .string(let s) = v, ConfigLoader.isValidName(s) else { throw wrong(key, "a source name ([a-z0-9][a-z0-9._-]*)", v) }
+                guard case .string(let s) = v, s == input.source || ConfigLoader.isValidName(s) else { throw wrong(key, "a source name ([a-z0-9][a-z0-9._-]*)", v) }
                 item.source = s
             case "type":
                 guard case .string(let s) = v, !s.isEmpty else { throw wrong(key, "a non-empty string", v) }
                 item.type = s
             case "kind":
-                guard case .string(let s) = v, Names.isSnakeCase(s) else { throw wrong(key, "a kind ([a-z][a-z0-9_]*)", v) }
+                guard case .string(let s) = v, s == input.kind || Names.isSnakeCase(s) else { throw wrong(key, "a kind ([a-z][a-z0-9_]*)", v) }
                 item.kind = s
             case "summary":
                 item.summary = try optionalString(key, v)
@@ -104,9 +106,32 @@ public enum ItemObject {
                 throw ItemObjectError("\(shown(key)) is not an item field (the fields: \(fields.joined(separator: ", ")); put others under data)")
             }
         }
-        guard seen.contains("id") else { throw ItemObjectError("id: missing (an item needs an id and a title)") }
-        guard seen.contains("title") else { throw ItemObjectError("title: missing (an item needs an id and a title)") }
+        guard sawID else { throw ItemObjectError("id: missing (an item needs an id and a title)") }
+        guard sawTitle else { throw ItemObjectError("title: missing (an item needs an id and a title)") }
         return item
+    }
+
+    /// The item as the object its JSON line writes (`Item.appendJSON`), built directly: what a
+    /// program that takes values rather than text gets.
+    public static func value(of item: Item) -> JSONValue {
+        var o: [(key: String, value: JSONValue)] = []
+        o.reserveCapacity(16)
+        o.append(("id", .string(item.id)))
+        o.append(("source", .string(item.source)))
+        o.append(("type", .string(item.type)))
+        o.append(("kind", .string(item.kind)))
+        o.append(("title", .string(item.title)))
+        if let summary = item.summary { o.append(("summary", .string(summary))) }
+        if let url = item.url { o.append(("url", .string(url))) }
+        if let image = item.image { o.append(("image", .string(image))) }
+        if let author = item.author { o.append(("author", .string(author))) }
+        if let published = item.published { o.append(("published", .string(published.rfc3339))) }
+        o.append(("fetched", .string(item.fetched.rfc3339)))
+        if !item.tags.isEmpty { o.append(("tags", .array(item.tags.map { .string($0) }))) }
+        if let story = item.story { o.append(("story", .string(story))) }
+        if let geo = item.geo, geo.isValid { o.append(("geo", .object(JSONObject([("lat", .double(geo.lat)), ("lon", .double(geo.lon))])))) }
+        if !item.data.isEmpty { o.append(("data", .object(item.data))) }
+        return .object(JSONObject(o))
     }
 
     /// `youtube:video:x` has a family; `x`, `:x` or `x:` do not.

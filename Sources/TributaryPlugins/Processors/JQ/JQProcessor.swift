@@ -62,7 +62,7 @@ public struct JQProcessor: Processor {
             line.reserveCapacity(1024)
             for item in items {
                 line.removeAll(keepingCapacity: true)
-                item.appendJSON(into: &line)
+                if program.native == nil { item.appendJSON(into: &line) }
                 switch JQProcessor.transform(item, line: line, program: program) {
                 case .success(let made):
                     if made.isEmpty { context.filtered(item) } else { out.append(contentsOf: made) }
@@ -75,9 +75,26 @@ public struct JQProcessor: Processor {
     }
 
     /// What the program makes of one item: its outputs as items, or why the item is skipped.
+    /// A program of the plain kind runs on the item's value without libjq (`JQNative`), which
+    /// declines whenever jq would fail or do something it does not model; then libjq runs it.
     static func transform(_ item: Item, line: [UInt8], program: JQProgram) -> Result<[Item], ItemObjectError> {
+        if let native = program.native, let values = native.run(ItemObject.value(of: item)) {
+            var made: [Item] = []
+            made.reserveCapacity(values.count)
+            for (i, v) in values.enumerated() {
+                do throws(ItemObjectError) {
+                    made.append(try ItemObject.read(v, input: item))
+                } catch {
+                    let which = values.count == 1 ? "the program's output" : "output \(i + 1) of \(values.count)"
+                    return .failure(ItemObjectError("jq: \(which) is not an item: \(error.message)"))
+                }
+            }
+            return .success(made)
+        }
+        var text = line
+        if text.isEmpty { item.appendJSON(into: &text) }
         var outputs: [JQOutput] = []
-        let failure = line.withUnsafeBytes { raw in program.run(json: raw) { outputs.append($0) } }
+        let failure = text.withUnsafeBytes { raw in program.run(json: raw) { outputs.append($0) } }
         if let failure { return .failure(ItemObjectError(failure.description)) }
         var made: [Item] = []
         made.reserveCapacity(outputs.count)
