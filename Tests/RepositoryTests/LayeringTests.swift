@@ -51,7 +51,7 @@ final class LayeringTests: XCTestCase {
     func testEachCModuleIsImportedByTheOneModuleThatWrapsIt() throws {
         let wrappers = ["CCrypto": "TributaryBase", "CSystem": "TributaryBase", "CCurl": "TributaryHTTP", "CPostgres": "TributaryPostgres",
                         "CSQLite": "TributaryState", "CPCRE2": "TributaryCore", "CProcess": "TributaryPluginKit", "CXML": "TributaryPluginKit",
-                        "CNATS": "TributaryPlugins", "CBuildInfo": "TributaryCLI"]
+                        "CNATS": "TributaryPlugins", "CJQ": "TributaryJQ", "CBuildInfo": "TributaryCLI"]
         let modules = try FileManager.default.contentsOfDirectory(atPath: Self.root).filter { $0.hasPrefix("Tributary") && $0 != "TributaryTestSupport" }
         var importers: [String: Set<String>] = [:]
         var scanned = 0
