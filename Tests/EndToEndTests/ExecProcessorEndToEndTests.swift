@@ -270,7 +270,7 @@ final class ExecProcessorEndToEndTests: XCTestCase {
         let cfg = config(dir, [Self.source("news", url: server.url("/items"), command: closing, timeout: "60s"),
                                Self.source("deaf", url: server.url("/big"), command: deaf, timeout: "1s")])
         let start = Date()
-        let r = try BinaryRunner.run(["run", "-c", cfg], timeout: 90)
+        let r = try BinaryRunner.run(["run", "-c", cfg], timeout: 45)
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertLessThan(Date().timeIntervalSince(start), 30, "neither the closed stdin nor the full pipe waited for long")
         XCTAssertEqual(ids(dir), ["news:1", "news:3"])
