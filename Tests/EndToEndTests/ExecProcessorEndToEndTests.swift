@@ -249,7 +249,8 @@ final class ExecProcessorEndToEndTests: XCTestCase {
 
     /// A program that closes its stdin and stays up: the write fails (no SIGPIPE ends
     /// Tributary), the item is skipped at once rather than after the timeout. A program that
-    /// never reads an item larger than a pipe holds costs its `timeout`, not a hang.
+    /// never reads an item larger than a pipe holds costs its `timeout`, not a hang; one that
+    /// closes its stdout and stays up is said to have closed it (not to have exited).
     func testAProgramThatClosesOrStopsReadingItsStdinDoesNotHangTheRun() throws {
         let big = String(repeating: "x", count: 300_000)
         let server = try LoopbackServer { request in
@@ -267,8 +268,11 @@ final class ExecProcessorEndToEndTests: XCTestCase {
             time.sleep(120)
         """)
         let deaf = program(dir, "deaf.py", "note()\ntime.sleep(120)")
+        // Closes its stdout on its first item and stays up: told apart from a program that exits.
+        let mute = program(dir, "mute.py", "note()\nfor item in items():\n    os.close(1)\n    time.sleep(120)")
         let cfg = config(dir, [Self.source("news", url: server.url("/items"), command: closing, timeout: "60s"),
-                               Self.source("deaf", url: server.url("/big"), command: deaf, timeout: "1s")])
+                               Self.source("deaf", url: server.url("/big"), command: deaf, timeout: "1s"),
+                               Self.source("mute", url: server.url("/items"), command: mute, timeout: "60s")])
         let start = Date()
         let r = try BinaryRunner.run(["run", "-c", cfg], timeout: 45)
         XCTAssertEqual(r.status, 0, r.stderr)
@@ -278,7 +282,10 @@ final class ExecProcessorEndToEndTests: XCTestCase {
                        "warning: news: news:4: skipped: exec processor: command python3: the program closed its stdin before answering",
                        "4 fetched  2 new  2 skipped",
                        "warning: deaf: deaf:1: skipped: exec processor: command python3: no answer within 1s (timeout)",
-                       "2 fetched  0 new  2 skipped"] {
+                       "2 fetched  0 new  2 skipped",
+                       "warning: mute: mute:1: skipped: exec processor: command python3: the program closed its stdout before answering (it was killed by signal 9 (SIGKILL))",
+                       "warning: mute: mute:2: skipped: exec processor: command python3: the program closed its stdout before answering",
+                       "4 fetched  0 new  4 skipped"] {
             XCTAssertTrue(r.stderr.contains(needle), "\(needle)\n\(r.stderr)")
         }
         assertNoSurvivors(dir)
