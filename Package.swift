@@ -3,7 +3,8 @@ import PackageDescription
 import Foundation
 
 // A plugin's folder holds, beside its code, its doc page (README.md), its example configs
-// (*.json) and its recordings (recordings/): not sources of the target.
+// (*.json), the example programs they run (*.py) and its recordings (recordings/): not
+// sources of the target.
 let pluginFiles: [String] = {
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Sources/TributaryPlugins").path
     guard let walker = FileManager.default.enumerator(atPath: root) else { return [] }
@@ -11,7 +12,7 @@ let pluginFiles: [String] = {
     for case let path as String in walker {
         let name = (path as NSString).lastPathComponent
         if name == "recordings" { out.append(path); walker.skipDescendants() }
-        else if name.hasSuffix(".md") || name.hasSuffix(".json") { out.append(path) }
+        else if name.hasSuffix(".md") || name.hasSuffix(".json") || name.hasSuffix(".py") { out.append(path) }
     }
     return out.sorted()
 }()

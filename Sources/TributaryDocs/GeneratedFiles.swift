@@ -17,6 +17,14 @@ public enum GeneratedFiles {
     public struct File: Sendable {
         public let path: String
         public let content: String
+        /// Mode 755 rather than 644 (an example program copied from a plugin's folder).
+        public let executable: Bool
+
+        public init(path: String, content: String, executable: Bool = false) {
+            self.path = path
+            self.content = content
+            self.executable = executable
+        }
     }
 
     public struct Failure: Error, CustomStringConvertible {
@@ -48,8 +56,12 @@ public enum GeneratedFiles {
         pages[worked] = try WorkedExamples.fill(try page(worked), root: root, file: worked)
         let slug = "Sources/TributaryPlugins/Sources/Feed/SlugFolding.swift"
         pages[slug] = try Blocks.replace(in: try page(slug), name: "slug table", with: SlugTable.ranges(), file: slug, swift: true)
-        for f in try PluginFolders.copies(root: root, read: page) { pages[f.path] = f.content }
-        var files = pages.sorted { $0.key < $1.key }.map { File(path: $0.key, content: $0.value) }
+        var executable = Set<String>()
+        for f in try PluginFolders.copies(root: root, read: page) {
+            pages[f.path] = f.content
+            if f.executable { executable.insert(f.path) }
+        }
+        var files = pages.sorted { $0.key < $1.key }.map { File(path: $0.key, content: $0.value, executable: executable.contains($0.key)) }
         files.append(File(path: "Sources-config/tributary.schema.json", content: String(decoding: JSONWriter.prettyPrinted(ConfigSchema.generate(BuiltinRegistry.standard)), as: UTF8.self)))
         files.append(File(path: "Docs/man/tributary.1", content: CommandLineDocs.manPage))
         for shell in CommandLineDocs.shells {
@@ -64,6 +76,7 @@ public enum GeneratedFiles {
     public static func stale(root: String) throws -> [(path: String, why: String)] {
         try all(root: root).compactMap { f in
             guard let have = try? String(contentsOfFile: root + "/" + f.path, encoding: .utf8) else { return (f.path, "missing") }
+            if f.executable && !FileManager.default.isExecutableFile(atPath: root + "/" + f.path) { return (f.path, "not executable") }
             guard have != f.content else { return nil }
             let a = have.components(separatedBy: "\n"), b = f.content.components(separatedBy: "\n")
             let line = zip(a, b).enumerated().first { $0.element.0 != $0.element.1 }.map { $0.offset + 1 } ?? min(a.count, b.count) + 1
@@ -77,9 +90,11 @@ public enum GeneratedFiles {
         var written: [String] = []
         for f in try all(root: root) {
             let path = root + "/" + f.path
-            if (try? String(contentsOfFile: path, encoding: .utf8)) == f.content { continue }
-            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            let fm = FileManager.default
+            if (try? String(contentsOfFile: path, encoding: .utf8)) == f.content && (!f.executable || fm.isExecutableFile(atPath: path)) { continue }
+            try fm.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             try f.content.write(toFile: path, atomically: true, encoding: .utf8)
+            if f.executable { try fm.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path) }
             written.append(f.path)
         }
         return written

@@ -70,6 +70,7 @@ final class InstallTests: XCTestCase {
         XCTAssertTrue(FileManager.default.contentsEqual(atPath: dest + "/usr/local/bin/tributary", andPath: BinaryRunner.binary), "the installed binary is the one tested")
         XCTAssertEqual(Packaging.mode(dest + "/usr/local/bin/tributary"), 0o755)
         XCTAssertEqual(Packaging.mode(dest + "/" + doc + "examples/exec-plugin/releases.py"), 0o755)
+        XCTAssertEqual(Packaging.mode(dest + "/" + doc + "examples/summarise.py"), 0o755, "a plugin folder's example program keeps its executable bit")
         XCTAssertEqual(Packaging.mode(dest + "/" + doc + "demo.json"), 0o644)
         for u in Packaging.units {
             let installed = try String(contentsOfFile: dest + "/usr/local/lib/systemd/system/" + u, encoding: .utf8)

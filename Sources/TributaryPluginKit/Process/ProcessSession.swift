@@ -176,7 +176,7 @@ public final class ProcessSession: @unchecked Sendable {
                 return .line(answer)
             }
             if buffer.count > maxLine { return .tooLong(buffer.count) }
-            if stdoutFD < 0 { return .ended(exited ? .exited : .closedStdout) }
+            if stdoutFD < 0 { return .ended(exitedSoon() ? .exited : .closedStdout) }
             if exited {
                 // It exited and left no answer: what it printed is read (stdout may still be
                 // held by something it started, so it is not waited for).
@@ -210,6 +210,26 @@ public final class ProcessSession: @unchecked Sendable {
                 }
             }
         }
+    }
+
+    /// Whether the program has exited, or does within a moment: a program that exits closes
+    /// its stdout first, and the exit is seen a little later (the pidfd, or waitid), so an end
+    /// of file on stdout is not taken for "closed its stdout" before that moment has passed.
+    private func exitedSoon(within: Double = 0.2) -> Bool {
+        let until = Monotonic.now() + within
+        while !exited {
+            if pidfd >= 0 {
+                var fd = pollfd(fd: pidfd, events: Int16(POLLIN), revents: 0)
+                let left = Int32(max(1, ((until - Monotonic.now()) * 1000).rounded(.up)))
+                if poll(&fd, 1, left) > 0 && fd.revents != 0 { exited = true }
+            } else if tributary_child_exited(run.pid) == 1 {
+                exited = true
+            } else {
+                usleep(10_000)
+            }
+            if Monotonic.now() >= until { break }
+        }
+        return exited
     }
 
     /// Reads what is there (true: still open, false: end of file), at most 1 MiB at a time.

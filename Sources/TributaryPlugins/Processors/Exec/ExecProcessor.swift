@@ -163,6 +163,7 @@ public struct ExecProcessor: Processor {
                 case .ended(let cause):
                     let ending = session.end(grace: 1)
                     forget()
+                    reportDropped(ending)
                     context.skip(item, reason: "\(what): the program \(cause.description) before answering (it \(ending.description))\(others(ending))")
                     afterEnding(skippedNow: true)
                 }
@@ -195,7 +196,14 @@ public struct ExecProcessor: Processor {
         private func end(_ s: ProcessSession, grace: Double) -> String {
             let ending = s.end(grace: grace)
             forget()
+            reportDropped(ending)
             return others(ending)
+        }
+
+        /// A program's stderr lines past the cap (per start of the program), counted once.
+        private func reportDropped(_ ending: ProcessSession.Ending) {
+            guard ending.stderrDropped > 0 else { return }
+            context.warn("\(what): \(ending.stderrDropped) more stderr line\(ending.stderrDropped == 1 ? "" : "s") not logged")
         }
 
         private func others(_ ending: ProcessSession.Ending) -> String {
@@ -254,9 +262,7 @@ public struct ExecProcessor: Processor {
             guard let session else { return }
             let ending = session.end(grace: cancelled.isSet ? 0 : ProcessSession.closeGrace)
             forget()
-            if ending.stderrDropped > 0 {
-                context.warn("\(what): \(ending.stderrDropped) more stderr line\(ending.stderrDropped == 1 ? "" : "s") not logged")
-            }
+            reportDropped(ending)
         }
     }
 }
