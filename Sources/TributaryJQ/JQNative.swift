@@ -55,7 +55,13 @@ public struct JQNative: Sendable {
     /// The outputs for `input`, numbers as jq prints them; nil: run it in libjq instead.
     public func run(_ input: JSONValue) -> [JSONValue]? {
         var out: [JSONValue] = []
-        guard eval(expr, input, &out) else { return nil }
+        if Self.isEdit(expr) {
+            var v = input
+            guard edit(expr, &v) else { return nil }
+            out.append(v)
+        } else {
+            guard eval(expr, input, &out) else { return nil }
+        }
         for i in out.indices { Self.normalize(&out[i]) }
         return out
     }
@@ -76,6 +82,14 @@ public struct JQNative: Sendable {
         case .pipe(let a, let b):
             var left: [JSONValue] = []
             guard eval(a, v, &left) else { return false }
+            // An edit after a step edits that step's own outputs in place (no copy of them).
+            if Self.isEdit(b) {
+                for i in left.indices {
+                    guard edit(b, &left[i]) else { return false }
+                }
+                out.append(contentsOf: left)
+                return out.count <= maxOutputs
+            }
             for x in left { guard eval(b, x, &out) else { return false } }
         case .comma(let a, let b):
             guard eval(a, v, &out), eval(b, v, &out) else { return false }
@@ -141,6 +155,86 @@ public struct JQNative: Sendable {
             out.append(.array(items))
         }
         return out.count <= maxOutputs
+    }
+
+    /// `path = <one value>` and `del(path)`: edits that give one output for one input.
+    static func isEdit(_ e: Expr) -> Bool {
+        switch e {
+        case .delete: return true
+        case .assign(_, let rhs): return isSingle(rhs)
+        default: return false
+        }
+    }
+
+    /// Whether `e` always gives exactly one output (when it does not decline).
+    static func isSingle(_ e: Expr) -> Bool {
+        switch e {
+        case .identity, .path, .literal, .compare, .and, .or, .not, .object, .array, .delete: return true
+        case .assign(_, let rhs): return isSingle(rhs)
+        case .pipe(let a, let b): return isSingle(a) && isSingle(b)
+        default: return false
+        }
+    }
+
+    /// Applies the edit `e` (`isEdit`) to `v` itself: a value no one else holds is changed
+    /// where it is, not copied.
+    private func edit(_ e: Expr, _ v: inout JSONValue) -> Bool {
+        switch e {
+        case .delete(let steps):
+            return Self.deleteInPlace(&v, steps[...])
+        case .assign(let steps, let rhs):
+            guard let x = single(rhs, v) else { return false }
+            return Self.setInPlace(&v, steps[...], x)
+        default:
+            return false
+        }
+    }
+
+    static func setInPlace(_ v: inout JSONValue, _ steps: ArraySlice<String>, _ x: JSONValue) -> Bool {
+        guard let key = steps.first else {
+            v = x
+            return true
+        }
+        var o: JSONObject
+        switch v {
+        case .null: o = JSONObject()
+        case .object(let existing): o = existing
+        default: return false
+        }
+        v = .null  // `o` now holds the only reference: changing it copies nothing
+        if let i = o.entries.firstIndex(where: { $0.key == key }) {
+            var inner = o.entries[i].value
+            o.entries[i].value = .null
+            guard setInPlace(&inner, steps.dropFirst(), x) else { return false }
+            o.entries[i].value = inner
+        } else {
+            var inner = JSONValue.null
+            guard setInPlace(&inner, steps.dropFirst(), x) else { return false }
+            o.entries.append((key, inner))
+        }
+        v = .object(o)
+        return true
+    }
+
+    static func deleteInPlace(_ v: inout JSONValue, _ steps: ArraySlice<String>) -> Bool {
+        guard let key = steps.first else { return false }
+        switch v {
+        case .null: return true
+        case .object(var o):
+            guard let i = o.entries.lastIndex(where: { $0.key == key }) else { return true }
+            v = .null
+            if steps.count == 1 {
+                o.entries.removeAll { $0.key == key }
+            } else {
+                var inner = o.entries[i].value
+                o.entries[i].value = .null
+                guard deleteInPlace(&inner, steps.dropFirst()) else { return false }
+                o.entries[i].value = inner
+            }
+            v = .object(o)
+            return true
+        default: return false
+        }
     }
 
     /// The one output of `e` on `v`; nil when it gives none, several, or declines.
@@ -269,6 +363,7 @@ public struct JQNative: Sendable {
     static func normalize(_ v: inout JSONValue) {
         switch v {
         case .number(let n):
+            if JQNumberText.isPlainInteger(n.text) { return }
             let text = JQNumberText.text(n.double)
             if text != n.text { v = .number(JSONNumber(text: text)) }
         case .array(var a):
@@ -284,6 +379,16 @@ public struct JQNative: Sendable {
 
 /// A double as jq 1.6 prints it, as text (`JQWriter.appendNumber`).
 enum JQNumberText {
+    /// Up to 15 digits, no sign, no leading zero: jq prints such a number as it is.
+    static func isPlainInteger(_ text: String) -> Bool {
+        var count = 0
+        for c in text.utf8 {
+            guard c >= UInt8(ascii: "0"), c <= UInt8(ascii: "9"), !(count == 0 && c == UInt8(ascii: "0") && text.utf8.count > 1) else { return false }
+            count += 1
+        }
+        return count > 0 && count <= 15
+    }
+
     static func text(_ d: Double) -> String {
         // The common case, an integer that is exact as a double, without the writer's buffer.
         if d == d.rounded(.towardZero), abs(d) < 1e15, !(d == 0 && d.sign == .minus) { return String(Int64(d)) }

@@ -50,7 +50,10 @@ final class JQNativeTests: XCTestCase {
             let native = try XCTUnwrap(program.native, "\(text) is of the plain kind")
             for input in Self.inputs {
                 let libjq = program.run(Array(input.utf8))
-                guard let mine = native.run(try parse(input)) else {
+                let value = try parse(input)
+                let before = JSONWriter.serialize(value)
+                defer { XCTAssertEqual(JSONWriter.serialize(value), before, "\(text) changed its input") }
+                guard let mine = native.run(value) else {
                     declined += 1
                     continue
                 }

@@ -26,7 +26,9 @@ public enum ItemObject {
     }
 
     /// Reads one parsed value, which must be an object.
-    public static func read(_ value: JSONValue, input: Item) throws(ItemObjectError) -> Item {
+    /// `times`: the input's `published` and `fetched` as `value(of:)` wrote them; an object
+    /// that kept them is not parsed again.
+    public static func read(_ value: JSONValue, input: Item, times: InputTimes? = nil) throws(ItemObjectError) -> Item {
         guard case .object(let object) = value else {
             throw ItemObjectError("expected an item object, found \(describe(value))")
         }
@@ -66,8 +68,10 @@ public enum ItemObject {
             case "image":
                 item.image = try optionalURL(key, v)
             case "published":
+                if let times, case .string(let s) = v, s == times.published { item.published = input.published; continue }
                 item.published = try optionalTime(key, v)
             case "fetched":
+                if let times, case .string(let s) = v, s == times.fetched { item.fetched = input.fetched; continue }
                 guard let t = try optionalTime(key, v) else { continue }
                 item.fetched = t
             case "tags":
@@ -113,7 +117,20 @@ public enum ItemObject {
 
     /// The item as the object its JSON line writes (`Item.appendJSON`), built directly: what a
     /// program that takes values rather than text gets.
-    public static func value(of item: Item) -> JSONValue {
+    public static func value(of item: Item) -> JSONValue { value(of: item, times: inputTimes(item)) }
+
+    /// An item's times as its JSON line writes them.
+    public struct InputTimes: Sendable {
+        public let published: String?
+        public let fetched: String
+    }
+
+    public static func inputTimes(_ item: Item) -> InputTimes {
+        InputTimes(published: item.published?.rfc3339, fetched: item.fetched.rfc3339)
+    }
+
+    /// The same, with the times already written (`inputTimes`).
+    public static func value(of item: Item, times: InputTimes) -> JSONValue {
         var o: [(key: String, value: JSONValue)] = []
         o.reserveCapacity(16)
         o.append(("id", .string(item.id)))
@@ -125,8 +142,8 @@ public enum ItemObject {
         if let url = item.url { o.append(("url", .string(url))) }
         if let image = item.image { o.append(("image", .string(image))) }
         if let author = item.author { o.append(("author", .string(author))) }
-        if let published = item.published { o.append(("published", .string(published.rfc3339))) }
-        o.append(("fetched", .string(item.fetched.rfc3339)))
+        if let published = times.published { o.append(("published", .string(published))) }
+        o.append(("fetched", .string(times.fetched)))
         if !item.tags.isEmpty { o.append(("tags", .array(item.tags.map { .string($0) }))) }
         if let story = item.story { o.append(("story", .string(story))) }
         if let geo = item.geo, geo.isValid { o.append(("geo", .object(JSONObject([("lat", .double(geo.lat)), ("lon", .double(geo.lon))])))) }

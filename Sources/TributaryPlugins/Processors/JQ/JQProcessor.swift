@@ -78,12 +78,13 @@ public struct JQProcessor: Processor {
     /// A program of the plain kind runs on the item's value without libjq (`JQNative`), which
     /// declines whenever jq would fail or do something it does not model; then libjq runs it.
     static func transform(_ item: Item, line: [UInt8], program: JQProgram) -> Result<[Item], ItemObjectError> {
-        if let native = program.native, let values = native.run(ItemObject.value(of: item)) {
+        let times = ItemObject.inputTimes(item)
+        if let native = program.native, let values = native.run(ItemObject.value(of: item, times: times)) {
             var made: [Item] = []
             made.reserveCapacity(values.count)
             for (i, v) in values.enumerated() {
                 do throws(ItemObjectError) {
-                    made.append(try ItemObject.read(v, input: item))
+                    made.append(try ItemObject.read(v, input: item, times: times))
                 } catch {
                     let which = values.count == 1 ? "the program's output" : "output \(i + 1) of \(values.count)"
                     return .failure(ItemObjectError("jq: \(which) is not an item: \(error.message)"))
