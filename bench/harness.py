@@ -977,7 +977,7 @@ def mode_jq(scratch):
     same program, on the decode corpus, and the same run without a program (the floor)."""
     pages = env_int("PAGES", 2000, 1, 9999)
     n = env_int("CONCURRENCY", 32, 1, 4096)
-    one_source = os.environ.get("JQ_SOURCES", "1") == "1"
+    one_source = os.environ.get("JQ_SOURCES", "many") == "1"
     nginx = Nginx(scratch)
     reports = []
     try:

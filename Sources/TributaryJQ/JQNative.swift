@@ -53,10 +53,10 @@ public struct JQNative: Sendable {
     }
 
     /// The outputs for `input`, numbers as jq prints them; nil: run it in libjq instead.
-    public func run(_ input: JSONValue) -> [JSONValue]? {
+    public func run(_ input: consuming JSONValue) -> [JSONValue]? {
         var out: [JSONValue] = []
         if Self.isEdit(expr) {
-            var v = input
+            var v = consume input  // a value built for this run is edited where it is
             guard edit(expr, &v) else { return nil }
             out.append(v)
         } else {
