@@ -944,6 +944,8 @@ JQ_PROGRAMS = [
     ("rename", ".data.channel = .data.channel_id | del(.data.channel_id)"),
     ("select+object", 'select(.data.live_broadcast_content == "none") | '
                       '{id, source, type, kind, title, url: .image, author, published, tags: [.kind, .source]}'),
+    # A builtin the plain-program evaluator does not take: this one runs in libjq.
+    ("libjq: ascii_downcase", ".title |= ascii_downcase"),
 ]
 
 
@@ -985,7 +987,8 @@ def mode_jq(scratch):
         base_cfg = os.path.join(RESULTS, "jq-base.json")
         write_config(base_cfg, urls, n, n, one_source=one_source)
         for name, program in JQ_PROGRAMS:
-            cfg = os.path.join(RESULTS, f"jq-{name}.json")
+            slug = re.sub(r"[^a-z0-9+]+", "-", name)
+            cfg = os.path.join(RESULTS, f"jq-{slug}.json")
             write_jq_config(cfg, base_cfg, program)
             tools = ["tributary, no program", "tributary + jq processor", "tributary | jq -c"]
             commands = {
@@ -993,7 +996,7 @@ def mode_jq(scratch):
                 tools[1]: tributary_cmd(cfg),
                 tools[2]: tributary_cmd(base_cfg) + [["jq", "-c", program]],
             }
-            outputs = {t: os.path.join(scratch, f"out-jq-{name}-{i}.jsonl") for i, t in enumerate(tools)}
+            outputs = {t: os.path.join(scratch, f"out-jq-{slug}-{i}.jsonl") for i, t in enumerate(tools)}
             expected = {}
 
             def check(tool, path):
