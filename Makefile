@@ -200,7 +200,7 @@ sanitize-address: deps test-tools
 SANITIZE_CI_SKIP := CommandLineDeclarationTests|HostileRoundTwoHeldTests.testAHugeRetryAfterWaitsAtMostAMinute|HostileRoundTwoHeldTests.testPostgreSQLPasswordsAreNeverPrintedForBrokenStateURLs
 sanitize-ci: SANITIZE_TIMEOUT = 1500
 sanitize-ci: deps test-tools
-	$(call sanitizer_pass,thread,.build/tsan,--filter 'TributaryCoreTests|EndToEndTests' --skip '$(SANITIZE_CI_SKIP)')
+	$(call sanitizer_pass,thread,.build/tsan,--filter 'TributaryCoreTests|TributaryJQTests|EndToEndTests' --skip '$(SANITIZE_CI_SKIP)')
 
 ## fuzz: every libFuzzer target for FUZZ_SECONDS each (default 600), two at a time; fails on any
 ## crash, hang, leak or out-of-memory, naming the target and the input (Fuzz/README.md)
