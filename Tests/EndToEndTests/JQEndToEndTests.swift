@@ -130,7 +130,7 @@ final class JQEndToEndTests: XCTestCase {
             XCTAssertTrue(r.stderr.contains("compile error"), r.stderr)
         }
         // An unknown function is jq's compile error too, with its line.
-        dir.write("feeds.json", #"{"sources":[{"name":"a","type":"json","url":"http://127.0.0.1:9/a","items":"items","fields":{"title":"t"},"process":[{"type":"filter","max_age":"1d"},{"type":"jq","expr":"1 +\ntitel"}]}],"sinks":[{"type":"stdout"}]}"#)
+        _ = dir.write("feeds.json", #"{"sources":[{"name":"a","type":"json","url":"http://127.0.0.1:9/a","items":"items","fields":{"title":"t"},"process":[{"type":"filter","max_age":"1d"},{"type":"jq","expr":"1 +\ntitel"}]}],"sinks":[{"type":"stdout"}]}"#)
         let r = try BinaryRunner.run(["check", "-c", path])
         XCTAssertEqual(r.status, 2, r.stderr)
         XCTAssertTrue(r.stderr.contains(".process[1].expr: jq: error: titel/0 is not defined at <top-level>, line 2"), r.stderr)

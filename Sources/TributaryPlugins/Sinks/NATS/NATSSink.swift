@@ -86,7 +86,14 @@ public final class NATSSink: Sink {
         }
         do throws(NATSError) {
             if let stream, try !c.streamExists(stream) {
-                try c.addStream(stream, subjects: Self.streamSubjects, duplicateWindow: duplicateWindow)
+                do {
+                    try c.addStream(stream, subjects: Self.streamSubjects, duplicateWindow: duplicateWindow)
+                } catch {
+                    // Workers that start together all find no stream and all create it; the
+                    // server answers the later ones with an error (JetStream says "subjects
+                    // overlap" rather than "exists"). The stream being there now is success.
+                    guard try c.streamExists(stream) else { throw error }
+                }
                 if !subject.isUnderDefaultStreamSubjects {
                     warn("nats: created stream \(stream) on \(Self.streamSubjects.joined(separator: ", ")), which does not capture the subject \(subject.template): publishing fails unless another stream does")
                 }
