@@ -196,4 +196,19 @@ final class ConfigValueRangeTests: XCTestCase {
         XCTAssertNil(Durations.parse(.number(JSONNumber(text: "1e300"))))
         XCTAssertEqual(Durations.format(Durations.max), "3650d")
     }
+
+    /// `jsonValue()` is built directly; it must be exactly the object the item's line writes.
+    func testAnItemsValueIsTheObjectItsLineWrites() throws {
+        let t = try XCTUnwrap(Timestamp.parseRFC3339("2026-11-30T10:00:00Z"))
+        let full = Item(id: "a:1", source: "s", type: "json", kind: "video", title: "Tí\"tle\n", summary: "s", url: "https://e.org/1",
+                        image: "https://e.org/1.jpg", author: "Ana", published: t, fetched: Timestamp(seconds: t.seconds + 61.5), tags: ["x", "y"],
+                        story: "story:0123456789abcdef", geo: Geo(lat: -23.5, lon: 46.25),
+                        data: JSONObject([("n", .number(JSONNumber(text: "1.50"))), ("big", .number(JSONNumber(text: "12345678901234567890"))),
+                                          ("o", .object(JSONObject([("b", .int(2)), ("a", .null)]))), ("l", .array([.bool(true), .string("é")]))]))
+        let bare = Item(id: "a:2", source: "s", type: "feed", kind: "entry", title: "t", fetched: t, geo: Geo(lat: 99, lon: 0))
+        for item in [full, bare] {
+            XCTAssertEqual(item.jsonValue(), try JSONParser.parse(item.jsonLine()), item.id)
+            XCTAssertEqual(JSONWriter.serialize(item.jsonValue()), item.jsonLine(), item.id)
+        }
+    }
 }

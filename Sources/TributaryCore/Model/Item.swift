@@ -141,9 +141,26 @@ extension Item {
         out.append(UInt8(ascii: "\""))
     }
 
-    /// The item as a JSON value (used by tests and the `exec` protocol).
+    /// The item as a JSON value: the object its line writes (`appendJSON`), field for field and
+    /// in the same order, built directly (what the jq processor runs a plain program on).
     public func jsonValue() -> JSONValue {
-        // The writer output is always valid JSON.
-        (try? JSONParser.parse(jsonLine())) ?? .null
+        var o: [(key: String, value: JSONValue)] = []
+        o.reserveCapacity(16)
+        o.append(("id", .string(id)))
+        o.append(("source", .string(source)))
+        o.append(("type", .string(type)))
+        o.append(("kind", .string(kind)))
+        o.append(("title", .string(title)))
+        if let summary { o.append(("summary", .string(summary))) }
+        if let url { o.append(("url", .string(url))) }
+        if let image { o.append(("image", .string(image))) }
+        if let author { o.append(("author", .string(author))) }
+        if let published { o.append(("published", .string(published.rfc3339))) }
+        o.append(("fetched", .string(fetched.rfc3339)))
+        if !tags.isEmpty { o.append(("tags", .array(tags.map { .string($0) }))) }
+        if let story { o.append(("story", .string(story))) }
+        if let geo, geo.isValid { o.append(("geo", .object(JSONObject([("lat", .double(geo.lat)), ("lon", .double(geo.lon))])))) }
+        if !data.isEmpty { o.append(("data", .object(data))) }
+        return .object(JSONObject(o))
     }
 }

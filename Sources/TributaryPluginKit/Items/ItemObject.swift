@@ -115,40 +115,16 @@ public enum ItemObject {
         return item
     }
 
-    /// The item as the object its JSON line writes (`Item.appendJSON`), built directly: what a
-    /// program that takes values rather than text gets.
-    public static func value(of item: Item) -> JSONValue { value(of: item, times: inputTimes(item)) }
-
-    /// An item's times as its JSON line writes them.
+    /// An item's times as its JSON line writes them, taken from its value (`Item.jsonValue`), so
+    /// that `read` need not parse again the ones a program kept.
     public struct InputTimes: Sendable {
         public let published: String?
-        public let fetched: String
-    }
+        public let fetched: String?
 
-    public static func inputTimes(_ item: Item) -> InputTimes {
-        InputTimes(published: item.published?.rfc3339, fetched: item.fetched.rfc3339)
-    }
-
-    /// The same, with the times already written (`inputTimes`).
-    public static func value(of item: Item, times: InputTimes) -> JSONValue {
-        var o: [(key: String, value: JSONValue)] = []
-        o.reserveCapacity(16)
-        o.append(("id", .string(item.id)))
-        o.append(("source", .string(item.source)))
-        o.append(("type", .string(item.type)))
-        o.append(("kind", .string(item.kind)))
-        o.append(("title", .string(item.title)))
-        if let summary = item.summary { o.append(("summary", .string(summary))) }
-        if let url = item.url { o.append(("url", .string(url))) }
-        if let image = item.image { o.append(("image", .string(image))) }
-        if let author = item.author { o.append(("author", .string(author))) }
-        if let published = times.published { o.append(("published", .string(published))) }
-        o.append(("fetched", .string(times.fetched)))
-        if !item.tags.isEmpty { o.append(("tags", .array(item.tags.map { .string($0) }))) }
-        if let story = item.story { o.append(("story", .string(story))) }
-        if let geo = item.geo, geo.isValid { o.append(("geo", .object(JSONObject([("lat", .double(geo.lat)), ("lon", .double(geo.lon))])))) }
-        if !item.data.isEmpty { o.append(("data", .object(item.data))) }
-        return .object(JSONObject(o))
+        public init(_ value: JSONValue) {
+            published = value.objectValue?["published"]?.stringValue
+            fetched = value.objectValue?["fetched"]?.stringValue
+        }
     }
 
     /// `youtube:video:x` has a family; `x`, `:x` or `x:` do not.

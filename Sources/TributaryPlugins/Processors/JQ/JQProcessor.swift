@@ -78,32 +78,34 @@ public struct JQProcessor: Processor {
     /// A program of the plain kind runs on the item's value without libjq (`JQNative`), which
     /// declines whenever jq would fail or do something it does not model; then libjq runs it.
     static func transform(_ item: Item, line: [UInt8], program: JQProgram) -> Result<[Item], ItemObjectError> {
-        let times = ItemObject.inputTimes(item)
-        if let native = program.native, let values = native.run(ItemObject.value(of: item, times: times)) {
-            var made: [Item] = []
-            made.reserveCapacity(values.count)
-            for (i, v) in values.enumerated() {
-                do throws(ItemObjectError) {
-                    made.append(try ItemObject.read(v, input: item, times: times))
-                } catch {
-                    let which = values.count == 1 ? "the program's output" : "output \(i + 1) of \(values.count)"
-                    return .failure(ItemObjectError("jq: \(which) is not an item: \(error.message)"))
-                }
-            }
-            return .success(made)
+        if let native = program.native {
+            let value = item.jsonValue()
+            let times = ItemObject.InputTimes(value)
+            guard let values = native.run(value) else { return libjq(item, line: line, program: program) }
+            return items(values.count) { i throws(ItemObjectError) in try ItemObject.read(values[i], input: item, times: times) }
         }
+        return libjq(item, line: line, program: program)
+    }
+
+    /// The same through libjq, on the item's JSON line (`line`, or written here when empty).
+    static func libjq(_ item: Item, line: [UInt8], program: JQProgram) -> Result<[Item], ItemObjectError> {
         var text = line
         if text.isEmpty { item.appendJSON(into: &text) }
         var outputs: [JQOutput] = []
         let failure = text.withUnsafeBytes { raw in program.run(json: raw) { outputs.append($0) } }
         if let failure { return .failure(ItemObjectError(failure.description)) }
+        return items(outputs.count) { i throws(ItemObjectError) in try ItemObject.read(json: outputs[i].json, input: item) }
+    }
+
+    /// The program's `count` outputs read as items, or the first one that is not an item.
+    static func items(_ count: Int, _ read: (Int) throws(ItemObjectError) -> Item) -> Result<[Item], ItemObjectError> {
         var made: [Item] = []
-        made.reserveCapacity(outputs.count)
-        for (i, o) in outputs.enumerated() {
+        made.reserveCapacity(count)
+        for i in 0..<count {
             do throws(ItemObjectError) {
-                made.append(try ItemObject.read(json: o.json, input: item))
+                made.append(try read(i))
             } catch {
-                let which = outputs.count == 1 ? "the program's output" : "output \(i + 1) of \(outputs.count)"
+                let which = count == 1 ? "the program's output" : "output \(i + 1) of \(count)"
                 return .failure(ItemObjectError("jq: \(which) is not an item: \(error.message)"))
             }
         }

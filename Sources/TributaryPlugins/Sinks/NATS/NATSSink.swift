@@ -126,9 +126,9 @@ public final class NATSSink: Sink {
         let limit = c.maxPayload
         let sinkContext = context.withLock { $0 }
         var payloads: [(item: Item, id: String, payload: [UInt8])] = []
-        if let template, let sinkContext {
-            for (item, outputs) in TemplateRendering.render(items, with: template, context: sinkContext, sink: "nats") {
-                for (n, o) in outputs.enumerated() { payloads.append((item, n == 0 ? item.id : "\(item.id)#\(n + 1)", o.text)) }
+        if let template {
+            for (item, outputs) in TemplateRendering.render(items, with: template, context: sinkContext ?? SinkContext(window: nil), sink: "nats") {
+                for (n, o) in outputs.enumerated() { payloads.append((item, TemplateRendering.outputID(item.id, n), o.text)) }
             }
         } else {
             payloads = items.map { ($0, $0.id, $0.jsonLine()) }

@@ -33,7 +33,7 @@ struct WebhookPart: Sendable {
 
     init(item: Item, output: TemplateOutput, index: Int) {
         self.item = item
-        self.id = index == 0 ? item.id : "\(item.id)#\(index + 1)"
+        self.id = TemplateRendering.outputID(item.id, index)
         self.output = output
     }
 }
