@@ -20,6 +20,8 @@
 #include <libxml/parserInternals.h>
 #include <libxml/entities.h>
 #include <libxml/xmlerror.h>
+#include <libxml/HTMLparser.h>
+#include <libxml/xpath.h>
 
 /// One slot per libxml2 function used, filled from dlsym(handle, "<slot>").
 typedef struct tributary_xml {
@@ -33,6 +35,14 @@ typedef struct tributary_xml {
     void *xmlStopParser;
     void *xmlFreeParserCtxt;
     void *xmlFreeDoc;
+    // The HTML parser and XPath (web pages: PluginKit/HTML).
+    void *htmlReadMemory;
+    void *xmlXPathNewContext;
+    void *xmlXPathFreeContext;
+    void *xmlXPathCompile;
+    void *xmlXPathCompiledEval;
+    void *xmlXPathFreeCompExpr;
+    void *xmlXPathFreeObject;
 } tributary_xml;
 
 #define TRIBUTARY_XML_FN(x, name) ((__typeof__(&name))(x)->name)
@@ -55,4 +65,14 @@ static inline int tributary_xmlParseChunk(const tributary_xml *x, xmlParserCtxtP
 static inline void tributary_xmlStopParser(const tributary_xml *x, xmlParserCtxtPtr c) { TRIBUTARY_XML_FN(x, xmlStopParser)(c); }
 static inline void tributary_xmlFreeParserCtxt(const tributary_xml *x, xmlParserCtxtPtr c) { TRIBUTARY_XML_FN(x, xmlFreeParserCtxt)(c); }
 static inline void tributary_xmlFreeDoc(const tributary_xml *x, xmlDocPtr d) { TRIBUTARY_XML_FN(x, xmlFreeDoc)(d); }
+
+static inline htmlDocPtr tributary_htmlReadMemory(const tributary_xml *x, const char *buffer, int size, const char *url, const char *encoding, int options) {
+    return TRIBUTARY_XML_FN(x, htmlReadMemory)(buffer, size, url, encoding, options);
+}
+static inline xmlXPathContextPtr tributary_xmlXPathNewContext(const tributary_xml *x, xmlDocPtr d) { return TRIBUTARY_XML_FN(x, xmlXPathNewContext)(d); }
+static inline void tributary_xmlXPathFreeContext(const tributary_xml *x, xmlXPathContextPtr c) { TRIBUTARY_XML_FN(x, xmlXPathFreeContext)(c); }
+static inline xmlXPathCompExprPtr tributary_xmlXPathCompile(const tributary_xml *x, const char *expr) { return TRIBUTARY_XML_FN(x, xmlXPathCompile)((const xmlChar *)expr); }
+static inline xmlXPathObjectPtr tributary_xmlXPathCompiledEval(const tributary_xml *x, xmlXPathCompExprPtr e, xmlXPathContextPtr c) { return TRIBUTARY_XML_FN(x, xmlXPathCompiledEval)(e, c); }
+static inline void tributary_xmlXPathFreeCompExpr(const tributary_xml *x, xmlXPathCompExprPtr e) { TRIBUTARY_XML_FN(x, xmlXPathFreeCompExpr)(e); }
+static inline void tributary_xmlXPathFreeObject(const tributary_xml *x, xmlXPathObjectPtr o) { TRIBUTARY_XML_FN(x, xmlXPathFreeObject)(o); }
 #endif

@@ -17,7 +17,7 @@ package struct XMLLibrary: @unchecked Sendable {
     /// `xmlInitParser` and installs the refusing entity loader, under the loader's lock, before
     /// any parser exists.
     static let loader = LibraryLoader(
-        tributary_xml(), soname: "libxml2.so.2", neededBy: "RSS and Atom feeds need", name: "libxml2", debianPackage: "libxml2", oldest: "libxml2 2.9",
+        tributary_xml(), soname: "libxml2.so.2", neededBy: "RSS and Atom feeds and web pages need", name: "libxml2", debianPackage: "libxml2", oldest: "libxml2 2.9",
         slots: [
             (\.xmlInitParser, "xmlInitParser"),
             (\.xmlSetExternalEntityLoader, "xmlSetExternalEntityLoader"),
@@ -29,6 +29,13 @@ package struct XMLLibrary: @unchecked Sendable {
             (\.xmlStopParser, "xmlStopParser"),
             (\.xmlFreeParserCtxt, "xmlFreeParserCtxt"),
             (\.xmlFreeDoc, "xmlFreeDoc"),
+            (\.htmlReadMemory, "htmlReadMemory"),
+            (\.xmlXPathNewContext, "xmlXPathNewContext"),
+            (\.xmlXPathFreeContext, "xmlXPathFreeContext"),
+            (\.xmlXPathCompile, "xmlXPathCompile"),
+            (\.xmlXPathCompiledEval, "xmlXPathCompiledEval"),
+            (\.xmlXPathFreeCompExpr, "xmlXPathFreeCompExpr"),
+            (\.xmlXPathFreeObject, "xmlXPathFreeObject"),
         ],
         setUp: { api in
             tributary_xmlInitParser(api)
