@@ -39,6 +39,7 @@ FEEDPARSER_VERSION := 6.0.14
 FASTFEEDPARSER_VERSION := 0.6.5
 PROMETHEUS_CLIENT_VERSION := 0.26.0
 NATS_PY_VERSION := 2.16.0
+HTML5LIB_VERSION := 1.1
 
 # Written by commit-header, git-ignored, read by Sources/CBuildInfo/build_info.c.
 COMMIT_HEADER := Sources/CBuildInfo/generated/commit.h
@@ -86,10 +87,10 @@ deps:
 ## test-tools: install the tools the tests and `make deb` run if missing
 test-tools:
 	$(call apt_ensure,$(TOOL_PACKAGES))
-	@if ! $(TEST_VENV)/bin/python3 -c 'import feedparser, fastfeedparser, prometheus_client, nats' 2>/dev/null; then \
-		echo "installing feedparser $(FEEDPARSER_VERSION), fastfeedparser $(FASTFEEDPARSER_VERSION), prometheus_client $(PROMETHEUS_CLIENT_VERSION) and nats-py $(NATS_PY_VERSION) into $(TEST_VENV) (pip)"; \
+	@if ! $(TEST_VENV)/bin/python3 -c 'import feedparser, fastfeedparser, prometheus_client, nats, html5lib' 2>/dev/null; then \
+		echo "installing feedparser $(FEEDPARSER_VERSION), fastfeedparser $(FASTFEEDPARSER_VERSION), prometheus_client $(PROMETHEUS_CLIENT_VERSION) nats-py $(NATS_PY_VERSION) and html5lib $(HTML5LIB_VERSION) into $(TEST_VENV) (pip)"; \
 		python3 -m venv $(TEST_VENV) && $(TEST_VENV)/bin/pip install -q --disable-pip-version-check \
-			feedparser==$(FEEDPARSER_VERSION) fastfeedparser==$(FASTFEEDPARSER_VERSION) prometheus_client==$(PROMETHEUS_CLIENT_VERSION) nats-py==$(NATS_PY_VERSION); \
+			feedparser==$(FEEDPARSER_VERSION) fastfeedparser==$(FASTFEEDPARSER_VERSION) prometheus_client==$(PROMETHEUS_CLIENT_VERSION) nats-py==$(NATS_PY_VERSION) html5lib==$(HTML5LIB_VERSION); \
 	fi
 
 ## commit-header: write the commit (`git rev-parse --short HEAD`, `-dirty` with uncommitted

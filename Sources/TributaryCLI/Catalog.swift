@@ -31,6 +31,7 @@ enum Catalog {
             s += line
             if case .object(let sub) = o.kind { s += options(sub, indent: indent + "  ") }
             if case .objectList(let sub) = o.kind { s += options(sub, indent: indent + "  ") }
+            if case .objectMap(let sub) = o.kind { s += options(sub, indent: indent + "  ") }
         }
         return s
     }

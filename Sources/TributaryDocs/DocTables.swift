@@ -21,6 +21,7 @@ public enum DocTables {
                 switch s.kind {
                 case .object(let sub): add(sub, prefix: key + ".")
                 case .objectList(let sub): add(sub, prefix: key + "[].")
+                case .objectMap(let sub): add(sub, prefix: key + ".<name>.")
                 default: break
                 }
             }

@@ -178,7 +178,8 @@ final class CurlDriver: @unchecked Sendable {
     }
 
     func send(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
-        let transfer = Transfer(request: request, maxBody: settings.maxBody, curl: curl)
+        let limit = request.bodyLimit.map { $0.bytes < settings.maxBody ? $0 : nil } ?? nil
+        let transfer = Transfer(request: request, maxBody: limit?.bytes ?? settings.maxBody, limitName: limit?.option ?? "http.max_body", curl: curl)
         let result: Result<HTTPResponse, HTTPError> = await withTaskCancellationHandler {
             await withCheckedContinuation { (cont: CheckedContinuation<Result<HTTPResponse, HTTPError>, Never>) in
                 transfer.continuation = cont
@@ -347,6 +348,8 @@ final class Transfer: @unchecked Sendable {
     let request: HTTPRequest
     let host: String
     let maxBody: Int
+    /// The option that set `maxBody`, for the error.
+    let limitName: String
     /// libcurl's table (`CurlLibrary.api`), for the handle's calls.
     let api: UnsafePointer<tributary_curl>
     var continuation: CheckedContinuation<Result<HTTPResponse, HTTPError>, Never>?
@@ -372,7 +375,8 @@ final class Transfer: @unchecked Sendable {
     var isCancelled: Bool { cancelFlag.withLock { $0 } }
     func markCancelled() { cancelFlag.withLock { $0 = true } }
 
-    init(request: HTTPRequest, maxBody: Int, curl: CurlLibrary) {
+    init(request: HTTPRequest, maxBody: Int, limitName: String, curl: CurlLibrary) {
+        self.limitName = limitName
         self.request = request
         self.api = curl.api
         self.host = URLEncoding.hostKey(request.url)
@@ -417,7 +421,7 @@ final class Transfer: @unchecked Sendable {
         tributary_easy_setopt_long(api, h, CURLOPT_SSL_VERIFYHOST, 2)
         tributary_easy_setopt_string(api, h, CURLOPT_USERAGENT, settings.userAgent)
         // A peek reads a few KiB whatever the body's announced length: no size refusal then.
-        if request.peek == nil { tributary_easy_setopt_off(api, h, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(settings.maxBody)) }
+        if request.peek == nil { tributary_easy_setopt_off(api, h, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(maxBody)) }
         tributary_easy_setopt_pointer(api, h, CURLOPT_ERRORBUFFER, errorBuffer)
         let me = Unmanaged.passUnretained(self).toOpaque()
         tributary_easy_setopt_write_cb(api, h, CURLOPT_WRITEFUNCTION, { ptr, size, n, ctx in
@@ -500,7 +504,7 @@ final class Transfer: @unchecked Sendable {
         let text = detail.isEmpty ? String(cString: tributary_curl_easy_strerror(api, code)) : detail
         switch code {
         case CURLE_WRITE_ERROR where tooLarge, CURLE_FILESIZE_EXCEEDED:
-            return .failure(error(.bodyTooLarge, "response body larger than \(ByteSizes.format(maxBody)) (http.max_body)"))
+            return .failure(error(.bodyTooLarge, "response body larger than \(ByteSizes.format(maxBody)) (\(limitName))"))
         case CURLE_OPERATION_TIMEDOUT:
             let timeout = request.timeout ?? 20
             let elapsed = Double(DispatchTime.now().uptimeNanoseconds &- started) / 1e9

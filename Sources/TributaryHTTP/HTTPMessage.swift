@@ -19,6 +19,19 @@ public struct HTTPRequest: Sendable, Equatable {
     /// Set by a caller that decides on the status line and wants the body only for an error
     /// message (`BodyPeek`); nil: the whole body is the response (up to `http.max_body`).
     public var peek: BodyPeek?
+    /// A smaller limit on the body than `http.max_body` for this request (the `fulltext`
+    /// processor's `max_size`): a longer body fails with `bodyTooLarge` naming `option`.
+    public var bodyLimit: BodyLimit?
+
+    public struct BodyLimit: Sendable, Equatable {
+        public var bytes: Int
+        /// The option that set it, named in the error (`max_size`).
+        public var option: String
+        public init(bytes: Int, option: String) {
+            self.bytes = bytes
+            self.option = option
+        }
+    }
 
     /// Only the start of a response body: at most `bytes` of it are read, for at most `seconds`
     /// after the response's head (status line and headers) arrived. A response cut short so,

@@ -403,6 +403,17 @@ extension Option where Value == OptionReader {
     }
 }
 
+extension Option where Value == [(String, OptionReader)] {
+    /// An object of names to objects with their own options (`rules`: a host to its rule), in
+    /// order, each read through a reader of its own (errors name `<option>.<name>.<key>`).
+    public static func objectMap(_ name: String, _ options: [any OptionDeclaration], _ help: String) -> Option {
+        let specs = options.map(\.spec)
+        return Option(spec: OptionSpec(name, .objectMap(specs), help), read: { v, r in
+            v.objectValue?.entries.compactMap { e in e.value.objectValue.map { (e.key, r.nested($0, key: "\(name).\(e.key)", specs: specs)) } }
+        }, show: { _ in "{}" }, placeholder: { [] })
+    }
+}
+
 extension Option where Value == [OptionReader] {
     /// A list of objects with their own options, each read through a reader of its own.
     public static func objectList(_ name: String, _ options: [any OptionDeclaration], _ help: String) -> Option {

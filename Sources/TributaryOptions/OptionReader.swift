@@ -167,6 +167,12 @@ public final class OptionReader {
         case .object(let sub):
             guard let o = value.objectValue else { bad("an object"); return }
             _ = OptionReader(object: o, context: "\(context).\(spec.name)", specs: sub, diagnostics: diagnostics, configDirectory: configDirectory)
+        case .objectMap(let sub):
+            guard let o = value.objectValue else { bad("an object of objects"); return }
+            for e in o.entries {
+                guard let inner = e.value.objectValue else { error("\(spec.name).\(e.key)", "expected an object, found \(Self.show(e.value))"); continue }
+                _ = OptionReader(object: inner, context: "\(context).\(spec.name).\(e.key)", specs: sub, diagnostics: diagnostics, configDirectory: configDirectory)
+            }
         case .objectList(let sub):
             guard let a = value.arrayValue else { bad("a list of objects"); return }
             for (i, el) in a.enumerated() {

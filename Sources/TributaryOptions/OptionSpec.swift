@@ -29,6 +29,8 @@ public struct OptionSpec: Sendable {
         case object([OptionSpec])
         /// A list of nested objects with their own options.
         case objectList([OptionSpec])
+        /// An object of names to nested objects with their own options (`rules`: host -> rule).
+        case objectMap([OptionSpec])
         /// Either a string or a list of strings (`url` / `urls`).
         case stringOrList
         /// A list of plugin objects (sources, sinks), each validated by its own type's options.
@@ -141,6 +143,7 @@ public struct OptionSpec: Sendable {
         case .enumeration(let v): return v.map { "\"\($0)\"" }.joined(separator: "|")
         case .object: return "object"
         case .objectList: return "list of objects"
+        case .objectMap: return "object of objects"
         case .stringOrList: return "string or list of strings"
         case .pluginList: return "list of objects"
         case .enumOrInteger(let v, let min): return v.map { "\"\($0)\"" }.joined(separator: "|") + "|integer >= \(min)"

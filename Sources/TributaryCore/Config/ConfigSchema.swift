@@ -120,6 +120,7 @@ public enum ConfigSchema {
         case .object(let sub):
             if case .object(let o)? = objectSchema(sub, lists: lists).objectValue.map({ JSONValue.object($0) }) { e += o.entries.map { ($0.key, $0.value) } }
         case .objectList(let sub): e.append(("type", .string("array"))); e.append(("items", objectSchema(sub)))
+        case .objectMap(let sub): e.append(("type", .string("object"))); e.append(("additionalProperties", objectSchema(sub)))
         case .pluginList: e.append(("type", .string("array"))); e.append(("items", lists[s.name] ?? obj([("type", .string("object"))])))
         case .enumOrInteger(let words, let min):
             e.append(("oneOf", .array([obj([("enum", .array(words.map { .string($0) }))]), obj([("type", .string("integer")), ("minimum", .int(min))])])))
