@@ -63,6 +63,26 @@ public final class WordSightings {
         }
     }
 
+    /// Everything `learn` has changed so far (2 MiB), to be put back with `restore`.
+    public struct Saved {
+        fileprivate let words: [UInt64]
+        fileprivate let current: Int
+        fileprivate let added: Int
+    }
+
+    /// A copy of what the sightings hold now: a look at some titles that must leave no trace
+    /// (the engine's preview of what a batch would emit) learns as usual and then restores it.
+    public func save() -> Saved {
+        Saved(words: Array(UnsafeBufferPointer(start: words, count: 4 * WordSightings.wordsPerGeneration)), current: current, added: added)
+    }
+
+    /// Puts back what `save` copied: the sightings are again exactly as they were then.
+    public func restore(_ saved: Saved) {
+        saved.words.withUnsafeBufferPointer { b in words.update(from: b.baseAddress!, count: 4 * WordSightings.wordsPerGeneration) }
+        current = saved.current
+        added = saved.added
+    }
+
     func rotate() {
         current ^= 1
         (words + current * WordSightings.wordsPerGeneration).update(repeating: 0, count: WordSightings.wordsPerGeneration)

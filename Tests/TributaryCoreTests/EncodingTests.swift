@@ -100,6 +100,45 @@ final class ItemWriterTests: XCTestCase {
         XCTAssertNotNil(try? JSONParser.parse(item.jsonLine()))
     }
 
+    /// `content` and `content_html` (the page text `fulltext` adds) stand right after `summary`,
+    /// in the line and in `jsonValue()`, and read back.
+    func testContentFieldsStandAfterSummaryAndReadBack() throws {
+        var item = Item(id: "feed:1", source: "blog", type: "feed", kind: "entry", title: "T", fetched: Timestamp(seconds: 1_795_946_400))
+        item.summary = "Short."
+        item.content = "First paragraph, \"quoted\".\n\nSecond: 世界 🎉"
+        item.contentHTML = #"<p>First paragraph, "quoted".</p><p>Second: <a href="https://e.org/x">世界</a> 🎉</p>"#
+        item.url = "https://e.org/1"
+        item.tags = ["a"]
+        let line = String(decoding: item.jsonLine(), as: UTF8.self)
+        XCTAssertEqual(line, #"{"id":"feed:1","source":"blog","type":"feed","kind":"entry","title":"T","summary":"Short.","content":"First paragraph, \"quoted\".\n\nSecond: 世界 🎉","content_html":"<p>First paragraph, \"quoted\".</p><p>Second: <a href=\"https://e.org/x\">世界</a> 🎉</p>","url":"https://e.org/1","fetched":"2026-11-29T10:00:00Z","tags":["a"]}"#)
+        XCTAssertEqual(item.jsonValue().objectValue?.keys, ["id", "source", "type", "kind", "title", "summary", "content", "content_html", "url", "fetched", "tags"])
+        XCTAssertEqual(try Item(jsonLine: item.jsonLine()), item)
+        var onlyHTML = item
+        onlyHTML.summary = nil
+        onlyHTML.content = nil
+        XCTAssertTrue(String(decoding: onlyHTML.jsonLine(), as: UTF8.self).contains(#""title":"T","content_html":"<p>"#), "each is optional on its own")
+        XCTAssertEqual(try Item(jsonLine: onlyHTML.jsonLine()), onlyHTML)
+        item.content = nil
+        item.contentHTML = nil
+        XCTAssertFalse(String(decoding: item.jsonLine(), as: UTF8.self).contains("content"), "absent: no key")
+    }
+
+    /// Page text is not what an item says (`contentHash`, which `emit_updates` compares): an item
+    /// whose page was fetched in a later run, or changed, or could not be fetched, is the same item.
+    func testContentIsNotPartOfTheContentHash() {
+        let bare = Item(id: "feed:1", source: "blog", type: "feed", kind: "entry", title: "T", summary: "S", url: "https://e.org/1", fetched: Timestamp(seconds: 1_795_946_400))
+        var withPage = bare
+        withPage.content = "The article."
+        withPage.contentHTML = "<p>The article.</p>"
+        XCTAssertEqual(withPage.contentHash, bare.contentHash)
+        var otherPage = withPage
+        otherPage.content = "Another text."
+        XCTAssertEqual(otherPage.contentHash, bare.contentHash)
+        var edited = withPage
+        edited.summary = "S, edited"
+        XCTAssertNotEqual(edited.contentHash, withPage.contentHash, "what the item says still counts")
+    }
+
     func testInvalidGeoIsOmitted() {
         var item = Item(id: "a:b", source: "s", type: "t", kind: "k", title: "x", fetched: Timestamp(seconds: 0))
         item.geo = Geo(lat: 91, lon: 0)
@@ -200,7 +239,8 @@ final class ConfigValueRangeTests: XCTestCase {
     /// `jsonValue()` is built directly; it must be exactly the object the item's line writes.
     func testAnItemsValueIsTheObjectItsLineWrites() throws {
         let t = try XCTUnwrap(Timestamp.parseRFC3339("2026-11-30T10:00:00Z"))
-        let full = Item(id: "a:1", source: "s", type: "json", kind: "video", title: "Tí\"tle\n", summary: "s", url: "https://e.org/1",
+        let full = Item(id: "a:1", source: "s", type: "json", kind: "video", title: "Tí\"tle\n", summary: "s", content: "p1\n\np2",
+                        contentHTML: "<p>p1</p>\n<p>p2 &amp; <em>é</em></p>", url: "https://e.org/1",
                         image: "https://e.org/1.jpg", author: "Ana", published: t, fetched: Timestamp(seconds: t.seconds + 61.5), tags: ["x", "y"],
                         story: "story:0123456789abcdef", geo: Geo(lat: -23.5, lon: 46.25),
                         data: JSONObject([("n", .number(JSONNumber(text: "1.50"))), ("big", .number(JSONNumber(text: "12345678901234567890"))),

@@ -57,6 +57,26 @@ final class EngineTests: XCTestCase {
         XCTAssertEqual(same.ids, [], "unchanged: not emitted again")
     }
 
+    /// Page text (`content`, `content_html`) a processor added in a later run, or that changed,
+    /// is no update: `emit_updates` compares what the item says without it.
+    func testPageTextAddedLaterIsNoUpdate() async {
+        let state = InMemoryState()
+        let bare = Item.test("x:1", source: "a", title: "one")
+        _ = await EngineRun(sources: [.items("a", [[bare]], emitUpdates: true)], state: state).go()
+        var withPage = bare
+        withPage.content = "The article's text."
+        withPage.contentHTML = "<p>The article's text.</p>"
+        let paged = await EngineRun(sources: [.items("a", [[withPage]], emitUpdates: true)], state: state).go()
+        XCTAssertEqual(paged.ids, [], "the page fetched later does not make the item new again")
+        withPage.content = "The article's text, corrected."
+        let changedPage = await EngineRun(sources: [.items("a", [[withPage]], emitUpdates: true)], state: state).go()
+        XCTAssertEqual(changedPage.ids, [], "nor does a page that changed")
+        withPage.title = "one, edited"
+        let edited = await EngineRun(sources: [.items("a", [[withPage]], emitUpdates: true)], state: state).go()
+        XCTAssertEqual(edited.ids, ["x:1"], "what the item says still makes an update")
+        XCTAssertEqual(edited.items.first?.content, "The article's text, corrected.")
+    }
+
     func testAnIdTwoSourcesDeliverInOneRunIsEmittedOnce() async {
         for state in [InMemoryState(), nil] as [InMemoryState?] {
             let r = await EngineRun(sources: [.scripted("a", [["v:1", "v:2"]]), .scripted("b", [["v:2", "v:3"]])], state: state).go()

@@ -126,6 +126,97 @@ final class FeedSinkTests: XCTestCase {
         XCTAssertEqual(Array(String(decoding: bytes, as: UTF8.self).prefix(2)), ["{", "\n"], "indented for people")
     }
 
+    /// Items with page text (`fulltext`): both fields with a summary and a link; the plain text
+    /// only, without a summary or link; the HTML only, without a link; and one without either.
+    static var contentItems: [Item] {
+        let t = Timestamp(seconds: 1_795_946_400)
+        var both = Item(id: "page:1", source: "s", type: "feed", kind: "entry", title: "Both", fetched: t)
+        both.summary = "Short & plain."
+        both.content = "First paragraph & more.\n\nSecond ]]> one \u{7}here."
+        both.contentHTML = #"<p>First paragraph &amp; more.</p><p>Second ]]&gt; one <a href="https://e.org/x?a=1&amp;b=2">here</a>.</p>"#
+        both.url = "https://e.org/1"
+        var plain = Item(id: "page:2", source: "s", type: "feed", kind: "entry", title: "Plain", fetched: t)
+        plain.content = "Only text.\n\nTwo paragraphs."
+        var html = Item(id: "page:3", source: "s", type: "feed", kind: "entry", title: "HTML", fetched: t)
+        html.summary = "A summary."
+        html.contentHTML = "<p>Only <em>HTML</em>.</p>"
+        return [both, plain, html] + items
+    }
+
+    func testContentReadsBackAndRendersTheSameBytesInEveryFormat() throws {
+        for format in Self.formats {
+            let bytes = format.render(Self.contentItems, feed: Self.feed, now: Self.now)
+            if format.type == "jsonfeed" {
+                XCTAssertNoThrow(try JSONSerialization.jsonObject(with: Data(bytes)), "jsonfeed is valid JSON")
+            } else {
+                let parser = XMLParser(data: Data(bytes))
+                XCTAssertTrue(parser.parse(), "\(format.type) is well-formed for libxml2: \(String(describing: parser.parserError))")
+            }
+            let back = try format.readBack(bytes)
+            XCTAssertEqual(back.map(\.id), ["page:1", "page:2", "page:3", "demo:43", "demo:42"], format.type)
+            XCTAssertEqual(back[0].contentHTML, Self.contentItems[0].contentHTML, format.type)
+            XCTAssertEqual(back[0].summary, "Short & plain.", format.type)
+            XCTAssertEqual(back[2].contentHTML, "<p>Only <em>HTML</em>.</p>", format.type)
+            XCTAssertEqual(back[2].summary, "A summary.", format.type)
+            XCTAssertNil(back[3].contentHTML, format.type)
+            XCTAssertNil(back[3].content, format.type)
+            XCTAssertNil(back[4].content, format.type)
+            XCTAssertEqual(String(decoding: format.render(back, feed: Self.feed, now: Self.now), as: UTF8.self), String(decoding: bytes, as: UTF8.self),
+                           "\(format.type): a file with content read back renders exactly as it was")
+        }
+    }
+
+    func testRSSWritesContentHTMLAsContentEncoded() throws {
+        let xml = String(decoding: RSSFormat().render(Self.contentItems, feed: Self.feed, now: Self.now), as: UTF8.self)
+        XCTAssertTrue(xml.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<rss version=\"2.0\" xmlns:dc=\"http://purl.org/dc/elements/1.1/\" xmlns:media=\"http://search.yahoo.com/mrss/\" xmlns:content=\"http://purl.org/rss/1.0/modules/content/\">\n"), xml)
+        XCTAssertTrue(xml.contains("    <description>Short &amp; plain.</description>\n    <content:encoded>&lt;p&gt;First paragraph &amp;amp; more.&lt;/p&gt;&lt;p&gt;Second ]]&amp;gt; one &lt;a href=&quot;https://e.org/x?a=1&amp;amp;b=2&quot;&gt;here&lt;/a&gt;.&lt;/p&gt;</content:encoded>\n"), xml)
+        XCTAssertEqual(xml.components(separatedBy: "<content:encoded>").count - 1, 2, "only the items with HTML: \(xml)")
+        XCTAssertFalse(xml.contains("Only text."), "the plain content has no element in RSS")
+        let plain = String(decoding: RSSFormat().render(Self.items, feed: Self.feed, now: Self.now), as: UTF8.self)
+        XCTAssertFalse(plain.contains("content"), "no content: no namespace, no element: \(plain)")
+    }
+
+    func testAtomWritesOneContentPerEntry() throws {
+        let xml = String(decoding: AtomFormat().render(Self.contentItems, feed: Self.feed, now: Self.now), as: UTF8.self)
+        XCTAssertTrue(xml.contains("    <summary>Short &amp; plain.</summary>\n    <content type=\"html\">&lt;p&gt;First paragraph &amp;amp; more.&lt;/p&gt;"), xml)
+        XCTAssertTrue(xml.contains("    <id>page:2</id>\n    <title>Plain</title>\n    <updated>2026-11-29T10:00:00Z</updated>\n"
+                                   + "    <content type=\"text\">Only text.\n\nTwo paragraphs.</content>\n  </entry>"), "the plain content when there is no HTML: \(xml)")
+        XCTAssertTrue(xml.contains("    <summary>A summary.</summary>\n    <content type=\"html\">&lt;p&gt;Only &lt;em&gt;HTML&lt;/em&gt;.&lt;/p&gt;</content>\n  </entry>"),
+                      "HTML and no link: the HTML is the content, not the summary: \(xml)")
+        XCTAssertEqual(xml.components(separatedBy: "<content").count - 1, 4, "one per entry with content, and the title of the one without link or content: \(xml)")
+        let back = try AtomFormat().readBack(Array(xml.utf8))
+        XCTAssertEqual(back[1].content, "Only text.\n\nTwo paragraphs.")
+        XCTAssertNil(back[0].content, "beside content_html the plain content is not in the file")
+        XCTAssertNil(back[3].content, "the title standing in for a content is not read back as one")
+        var samePage = Self.contentItems[1]
+        samePage.url = "https://e.org/2"
+        samePage.summary = samePage.content
+        XCTAssertEqual(try AtomFormat().readBack(AtomFormat().render([samePage], feed: Self.feed, now: Self.now)).first?.content, samePage.content,
+                       "with a link, a text content is the content even when it equals the summary")
+    }
+
+    func testJSONFeedWritesContentHTMLAndContentText() throws {
+        let bytes = JSONFeedFormat().render(Self.contentItems, feed: Self.feed, now: Self.now)
+        let feed = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])
+        let items = try XCTUnwrap(feed["items"] as? [[String: Any]])
+        XCTAssertEqual(items[0]["content_html"] as? String, Self.contentItems[0].contentHTML)
+        XCTAssertEqual(items[0]["content_text"] as? String, "First paragraph & more.\n\nSecond ]]> one \u{7}here.", "the content, as it is")
+        XCTAssertEqual(items[0]["summary"] as? String, "Short & plain.", "beside a content, the summary is JSON Feed's summary")
+        XCTAssertEqual(items[1]["content_text"] as? String, "Only text.\n\nTwo paragraphs.")
+        XCTAssertNil(items[1]["summary"])
+        XCTAssertNil(items[1]["content_html"])
+        XCTAssertEqual(items[2]["content_html"] as? String, "<p>Only <em>HTML</em>.</p>")
+        XCTAssertEqual(items[2]["content_text"] as? String, "A summary.", "no plain content: the summary as before")
+        XCTAssertNil(items[2]["summary"])
+        XCTAssertEqual(Array((items[0] as NSDictionary).allKeys as? [String] ?? []).count, 7)
+        let text = String(decoding: bytes, as: UTF8.self)
+        XCTAssertLessThan(try XCTUnwrap(text.range(of: "\"content_html\"")).lowerBound, try XCTUnwrap(text.range(of: "\"content_text\"")).lowerBound)
+        let back = try JSONFeedFormat().readBack(bytes)
+        XCTAssertEqual(back[0].content, Self.contentItems[0].content, "with a summary key, content_text is the content")
+        XCTAssertEqual(back[1].summary, "Only text.\n\nTwo paragraphs.", "without one it is the summary (which renders the same)")
+        XCTAssertNil(back[1].content)
+    }
+
     /// Each sink, run without state on the file an earlier run wrote, keeps its items.
     func testEverySinkWithoutStateKeepsWhatItsFileHeld() throws {
         let dir = TempDir()

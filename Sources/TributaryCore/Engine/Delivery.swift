@@ -210,6 +210,68 @@ public final class Delivery: @unchecked Sendable {
         if capped.reachedCap { throw SourceError.enough }
     }
 
+    /// Which of `items`, as they are now, this delivery would emit if `run`'s source delivered
+    /// them now (`ProcessorContext.wouldEmit`, what a processor asks before costly work such as
+    /// fetching pages): one answer per item, in order. It runs on the delivery thread, between
+    /// batches, and changes nothing. False for an item that:
+    ///
+    /// - delivery can no longer take (a sink failed, the output was closed);
+    /// - has an id longer than `Item.maxIDBytes` (the engine skips it);
+    /// - was delivered earlier in this run (by any source, or under `watch` by this source run:
+    ///   the sets `deliver` drops such ids with), or repeats an id earlier in `items` (only the
+    ///   first of an id is true);
+    /// - with a state: is not new by the `BatchPolicy` (known, and not an update under
+    ///   `emit_updates`; `--all` makes every item new), is cut by the first-run policy
+    ///   (`first_run: none`, or not among the newest N: for a first run that waits for its whole
+    ///   source, the newest N of `items` alone, a superset of what the run will keep), or is a
+    ///   copy of a story already told under `stories` `action: drop`. These are decided as a
+    ///   batch is (the ids claimed, the policy, the stories told) in a transaction that is then
+    ///   rolled back, so the state, its locks and the stories stage are as they were.
+    ///
+    /// Without a state only the in-run sets answer (no first-run policy applies there either),
+    /// and stories are not asked: without a state they are matched in memory, where a look-up
+    /// would be remembered, so a `stories` copy is true there. A state that fails in the preview
+    /// answers true for every item the in-run sets did not rule out (fail open: a processor
+    /// that does its work for an item that is then dropped only does too much), silently: the
+    /// batch's own delivery reports a state that stays broken. `max_items` and sink filters are
+    /// not foreseen (later processors may drop items, which leaves room).
+    public func wouldEmit(_ items: [Item], for run: SourceRun) async -> [Bool] {
+        guard !items.isEmpty else { return [] }
+        return await thread.run { self.wouldEmitNow(items, run) }
+    }
+
+    private func wouldEmitNow(_ items: [Item], _ run: SourceRun) -> [Bool] {
+        thread.assertCurrent("Delivery.wouldEmit")
+        var answers = [Bool](repeating: false, count: items.count)
+        if outputClosed || failure != nil { return answers }
+        // The ids `deliverNow` would let through, first of each in `items`.
+        var candidates: [Int] = []
+        var inBatch = IDSet()
+        for (i, item) in items.enumerated() where item.idLengthProblem == nil {
+            let delivered = options.dedupeAcrossSources ? seen.contains(item.id) : run.seen.contains(item.id)
+            if !delivered && inBatch.insert(item.id) { candidates.append(i) }
+        }
+        for i in candidates { answers[i] = true }
+        guard let state, !candidates.isEmpty else { return answers }
+        let batch = candidates.map { items[$0] }
+        let tx: any StateTransaction
+        do { tx = try state.begin() } catch { return answers }
+        defer { tx.rollback() }
+        do {
+            let hashes = batch.map(\.contentHash)
+            let now = Timestamp.now().seconds
+            let known = try tx.claim(zip(batch, hashes).map { EmittedID(id: $0.id, source: run.settings.name, hash: $1) }, now: now)
+            let toEmit = policy.toEmit(batch, hashes: hashes, known: known, settings: run.settings, firstRun: run.firstRun)
+            let told = try stories?.wouldEmit(toEmit, in: tx, now: now) ?? toEmit.map { _ in true }
+            // Ids are unique among the candidates, and the policy keeps their order.
+            let emitted = Set(zip(toEmit, told).compactMap { $1 ? $0.id : nil })
+            for i in candidates { answers[i] = emitted.contains(items[i].id) }
+        } catch {
+            return answers  // fail open: the state's answer is unknown
+        }
+        return answers
+    }
+
     private func checkStillDelivering() throws(SourceError) {
         if outputClosed { throw SourceError.deliveryStopped("output closed") }
         if let failure { throw SourceError.deliveryStopped("a sink failed: \(failure.message)") }

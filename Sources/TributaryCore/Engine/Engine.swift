@@ -287,7 +287,8 @@ public struct Engine: Sendable {
         let tally = ProcessingTally()
         let stage: ProcessingStage? = configured.processors.isEmpty ? nil : await ProcessingStage.start(configured.processors, context: ProcessorContext(
             settings: settings, http: client, fetched: fetched, store: delivery.state == nil ? nil : ProcessorStore(gateway: delivery.gateway), tally: tally,
-            warn: { observer(.warning(source: name, message: $0)) }, log: { observer(.log(source: name, message: $0)) }))
+            warn: { observer(.warning(source: name, message: $0)) }, log: { observer(.log(source: name, message: $0)) },
+            wouldEmit: { items in await delivery.wouldEmit(items, for: run) }))
         let context = FetchContext(
             settings: settings, http: client, fetched: fetched,
             previousSuccess: previous?.lastSuccess.map { Timestamp(seconds: $0) },

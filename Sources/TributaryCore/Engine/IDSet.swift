@@ -22,6 +22,9 @@ struct IDSet {
     /// True when `id` was not in the set (and is now).
     mutating func insert(_ id: String) -> Bool { hashes.insert(Self.key(id)).inserted }
 
+    /// Whether `id` is in the set; changes nothing.
+    func contains(_ id: String) -> Bool { hashes.contains(Self.key(id)) }
+
     mutating func removeAll() { hashes.removeAll(keepingCapacity: true) }
     var count: Int { hashes.count }
 }

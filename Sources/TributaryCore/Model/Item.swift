@@ -7,6 +7,11 @@ public struct Item: Sendable, Equatable {
     public var kind: String
     public var title: String
     public var summary: String?
+    /// The article's main text, plain: paragraphs separated by one blank line (the `fulltext`
+    /// processor sets it, Docs/contract.md#items); nil without one. Not part of `contentHash`.
+    public var content: String?
+    /// The same content as sanitized HTML (`content_html`); nil without one.
+    public var contentHTML: String?
     public var url: String?
     public var image: String?
     public var author: String?
@@ -23,7 +28,7 @@ public struct Item: Sendable, Equatable {
 
     public init(
         id: String, source: String, type: String, kind: String, title: String,
-        summary: String? = nil, url: String? = nil, image: String? = nil, author: String? = nil,
+        summary: String? = nil, content: String? = nil, contentHTML: String? = nil, url: String? = nil, image: String? = nil, author: String? = nil,
         published: Timestamp? = nil, fetched: Timestamp, tags: [String] = [], story: String? = nil, geo: Geo? = nil,
         data: JSONObject = JSONObject()
     ) {
@@ -33,6 +38,8 @@ public struct Item: Sendable, Equatable {
         self.kind = kind
         self.title = title
         self.summary = summary
+        self.content = content
+        self.contentHTML = contentHTML
         self.url = url
         self.image = image
         self.author = author
@@ -89,6 +96,8 @@ extension Item {
         field("kind", kind, &out)
         field("title", title, &out)
         if let summary { field("summary", summary, &out) }
+        if let content { field("content", content, &out) }
+        if let contentHTML { field("content_html", contentHTML, &out) }
         if let url { field("url", url, &out) }
         if let image { field("image", image, &out) }
         if let author { field("author", author, &out) }
@@ -152,6 +161,8 @@ extension Item {
         o.append(("kind", .string(kind)))
         o.append(("title", .string(title)))
         if let summary { o.append(("summary", .string(summary))) }
+        if let content { o.append(("content", .string(content))) }
+        if let contentHTML { o.append(("content_html", .string(contentHTML))) }
         if let url { o.append(("url", .string(url))) }
         if let image { o.append(("image", .string(image))) }
         if let author { o.append(("author", .string(author))) }

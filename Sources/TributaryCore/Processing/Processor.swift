@@ -15,8 +15,10 @@
 /// - An item that goes on keeps the item rules (an `id` and a `title`, Docs/contract.md#items);
 ///   `source`, `type` and `fetched` are the engine's.
 /// - Processors run in the order of the stages (source -> filter -> process -> ids already
-///   emitted are dropped -> sinks), so a processor may change an item's `id`: what the state
-///   decides is new is decided on what the processors gave.
+///   emitted are dropped -> stories -> sinks), so a processor may change an item's `id`: what
+///   the state decides is new is decided on what the processors gave. A processor whose work
+///   per item is costly asks `context.wouldEmit(_:)` which items of its batch would be emitted
+///   (a preview that changes nothing) and does it only for those.
 /// - It may block only through `await`: the source's task runs it, never the delivery thread.
 public protocol Processor: Sendable {
     func start(_ context: ProcessorContext) async -> any ProcessorRun
@@ -52,9 +54,13 @@ public struct ProcessorContext: Sendable {
     let tally: ProcessingTally
     private let warnHandler: @Sendable (String) -> Void
     private let logHandler: @Sendable (String) -> Void
+    private let admission: (@Sendable ([Item]) async -> [Bool])?
 
+    /// `wouldEmit`: the delivery's answer to `wouldEmit(_:)` for this source run
+    /// (`Delivery.wouldEmit`); nil: nothing is known, every item would be emitted.
     public init(settings: SourceSettings, http: HTTPClient, fetched: Timestamp, store: ProcessorStore? = nil, tally: ProcessingTally = ProcessingTally(),
-                warn: @escaping @Sendable (String) -> Void, log: @escaping @Sendable (String) -> Void) {
+                warn: @escaping @Sendable (String) -> Void, log: @escaping @Sendable (String) -> Void,
+                wouldEmit: (@Sendable ([Item]) async -> [Bool])? = nil) {
         self.settings = settings
         self.http = http
         self.fetched = fetched
@@ -62,6 +68,38 @@ public struct ProcessorContext: Sendable {
         self.tally = tally
         self.warnHandler = warn
         self.logHandler = log
+        self.admission = wouldEmit
+    }
+
+    /// Which of these items, as they are now, the delivery would emit if they were delivered
+    /// now: one answer per item, in order. For a processor whose work per item is costly (the
+    /// `fulltext` processor fetches each item's page) and worth doing only for items that will
+    /// be emitted: processors run before ids already emitted are dropped and before `stories`
+    /// (Docs/processors.md#which-items-a-processor-sees), so a batch holds items emitted in an
+    /// earlier run too.
+    ///
+    /// False for an item emitted in an earlier run (unless it is an update under
+    /// `emit_updates`, or `--all`), delivered earlier in this run or earlier in `items` (the
+    /// first of an id is true), cut by the source's `first_run`, a copy of a story already told
+    /// under `stories` `action: drop`, or when delivery has stopped (a sink failed). True
+    /// otherwise, and for every item when nothing is known (`test`, a context without a
+    /// delivery). The answer is a preview that changes nothing, not a promise:
+    ///
+    /// - the processor's own changes and those of later processors (another id, a drop) are not
+    ///   foreseen, nor `max_items` or sink filters;
+    /// - without a state (`--no-state`, `test`) only the ids this run delivered count: a
+    ///   `stories` copy is true there (its stories are in memory, and asking would change them);
+    /// - on a source's first run under `first_run: N` (which waits for the whole source) it is
+    ///   the newest N of these items, which holds every item the run will keep and maybe more;
+    /// - a state that fails to answer makes every item not ruled out by this run's ids true
+    ///   (fail open: doing the work for an item that is then dropped is only work).
+    ///
+    /// Each call is one trip to the delivery thread (and, with a state, one rolled-back
+    /// transaction): ask once per batch, not once per item.
+    public func wouldEmit(_ items: [Item]) async -> [Bool] {
+        guard let admission, !items.isEmpty else { return items.map { _ in true } }
+        let answers = await admission(items)
+        return answers.count == items.count ? answers : items.map { _ in true }
     }
 
     /// The item was dropped on purpose (a filter, a program's `null`): counted as `filtered`.

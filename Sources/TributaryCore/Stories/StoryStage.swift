@@ -15,7 +15,7 @@ import TributaryStories
 /// Threading rule: used on the delivery thread only (as the sink set is), one batch at a time.
 final class StoryStage {
     let settings: StorySettings
-    private let matcher: StoryMatcher
+    let matcher: StoryMatcher
     private let stateStore: StateStoryStore?
 
     /// `hasState`: the delivery keeps a state (stories go in its transactions); `retention`:
@@ -44,11 +44,7 @@ final class StoryStage {
     /// batch's transaction (nil without a state).
     func tell(_ items: [Item], in tx: (any StateTransaction)?, now: Double) throws(StateError) -> Told {
         guard !items.isEmpty else { return Told(items: [], duplicates: 0) }
-        let seconds = Int64(now.rounded(.down))
-        let prepared = items.map { item in
-            matcher.prepare(StoryItem(id: item.id, url: item.url, title: item.title, published: item.published.map { Int64($0.seconds.rounded(.down)) },
-                                      tags: item.tags, source: item.source), now: seconds)
-        }
+        let prepared = prepare(items, now: now)
         if let stateStore, let tx { try stateStore.load(keys: prepared.flatMap(\.keys), from: tx, now: now) }
         var out: [Item] = []
         out.reserveCapacity(items.count)
@@ -66,5 +62,35 @@ final class StoryStage {
         }
         if let stateStore, let tx { try stateStore.save(to: tx, now: now) }
         return Told(items: out, duplicates: duplicates)
+    }
+
+    /// What each item is filed and looked up under.
+    private func prepare(_ items: [Item], now: Double) -> [PreparedStoryItem] {
+        let seconds = Int64(now.rounded(.down))
+        return items.map { item in
+            matcher.prepare(StoryItem(id: item.id, url: item.url, title: item.title, published: item.published.map { Int64($0.seconds.rounded(.down)) },
+                                      tags: item.tags, source: item.source), now: seconds)
+        }
+    }
+
+    /// Which of `items` (those a batch would emit, in order) `tell` would emit now: under
+    /// `action: drop` false for a copy of a story already told (in the state, or earlier in
+    /// `items`), else true. It leaves nothing behind: it needs a state (`tx`: a transaction the
+    /// caller rolls back; the store reads its view from the transaction afresh with each batch,
+    /// the lists it claims here are released by the rollback, and it writes nothing), and the
+    /// matcher's word sightings, which every look-up teaches, are put back as they were.
+    /// Without a state the stories are the run's, in memory, which a look-up would change: the
+    /// caller does not ask then.
+    func wouldEmit(_ items: [Item], in tx: any StateTransaction, now: Double) throws(StateError) -> [Bool] {
+        guard settings.action == .drop, let stateStore, !items.isEmpty else { return items.map { _ in true } }
+        let saved = matcher.sightings.save()
+        defer { matcher.sightings.restore(saved) }
+        let prepared = prepare(items, now: now)
+        try stateStore.load(keys: prepared.flatMap(\.keys), from: tx, now: now)
+        return prepared.map { p in
+            let (assignment, record) = matcher.match(p)
+            matcher.remember(record)  // into this batch's view only: a copy later in `items` finds it
+            return assignment.isFirst
+        }
     }
 }

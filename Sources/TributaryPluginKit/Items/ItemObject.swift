@@ -7,7 +7,8 @@ import TributaryCore
 /// - `id` and `title` are required: non-empty strings, the id `<family>:<native id>`.
 /// - `source`, `type`, `kind` and `fetched` are kept from the input item when the object does
 ///   not have them; the other fields come from the object only (dropping one drops it).
-/// - Each field has its contract type: strings; `url` and `image` absolute http(s) URLs;
+/// - Each field has its contract type: strings (`summary`, `content`, `content_html`, `author`,
+///   ...); `url` and `image` absolute http(s) URLs;
 ///   `published` and `fetched` RFC 3339 times; `tags` a list of strings; `geo` `{"lat", "lon"}`
 ///   in range; `data` an object with snake_case names. An optional field that is `null` is
 ///   absent (as the item lines write it). Any other key is refused: own fields go in `data`.
@@ -16,7 +17,7 @@ import TributaryCore
 /// and what was found: `url: expected an absolute http(s) URL, found "/watch?v=1"`.
 public enum ItemObject {
     /// The fields an item object may have, in the contract's order.
-    public static let fields = ["id", "source", "type", "kind", "title", "summary", "url", "image", "author", "published", "fetched", "tags", "geo", "data"]
+    public static let fields = ["id", "source", "type", "kind", "title", "summary", "content", "content_html", "url", "image", "author", "published", "fetched", "tags", "geo", "data"]
 
     /// Reads one compact JSON text (a program's output).
     public static func read(json: [UInt8], input: Item) throws(ItemObjectError) -> Item {
@@ -61,6 +62,10 @@ public enum ItemObject {
                 item.kind = s
             case "summary":
                 item.summary = try optionalString(key, v)
+            case "content":
+                item.content = try optionalString(key, v)
+            case "content_html":
+                item.contentHTML = try optionalString(key, v)
             case "author":
                 item.author = try optionalString(key, v)
             case "url":

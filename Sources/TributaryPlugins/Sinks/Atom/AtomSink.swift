@@ -12,9 +12,14 @@ public enum AtomSink {
 /// entry's `<updated>` is its `published` time, else `fetched`, and `<published>` is written
 /// only for an item that has one. Texts are `type="text"` (the default), escaped like rss; no
 /// `xml:lang`. Atom wants an author for every entry: when an item has none the feed carries
-/// one, named after the feed's title. It wants a link or a content in every entry: an item
-/// without a url gets `<content type="text">`, its summary or else its title (reading back,
-/// only `<summary>` is the summary).
+/// one, named after the feed's title. An entry has at most one `<content>`: the item's
+/// `content_html` as `<content type="html">` (escaped, as RFC 4287 4.1.3.3 says), else its
+/// plain `content` as `<content type="text">`; Atom wants a link or a content in every entry,
+/// so an item with neither content nor url gets `<content type="text">` with its summary or
+/// else its title. Reading back, `<summary>` is the summary, an html content the
+/// `content_html`, and a text content the `content` unless it is that stand-in (no url and the
+/// summary's or title's text), so a file read back renders as it was; with `content_html`
+/// written, the plain `content` is not in the file.
 struct AtomFormat: FeedFormat {
     static let type = "atom"
     static let documentName = "an Atom 1.0 document"
@@ -35,7 +40,13 @@ struct AtomFormat: FeedFormat {
             x += "    <updated>\((item.published ?? item.fetched).rfc3339)</updated>\n"
             if let a = item.author { x += "    <author><name>\(XML.escape(a))</name></author>\n" }
             if let s = item.summary { x += "    <summary>\(XML.escape(s))</summary>\n" }
-            if item.url == nil { x += "    <content type=\"text\">\(XML.escape(item.summary ?? item.title))</content>\n" }
+            if let html = item.contentHTML {
+                x += "    <content type=\"html\">\(XML.escape(html))</content>\n"
+            } else if let text = item.content {
+                x += "    <content type=\"text\">\(XML.escape(text))</content>\n"
+            } else if item.url == nil {
+                x += "    <content type=\"text\">\(XML.escape(item.summary ?? item.title))</content>\n"
+            }
             for tag in item.tags { x += "    <category term=\"\(XML.escapeAttribute(tag))\"/>\n" }
             if let img = item.image { x += "    <media:thumbnail url=\"\(XML.escapeAttribute(img))\"/>\n" }
             x += "  </entry>\n"
@@ -58,6 +69,13 @@ struct AtomFormat: FeedFormat {
             item.published = e.child("published").flatMap { Timestamp.parseRFC3339($0.text) }
             item.url = e.children("link").first { ($0.attribute("rel") ?? "alternate") == "alternate" }?.attribute("href")
             item.summary = e.child("summary")?.text
+            if let content = e.child("content") {
+                if content.attribute("type") == "html" {
+                    item.contentHTML = content.text
+                } else if item.url != nil || content.text != (item.summary ?? item.title) {
+                    item.content = content.text
+                }
+            }
             item.author = e.child("author")?.child("name")?.text
             item.tags = e.children("category").compactMap { $0.attribute("term") }
             item.image = e.child("media:thumbnail")?.attribute("url")

@@ -8,9 +8,13 @@ public enum JSONFeedSink {
 }
 
 /// JSON Feed 1.1 (https://jsonfeed.org/version/1.1): `link` is `home_page_url`, `self_url` is
-/// `feed_url` (when given); per item `id`,
-/// `url`, `title`, `content_text` (the summary, or empty: an item must have content),
-/// `image`, `date_published` (RFC 3339: `published`, else `fetched`), `authors` and `tags`.
+/// `feed_url` (when given); per item `id`, `url`, `title`, `content_html` (the item's, when it
+/// has one), `content_text` (the item's `content`, else its summary, else empty: an item must
+/// have content), `summary` (only beside a `content`: the item's summary), `image`,
+/// `date_published` (RFC 3339: `published`, else `fetched`), `authors` and `tags`. Reading
+/// back, a `summary` key makes `content_text` the content; without one, `content_text` is the
+/// summary, so an item with a content and no summary comes back with that text as its
+/// summary, which renders the same item again.
 /// Written indented, UTF-8 with non-ASCII as itself; the JSON writer escapes every control
 /// character, so the file is valid JSON whatever the item text holds.
 struct JSONFeedFormat: FeedFormat {
@@ -23,7 +27,11 @@ struct JSONFeedFormat: FeedFormat {
             var o: [(key: String, value: JSONValue)] = [("id", .string(item.id))]
             if let url = item.url { o.append(("url", .string(url))) }
             o.append(("title", .string(item.title)))
-            o.append(("content_text", .string(item.summary ?? "")))
+            if let html = item.contentHTML { o.append(("content_html", .string(html))) }
+            // An empty content is none (it would read back as none).
+            let content = item.content.flatMap { $0.isEmpty ? nil : $0 }
+            o.append(("content_text", .string(content ?? item.summary ?? "")))
+            if content != nil, let summary = item.summary { o.append(("summary", .string(summary))) }
             if let img = item.image { o.append(("image", .string(img))) }
             o.append(("date_published", .string((item.published ?? item.fetched).rfc3339)))
             if let a = item.author { o.append(("authors", .array([.object(JSONObject([("name", .string(a))]))]))) }
@@ -51,7 +59,14 @@ struct JSONFeedFormat: FeedFormat {
             item.title = o["title"]?.stringValue ?? ""
             item.published = item.fetched
             item.url = o["url"]?.stringValue
-            item.summary = o["content_text"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
+            let text = o["content_text"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
+            if let summary = o["summary"]?.stringValue {
+                item.summary = summary
+                item.content = text
+            } else {
+                item.summary = text
+            }
+            item.contentHTML = o["content_html"]?.stringValue
             item.image = o["image"]?.stringValue
             item.author = o["authors"]?.arrayValue?.first?.objectValue?["name"]?.stringValue
             item.tags = o["tags"]?.arrayValue?.compactMap(\.stringValue) ?? []

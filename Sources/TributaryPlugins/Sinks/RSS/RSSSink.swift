@@ -10,15 +10,21 @@ public enum RSSSink {
 }
 
 /// RSS 2.0 with the Dublin Core (`dc:creator`) and Media RSS (`media:thumbnail`) namespaces,
-/// and with `self_url` an `atom:link rel="self"` (the RSS Advisory Board's recommendation).
+/// and with `self_url` an `atom:link rel="self"` (the RSS Advisory Board's recommendation). An
+/// item's `content_html` is its `content:encoded` (RSS's content module, escaped like every
+/// text), whose namespace is declared only when an item of the file has one; the plain
+/// `content` has no element of its own.
 /// Every text is escaped and stripped of what XML 1.0 forbids (`XML.escape`).
 struct RSSFormat: FeedFormat {
     static let type = "rss"
     static let documentName = "an RSS 2.0 document"
+    /// RSS's content module (`content:encoded`).
+    static let contentNamespace = "http://purl.org/rss/1.0/modules/content/"
 
     func render(_ items: [Item], feed: FeedChannel, now: Timestamp) -> [UInt8] {
         var x = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         x += "<rss version=\"2.0\" xmlns:dc=\"http://purl.org/dc/elements/1.1/\" xmlns:media=\"http://search.yahoo.com/mrss/\""
+            + (items.contains { $0.contentHTML != nil } ? " xmlns:content=\"\(Self.contentNamespace)\"" : "")
             + (feed.selfURL == nil ? "" : " xmlns:atom=\"http://www.w3.org/2005/Atom\"") + ">\n<channel>\n"
         x += "  <title>\(XML.escape(feed.title))</title>\n  <link>\(XML.escape(feed.link))</link>\n"
         if let selfURL = feed.selfURL { x += "  <atom:link href=\"\(XML.escapeAttribute(selfURL))\" rel=\"self\" type=\"application/rss+xml\"/>\n" }
@@ -28,6 +34,7 @@ struct RSSFormat: FeedFormat {
             x += "  <item>\n    <title>\(XML.escape(item.title))</title>\n"
             if let url = item.url { x += "    <link>\(XML.escape(url))</link>\n" }
             if let s = item.summary { x += "    <description>\(XML.escape(s))</description>\n" }
+            if let html = item.contentHTML { x += "    <content:encoded>\(XML.escape(html))</content:encoded>\n" }
             if let a = item.author { x += "    <dc:creator>\(XML.escape(a))</dc:creator>\n" }
             for tag in item.tags { x += "    <category>\(XML.escape(tag))</category>\n" }
             x += "    <guid isPermaLink=\"false\">\(XML.escape(item.id))</guid>\n"
@@ -53,6 +60,7 @@ struct RSSFormat: FeedFormat {
             item.published = item.fetched
             item.url = e.child("link")?.text
             item.summary = e.child("description")?.text
+            item.contentHTML = e.child("content:encoded")?.text
             item.author = e.child("dc:creator")?.text
             item.tags = e.children("category").map(\.text)
             item.image = e.child("media:thumbnail")?.attribute("url")

@@ -115,7 +115,7 @@ public struct ExecSource: FeedSource {
     func parseLine(_ line: [UInt8], context: FetchContext) throws -> Item {
         let doc = try JSONParser.parse(line)
         guard case .object(let obj) = doc else { throw JSONAccessError(path: .root, expected: "a JSON object (one item)", found: doc.typeName) }
-        let known: Set<String> = ["id", "source", "type", "kind", "title", "summary", "url", "image", "author", "published", "fetched", "tags", "geo", "data"]
+        let known: Set<String> = ["id", "source", "type", "kind", "title", "summary", "content", "content_html", "url", "image", "author", "published", "fetched", "tags", "geo", "data"]
         if let unknown = obj.keys.first(where: { !known.contains($0) }) {
             throw JSONAccessError(path: KeyPath(components: [.key(unknown)]), expected: "one of the item fields (\(known.sorted().joined(separator: ", ")))", found: "an unknown field")
         }
@@ -141,6 +141,8 @@ public struct ExecSource: FeedSource {
         if !Names.isSnakeCase(kind) { throw JSONAccessError(path: "kind", expected: "[a-z][a-z0-9_]*", found: "\"\(kind)\"") }
         var item = context.item(id: id, kind: kind, title: (title?.isEmpty == false ? title : nil) ?? summary.map { String($0.prefix(80)) } ?? url ?? id)
         item.summary = summary
+        item.content = try n["content"].optionalString()
+        item.contentHTML = try n["content_html"].optionalString()
         item.url = url
         if let image = try n["image"].optionalString() {
             guard image.hasPrefix("http://") || image.hasPrefix("https://") else { throw JSONAccessError(path: "image", expected: "an absolute http(s) URL", found: "\"\(image)\"") }
