@@ -129,6 +129,9 @@ let package = Package(
         .executableTarget(name: "tributary-stories-bench", dependencies: ["TributaryStories"], path: "bench/StoriesBench", swiftSettings: strict),
         // jq programs in process against the jq command on the same item lines (Docs/processors/jq.md).
         .executableTarget(name: "tributary-jq-bench", dependencies: ["TributaryJQ"], path: "bench/JQBench", swiftSettings: strict),
+        // The fulltext processor's article extraction on a corpus of saved pages: text per page for
+        // bench/article/score.py, ms per page and MB/s (parse + extract + render).
+        .executableTarget(name: "tributary-article-bench", dependencies: ["TributaryPlugins", "TributaryPluginKit"], path: "bench/ArticleBench", swiftSettings: strict),
         // Loopback HTTP server, fixtures and an in-memory sink for tests.
         .target(name: "TributaryTestSupport", dependencies: ["TributaryCore", "TributaryPluginKit", "TributaryPostgres"], swiftSettings: strict),
         .testTarget(name: "TributaryCoreTests", dependencies: ["TributaryCore", "TributaryPluginKit", "TributaryTestSupport", "CSystem"], swiftSettings: strict + libxml2Headers),

@@ -1,0 +1,203 @@
+import TributaryPluginKit
+
+/// Finds what is not article text inside the chosen containers: hidden parts, the headline,
+/// navigation, share bars, ads and their labels, related and "read also" links, newsletter
+/// boxes, bylines and author boxes, pull quotes, comment sections and forum replies. One walk
+/// over the containers' subtrees; a left-out element's subtree is not visited.
+struct ArticleCleaner {
+    typealias Node = HTMLDocument.Node
+
+    let doc: HTMLDocument
+    let stats: ArticleStats
+    private(set) var skipping: Set<Node> = []
+    /// Visible text of the kept parts, and how much of it is link text.
+    private(set) var keptText = 0
+    private(set) var keptLinkText = 0
+    /// Kept headings that are links (an index page's teasers) and kept paragraphs.
+    private(set) var linkHeadings = 0
+    private(set) var keptParagraphs = 0
+
+    /// The page's title (`<title>`, `og:title`), lower case, white space folded: a heading
+    /// it contains is the headline, not article text.
+    private let titles: [String]
+    private var headlineSeen = false
+
+    init(_ doc: HTMLDocument, _ stats: ArticleStats) {
+        self.doc = doc
+        self.stats = stats
+        var titles: [String] = []
+        if let t = doc.first("title") { titles.append(HTMLDocument.collapse(doc.textContent(t)).lowercased()) }
+        for i in 0..<doc.count where doc.kinds[i] == .element && doc.names[i] == "meta" {
+            let n = Node(i)
+            if let p = doc.attribute(n, "property") ?? doc.attribute(n, "name"), p == "og:title" || p == "twitter:title", let c = doc.attribute(n, "content") {
+                titles.append(HTMLDocument.collapse(c).lowercased())
+            }
+        }
+        self.titles = titles.filter { !$0.isEmpty }
+    }
+
+    /// Whether heading `n` repeats the page's title.
+    private func isHeadline(_ n: Node) -> Bool {
+        let length = stats.text[Int(n)]
+        guard length >= 8 && length <= 300 && !titles.isEmpty else { return false }
+        let t = HTMLDocument.collapse(doc.textContent(n)).lowercased()
+        return titles.contains { $0.contains(t) }
+    }
+
+    /// Short texts that are labels of boilerplate, not text (compared lower case, without
+    /// trailing punctuation).
+    static let labels: Set<String> = [
+        "advertisement", "advertisment", "advertising", "ad", "ads", "sponsored", "sponsored content", "paid content", "promoted", "anzeige", "werbung",
+        "publicité", "publicidad", "pubblicità", "реклама", "广告", "広告", "share", "share this", "share this article", "share this story", "share on facebook",
+        "share on twitter", "tweet", "email", "print", "comments", "leave a comment", "read more", "continue reading", "read also", "related",
+        "related articles", "related posts", "related stories", "more stories", "you may also like", "recommended", "subscribe", "sign up", "follow us",
+        "skip to content", "skip to main content", "back to top", "loading", "story continues below advertisement", "article continues below",
+        "scroll to continue with content", "click to expand",
+    ]
+
+    mutating func clean(_ root: Node) {
+        let rootText = stats.text[Int(root)]
+        keptText += Int(rootText)
+        keptLinkText += Int(stats.linkText[Int(root)])
+        var stack: [Node] = []
+        pushChildren(root, onto: &stack)
+        checkPosts(root, rootNode: root)
+        while let n = stack.popLast() {
+            let i = Int(n)
+            guard doc.kinds[i] == .element else { continue }
+            if skipping.contains(n) { continue }
+            if !headlineSeen && stats.tags[i] == .heading && isHeadline(n) {
+                headlineSeen = true
+                skip(n)
+                continue
+            }
+            if leavesOut(n, rootText: rootText) {
+                skip(n)
+                continue
+            }
+            switch stats.tags[i] {
+            case .heading:
+                if stats.text[i] > 0 && stats.linkText[i] * 10 >= stats.text[i] * 8 { linkHeadings += 1 }
+            case .p, .pre, .li, .blockquote:
+                if stats.text[i] >= 50 { keptParagraphs += 1 }
+            default:
+                if stats.ownText[i] >= 50 { keptParagraphs += 1 }
+            }
+            checkPosts(n, rootNode: root)
+            pushChildren(n, onto: &stack)
+        }
+    }
+
+    private func pushChildren(_ n: Node, onto stack: inout [Node]) {
+        let mark = stack.count
+        var c = doc.firstChildren[Int(n)]
+        while c != HTMLDocument.none {
+            if doc.kinds[Int(c)] == .element { stack.append(c) }
+            c = doc.nextSiblings[Int(c)]
+        }
+        stack[mark...].reverse()
+    }
+
+    private mutating func skip(_ n: Node) {
+        skipping.insert(n)
+        keptText -= Int(stats.text[Int(n)])
+        keptLinkText -= Int(stats.linkText[Int(n)])
+    }
+
+    /// Whether element `n` (inside a container with `rootText` of text) is not article text.
+    private func leavesOut(_ n: Node, rootText: Int32) -> Bool {
+        let i = Int(n)
+        let tag = stats.tags[i]
+        let text = stats.text[i]
+        if stats.invisible[i] { return tag != .invisible }  // the sanitizer drops script, style, ... itself
+        let hint = stats.hints[i]
+        let big = text * 2 > rootText
+        switch tag {
+        case .inline, .a, .br, .img, .time:
+            // Inside a paragraph only what is hidden goes (a `tooltip` span is still text).
+            return hint.contains(.negative) && !hint.contains(.positive) && text < 100 && tag != .a && tag != .img
+        case .h1, .nav, .footer, .form:
+            return !big || tag == .h1
+        case .header:
+            return text * 10 < rootText * 3
+        case .aside:
+            return hint.contains(.negative) || hint.contains(.minor) || text < 50 || stats.linkText[i] * 10 > text * 3 || !hint.contains(.positive) && text < 200
+        default:
+            break
+        }
+        if hint.contains(.negative) && !(hint.contains(.positive) && big) { return true }
+        if hint.contains(.minor) && text < 400 && tag != .heading && tag != .figcaption && tag != .pre && tag != .table { return true }
+        if stats.inputs[i] > 0 && text < 300 { return true }
+        guard text > 0 else { return false }
+        let links = stats.linkText[i]
+        switch tag {
+        case .list, .table:
+            if links * 2 > text { return true }
+        case .p, .li, .heading, .cell, .blockquote, .pre, .figcaption:
+            if text < 200 && links * 10 > text * 6 && tag != .heading { return true }
+        default:
+            if links * 2 > text { return true }
+            if text < 300 && links * 3 > text && stats.paragraphs[i] <= 1 { return true }
+        }
+        if text <= 40 && isLabel(n) { return true }
+        return false
+    }
+
+    private func isLabel(_ n: Node) -> Bool {
+        var s = HTMLDocument.collapse(doc.textContent(n)).lowercased()
+        while let l = s.last, l == ":" || l == "." || l == "!" || l == "…" || l == "»" || l == "›" || l == ">" || l == " " { s.removeLast() }
+        return Self.labels.contains(s)
+    }
+
+    // MARK: forum threads and comment lists
+
+    /// Two or more children of `parent` alike (same element name and class) that each name who
+    /// wrote them or when, and hold text with some structure: posts of a thread, comments or
+    /// answers. The first is the opening post unless the container has text before them (the
+    /// article or question they answer): then all of them go.
+    private mutating func checkPosts(_ parent: Node, rootNode: Node) {
+        var first = HTMLDocument.none
+        var firstClass: String? = nil
+        var items: [Node] = []
+        var c = doc.firstChildren[Int(parent)]
+        while c != HTMLDocument.none {
+            let i = Int(c)
+            if doc.kinds[i] == .element && !stats.invisible[i] && stats.bylines[i] > 0 && stats.text[i] >= 50 && stats.hasBlockChild[i] && !skipping.contains(c) {
+                if first == HTMLDocument.none {
+                    first = c
+                    firstClass = doc.attribute(c, "class")
+                    items.append(c)
+                } else if doc.names[i] == doc.names[Int(first)] && doc.attribute(c, "class") == firstClass {
+                    items.append(c)
+                }
+            }
+            c = doc.nextSiblings[i]
+        }
+        guard items.count >= 2 else { return }
+        // Items in a live blog's or an article's sections are not posts when they read like the
+        // article: a post names its author, a section does not always; keep it simple: posts.
+        let replies = hasTextBefore(items[0], within: rootNode)
+        for item in replies ? items[...] : items.dropFirst() { skip(item) }
+    }
+
+    /// Whether there is article-like text before `n` inside `root`.
+    private func hasTextBefore(_ n: Node, within root: Node) -> Bool {
+        var c = n
+        while c != root && c != HTMLDocument.none {
+            let p = doc.parents[Int(c)]
+            guard p != HTMLDocument.none else { break }
+            var s = doc.firstChildren[Int(p)]
+            var before: Int32 = 0
+            while s != c && s != HTMLDocument.none {
+                let si = Int(s)
+                if !skipping.contains(s) && !stats.invisible[si] && !stats.hints[si].contains(.negative) && stats.tags[si] != .h1 && stats.tags[si] != .header {
+                    before += stats.text[si] - stats.linkText[si]
+                }
+                s = doc.nextSiblings[si]
+            }
+            if before >= 200 { return true }
+            c = p
+        }
+        return false
+    }
+}
