@@ -12,7 +12,7 @@
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-ALL=(json config feed-xml json-feed m3u channels-json dates sizes-durations keypath html-text redactor recording)
+ALL=(json config feed-xml json-feed m3u channels-json dates sizes-durations keypath html-text redactor recording article-html)
 DURATION=${1:-600}
 shift || true
 TARGETS=("$@")
@@ -40,7 +40,7 @@ max_len() {
 dict() {
     case $1 in
         json | config | json-feed | channels-json | recording) echo json ;;
-        feed-xml) echo xml ;;
+        feed-xml | article-html) echo xml ;;
         dates) echo dates ;;
         m3u) echo m3u ;;
         html-text) echo text ;;

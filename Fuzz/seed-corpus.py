@@ -191,6 +191,22 @@ for p in files("Tests/Fixtures/youtube.search", ".json"):
     for m in re.finditer(rb"\"(?:title|description)\"\s*:\s*\"([^\"]{1,200})\"", read(p)):
         add("html-text", m.group(1))
 
+# article-html: web pages (the fulltext and html fixtures) and hostile markup for the sanitizer.
+for p in list(files("Tests/Fixtures/fulltext", ".html")) + list(files("Tests/Fixtures/html", ".html")) + list(files("Tests/Fixtures/article", ".html")):
+    add("article-html", read(p))
+for s in [
+    "<p>a<script>alert(1)</script><ScRiPt>x</sCrIpT><img src=x onerror=alert(1)><a href='jav&#x61;script:alert(1)'>j</a></p>",
+    "<svg><script>alert(1)</script><a xlink:href='javascript:alert(1)'>s</a></svg><math><mi href='javascript:1'>m</mi></math>",
+    "<a href=' javascript:alert(1)'>sp</a><a href='java\tscript:x'>t</a><a href='data:text/html,<script>x</script>'>d</a><img src='//evil.example/x.png'>",
+    "<div><p><table><tr><td><p>cell<iframe src=http://e></iframe><form><input value=1></form></td></tr></table><object data=x></object><embed src=y>",
+    "<!DOCTYPE x [<!ENTITY a 'aaaaaaaaaa'><!ENTITY b '&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;'>]><p>&b;&b;&b;</p>",
+    "<p style='x:expression(alert(1))' onclick=alert(1) class=x id=y>text</p><style>p{}</style><noscript><p>ns</p></noscript><template><p>t</p></template>",
+    "<base href='javascript:alert(1)//'><a href='rel'>rel</a><img srcset='a.png 1x, b.png 2x' data-src='https://e/l.png'>",
+    "<" + "div>" * 5000 + "deep" + "</div>" * 10,
+    "<p>" + "<b><i>" * 300 + "nested inline" + "</i></b>" * 300 + "</p>",
+]:
+    add("article-html", s)
+
 # redactor: URLs with and without secrets, user info, fragments, and error text holding URLs.
 for s in [
     "https://api.example.org/v1/search?q=swift&key=SECRET", "https://user:pass@h.example/p?token=T#frag", "https://h/p?%6Bey=x&KEY=y&sig&=v",

@@ -30,6 +30,7 @@ enum FuzzTargets {
         "html-text": FuzzText.run,
         "redactor": FuzzRedactor.run,
         "recording": FuzzRecording.run,
+        "article-html": FuzzArticle.run,
     ]
 }
 
@@ -351,6 +352,26 @@ enum FuzzText {
         _ = XMLElementNode.escape(s)
         _ = Links.absolute(s, base: "https://fuzz.example.org/a/b")
         _ = Links.resolve(s, against: "https://fuzz.example.org/a/b")
+    }
+}
+
+// MARK: article-html
+
+/// A web page through the `fulltext` processor's path: libxml2's HTML parser, the tree copy,
+/// the article extractor and the sanitizer (over the extracted article and over the whole
+/// body). Whatever the bytes, the sanitized HTML holds only the allow-list's elements, only
+/// `href`/`src`/`alt`, only http(s) URLs, and no raw `<` in text.
+enum FuzzArticle {
+    static func run(_ bytes: [UInt8]) {
+        guard case .success(let doc) = HTMLDocument.parse(bytes, url: "https://fuzz.example.org/a/b.html", contentType: nil) else { return }
+        var outputs: [HTMLSanitizer.Output] = []
+        if let found = ArticleExtractor.extract(doc) { outputs.append(HTMLSanitizer.render(doc, blocks: found.blocks, skipping: found.skipping)) }
+        if doc.root != HTMLDocument.none { outputs.append(HTMLSanitizer.render(doc, blocks: [doc.root])) }
+        for out in outputs {
+            if let problem = SanitizedHTMLCheck.problem(out.html) { fuzzCheck(false, "sanitizer output: \(problem)") }
+            fuzzCheck(!out.text.contains("\n\n\n"), "three newlines in content")
+        }
+        _ = try? doc.select("//p[string-length(normalize-space()) > 3]")
     }
 }
 

@@ -16,6 +16,8 @@ enum StatusCommand {
         let stale: Bool
         /// Copies of a story already emitted that `stories` kept back (`story_duplicates`).
         let duplicates: Int
+        /// What its processors counted (`processed`: `no content`), by name.
+        var processed: [String: Int] = [:]
 
         var failing: Bool { (state?.failures ?? 0) > 0 }
         /// Counts against the exit code: enabled and failing or stale.
@@ -49,6 +51,7 @@ enum StatusCommand {
     static func run(config: Config, location: Location, json: Bool, out: FDOutput, err: FDOutput) -> Int32 {
         var states: [String: SourceState] = [:]
         var duplicates: [String: Int] = [:]
+        var processed: [String: [String: Int]] = [:]
         do {
             // No file (or one no run has written to), no schema of ours: no source has run.
             let store: (any StateBackend)?
@@ -59,7 +62,9 @@ enum StatusCommand {
             if let store {
                 defer { store.close() }
                 states = try store.sourceStates(config.sources.map(\.settings.name))
-                for c in try store.counters() where c.name == .storyDuplicates { duplicates[c.label, default: 0] += c.value }
+                let counters = try store.counters()
+                for c in counters where c.name == .storyDuplicates { duplicates[c.label, default: 0] += c.value }
+                processed = ProcessedCount.bySource(counters)
             }
         } catch {
             err.log("tributary: status: cannot read the state: \(error.message)\n")
@@ -68,11 +73,11 @@ enum StatusCommand {
         let now = Timestamp.now().seconds
         let rows = config.sources.map { s in
             Row(source: s.settings, state: states[s.settings.name], stale: isStale(s.settings, states[s.settings.name], now: now),
-                duplicates: duplicates[s.settings.name] ?? 0)
+                duplicates: duplicates[s.settings.name] ?? 0, processed: processed[s.settings.name] ?? [:])
         }
         // The duplicates column when stories are configured or were (counts in state).
         let showDuplicates = config.stories != nil || !duplicates.isEmpty
-        out.log(json ? rows.map(jsonLine).joined() : table(rows, duplicates: showDuplicates))
+        out.log(json ? rows.map(jsonLine).joined() : table(rows, duplicates: showDuplicates, processed: !processed.isEmpty))
         return rows.contains(where: \.unhealthy) ? 1 : 0
     }
 
@@ -86,6 +91,9 @@ enum StatusCommand {
         if let error = r.state?.lastError, r.failing { e.append(("last_error", .string(Secrets.scrub(error)))) }
         e.append(("emitted", .number(JSONNumber(r.state?.emittedTotal ?? 0))))
         e.append(("duplicates", .number(JSONNumber(r.duplicates))))
+        if !r.processed.isEmpty {
+            e.append(("processed", .object(JSONObject(r.processed.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.number(JSONNumber($0.value))) }))))
+        }
         e.append(("stale", .bool(r.stale)))
         time("last_new", r.state?.lastNew)
         e.append(("enabled", .bool(r.source.enabled)))
@@ -95,14 +103,16 @@ enum StatusCommand {
     }
 
     /// `duplicates`: with a DUPLICATES column after EMITTED.
-    static func table(_ rows: [Row], duplicates: Bool = false) -> String {
+    /// `processed`: with a PROCESSED column (`3 no content`) after those.
+    static func table(_ rows: [Row], duplicates: Bool = false, processed: Bool = false) -> String {
         func t(_ v: Double?) -> String { v.map { Log.localTime($0).prefix(19).replacingT() } ?? "-" }
-        let header = ["NAME", "TYPE", "STATUS", "LAST RUN", "LAST SUCCESS", "FAILURES", "NEXT DUE", "EMITTED"] + (duplicates ? ["DUPLICATES"] : []) + ["LAST ERROR"]
+        let header = ["NAME", "TYPE", "STATUS", "LAST RUN", "LAST SUCCESS", "FAILURES", "NEXT DUE", "EMITTED"] + (duplicates ? ["DUPLICATES"] : []) + (processed ? ["PROCESSED"] : []) + ["LAST ERROR"]
         var cells = [header]
         for r in rows {
             let err = r.failing ? r.state?.lastError.map(Secrets.scrub) ?? "" : ""
             cells.append([r.source.name, r.source.type, r.word, t(r.state?.lastRun), t(r.state?.lastSuccess), String(r.state?.failures ?? 0),
-                          t(r.state?.nextDue), String(r.state?.emittedTotal ?? 0)] + (duplicates ? [String(r.duplicates)] : []) + [err])
+                          t(r.state?.nextDue), String(r.state?.emittedTotal ?? 0)] + (duplicates ? [String(r.duplicates)] : [])
+                + (processed ? [r.processed.isEmpty ? "-" : r.processed.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")] : []) + [err])
         }
         let widths = header.indices.map { c in cells.map { $0[c].count }.max() ?? 0 }
         var out = ""

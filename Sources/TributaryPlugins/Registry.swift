@@ -31,6 +31,7 @@ public enum BuiltinRegistry {
             FilterProcessor.descriptor,
             JQProcessor.descriptor,
             ExecProcessor.descriptor,
+            FullTextProcessor.descriptor,
         ],
         formats: [OPMLFormat.format],
         preparations: [ExecSource.claimAllChildren],

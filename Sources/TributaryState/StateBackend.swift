@@ -219,6 +219,9 @@ public struct StateCounter: Sendable, Equatable, Hashable {
         /// Copies of a story already emitted that `stories` kept back (`action: drop`); the
         /// label is the source that fetched them.
         case storyDuplicates = "story_duplicates"
+        /// What a source's processors counted with `ProcessorContext.count` (`no content`):
+        /// the label is `<source>\n<what>` (`Processed.label`).
+        case processed = "processed"
     }
     public var name: Name
     public var label: String

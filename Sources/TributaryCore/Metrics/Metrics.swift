@@ -23,6 +23,8 @@ public struct Metrics: Sendable {
     /// Copies of a story already emitted that `stories` kept back, by source (configured
     /// sources, in config order).
     public var storyDuplicates: [(source: String, count: Int)]
+    /// What processors counted (`no content`), by source (config order) and name.
+    public var processed: [(source: String, what: String, count: Int)]
 
     public init(sources: [(name: String, type: String)], states: [String: SourceState], counters: [StateCounter], sinks: [String]) {
         self.sources = sources.map { Source(name: $0.name, type: $0.type, state: states[$0.name]) }
@@ -33,6 +35,8 @@ public struct Metrics: Sendable {
         self.sinks = sinks.map { ($0, total(.sinkWritten, $0), total(.sinkFailures, $0), total(.sinkRejected, $0)) }
         filterErrors = counters.filter { $0.name == .filterErrors }.sorted { $0.label < $1.label }.map { ($0.label, $0.value) }
         storyDuplicates = sources.map { ($0.name, total(.storyDuplicates, $0.name)) }
+        let counted = ProcessedCount.bySource(counters)
+        processed = sources.flatMap { s in (counted[s.name] ?? [:]).sorted { $0.key < $1.key }.map { (s.name, $0.key, $0.value) } }
     }
 
     /// One metric family: its name, type, help, and samples (labels, value).
@@ -76,7 +80,10 @@ public struct Metrics: Sendable {
         var duplicates = Family(name: "tributary_story_duplicates_total", type: "counter",
                                 help: "Items the source fetched that tell a story already emitted, kept back by stories (action drop), over the life of the state file.")
         duplicates.samples = storyDuplicates.map { ([("source", $0.source)], Double($0.count)) }
-        out += [http, written, failed, rejected, filter, duplicates]
+        var processedFamily = Family(name: "tributary_source_processed_items_total", type: "counter",
+                                     help: "Items a source's processors counted, by what happened (\"no content\": fulltext found no article), over the life of the state file.")
+        processedFamily.samples = processed.map { ([("source", $0.source), ("outcome", $0.what)], Double($0.count)) }
+        out += [http, written, failed, rejected, filter, duplicates, processedFamily]
         return out
     }
 

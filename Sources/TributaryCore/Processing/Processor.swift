@@ -113,7 +113,10 @@ public struct ProcessorContext: Sendable {
     }
 
     /// Counts something the summary, the metrics and `status` show per source (`no content`).
-    public func count(_ label: String, _ n: Int = 1) { tally.add(ProcessingTally.Label(label), n) }
+    public func count(_ label: String, _ n: Int = 1) {
+        tally.add(ProcessingTally.Label(label), n)
+        tally.addCounter(.processed, ProcessedCount.label(source: settings.name, what: label), n)
+    }
 
     /// A warning on stderr, prefixed by the source name (secrets redacted).
     public func warn(_ message: String) { warnHandler(Redactor.redactText(message)) }

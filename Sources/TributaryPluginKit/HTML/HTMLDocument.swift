@@ -54,8 +54,11 @@ public final class HTMLDocument {
         XMLLibrary.shared().map { HTMLDocument(library: $0, body: body, url: url, contentType: contentType) }
     }
 
+    /// `HTML_PARSE_HUGE` lifts libxml2's depth limit of 256, past which it stops reading the
+    /// page and drops the rest (a page nested deeper would lose its article); its HTML parser
+    /// does not recurse, and the copy keeps `maxDepth` levels. Sizes stay bounded by the body.
     static let options = Int32(HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue
-                               | HTML_PARSE_NONET.rawValue | HTML_PARSE_COMPACT.rawValue)
+                               | HTML_PARSE_NONET.rawValue | HTML_PARSE_COMPACT.rawValue | XML_PARSE_HUGE.rawValue)
 
     init(library: XMLLibrary, body: [UInt8], url: String, contentType: String?) {
         let api = library.api

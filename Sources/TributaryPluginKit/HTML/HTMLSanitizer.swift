@@ -160,6 +160,7 @@ public struct HTMLSanitizer {
     private mutating func inline(_ n: HTMLDocument.Node, tag: String?, depth: Int) {
         guard let tag else { children(n, depth: depth); return }
         openLooseIfNeeded()
+        spaceBeforeTag()
         let mark = html.utf8.count
         html += "<\(tag)>"
         let opens = html.utf8.count
@@ -177,6 +178,7 @@ public struct HTMLSanitizer {
             return
         }
         openLooseIfNeeded()
+        spaceBeforeTag()
         let mark = html.utf8.count
         html += "<a href=\"\(Self.escapeAttribute(href))\">"
         let opens = html.utf8.count
@@ -198,6 +200,7 @@ public struct HTMLSanitizer {
         let page = doc
         guard let src = candidates.lazy.compactMap({ page.absoluteURL($0) }).first else { return }
         openLooseIfNeeded()
+        spaceBeforeTag()
         html += "<img src=\"\(Self.escapeAttribute(src))\""
         if let alt = doc.attribute(n, "alt").map(HTMLDocument.collapse), !alt.isEmpty { html += " alt=\"\(Self.escapeAttribute(alt))\"" }
         html += ">"
@@ -250,6 +253,15 @@ public struct HTMLSanitizer {
         guard !line.isEmpty || preDepth > 0 else { return }
         line += "\n"
         html += "<br>"
+        pendingSpace = false
+    }
+
+    /// A space pending from the text before an inline element's tag goes before the tag
+    /// (`a <code>b</code>`, not `a<code> b</code>`).
+    private mutating func spaceBeforeTag() {
+        guard pendingSpace, preDepth == 0, !line.isEmpty, !line.hasSuffix("\n"), !line.hasSuffix(" ") else { return }
+        line += " "
+        html += " "
         pendingSpace = false
     }
 
