@@ -217,6 +217,23 @@ final class FeedSinkTests: XCTestCase {
         XCTAssertNil(back[1].content)
     }
 
+    /// Real consumers (feedparser for RSS and Atom, fastfeedparser for JSON Feed: `FeedReader`)
+    /// find the HTML, as it was, as the entry's content, and the summary still as its summary.
+    func testConsumersReadTheContent() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        for (format, file, json) in [(RSSFormat() as any FeedFormat, "feed.xml", false), (AtomFormat(), "feed.atom", false), (JSONFeedFormat(), "feed.json", true)] {
+            let path = dir.write(file, String(decoding: format.render(Self.contentItems, feed: Self.feed, now: Self.now), as: UTF8.self))
+            let feed = try FeedReader.read(path, json: json)
+            XCTAssertEqual(feed.bozo, 0, "\(format.type): \(feed.bozoException)")
+            XCTAssertEqual(feed.entries.map(\.id), ["page:1", "page:2", "page:3", "demo:43", "demo:42"], format.type)
+            let both = try XCTUnwrap(feed.entries.first)
+            XCTAssertEqual(both.content, Self.contentItems[0].contentHTML, "\(format.type): the HTML as it was")
+            XCTAssertEqual(both.summary, "Short & plain.", format.type)
+            XCTAssertEqual(feed.entries[2].content, "<p>Only <em>HTML</em>.</p>", format.type)
+        }
+    }
+
     /// Each sink, run without state on the file an earlier run wrote, keeps its items.
     func testEverySinkWithoutStateKeepsWhatItsFileHeld() throws {
         let dir = TempDir()
