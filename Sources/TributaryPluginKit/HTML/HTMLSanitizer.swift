@@ -59,7 +59,7 @@ public struct HTMLSanitizer {
     static let blockAllowed: Set<String> = ["p", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "li", "blockquote", "pre", "figure", "figcaption",
                                             "table", "caption", "thead", "tbody", "tfoot", "tr", "th", "td"]
     /// Block elements of the page whose own text needs no `<p>` (it is a paragraph already).
-    static let inlineContainers: Set<String> = ["p", "h2", "h3", "h4", "h5", "h6", "li", "pre", "figcaption", "caption", "th", "td"]
+    static let inlineContainers: Set<String> = ["p", "h2", "h3", "h4", "h5", "h6", "li", "pre", "figure", "figcaption", "caption", "th", "td"]
     /// Other elements that start a new line of text (their tags are not written).
     static let blockLike: Set<String> = [
         "div", "section", "article", "main", "header", "footer", "aside", "nav", "address", "center", "hgroup", "details", "summary", "dl", "dt",
