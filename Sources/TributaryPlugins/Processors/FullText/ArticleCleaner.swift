@@ -36,12 +36,76 @@ struct ArticleCleaner {
         self.titles = titles.filter { !$0.isEmpty }
     }
 
-    /// Whether heading `n` repeats the page's title.
+    /// Whether element `n` repeats the page's title (most of it, in a heading, a bold line, ...).
     private func isHeadline(_ n: Node) -> Bool {
-        let length = stats.text[Int(n)]
+        let i = Int(n)
+        let length = Int(stats.text[i])
         guard length >= 8 && length <= 300 && !titles.isEmpty else { return false }
+        switch stats.tags[i] {
+        case .heading, .inline, .p, .div, .other, .header, .cell: break
+        default: return false
+        }
         let t = HTMLDocument.collapse(doc.textContent(n)).lowercased()
-        return titles.contains { $0.contains(t) }
+        return titles.contains { $0.contains(t) && (stats.tags[i] == .heading || t.utf8.count * 2 >= $0.utf8.count) }
+    }
+
+    /// Labels that open a comment section: everything after one is not the article.
+    static let commentLabels: [String] = ["comments", "comment", "reader comments", "responses", "replies", "discussion", "leave a comment", "leave a reply",
+                                          "join the discussion", "join the conversation", "kommentare", "commentaires", "comentarios", "commenti",
+                                          "reacties", "komentarze", "комментарии", "评论", "留言", "コメント"]
+
+    private func isCommentLabel(_ n: Node) -> Bool {
+        let i = Int(n)
+        guard stats.text[i] <= 30, stats.linkText[i] == 0 else { return false }
+        switch stats.tags[i] {
+        case .heading, .inline, .p, .div, .header: break
+        default: return false
+        }
+        var s = HTMLDocument.collapse(doc.textContent(n)).lowercased()
+        while let l = s.last, l == ":" || l == "." || l == ")" || l == " " { s.removeLast() }
+        while let f = s.first, f.isNumber || f == " " || f == "(" { s.removeFirst() }
+        if let open = s.firstIndex(of: "(") { s = String(s[..<open]) }
+        while s.last == " " { s.removeLast() }
+        return Self.commentLabels.contains(s)
+    }
+
+    /// Leaves out everything after `n` inside `root`: its following siblings and those of
+    /// its ancestors.
+    private mutating func cutAfter(_ n: Node, root: Node) {
+        var c = n
+        while c != root && c != HTMLDocument.none {
+            var s = doc.nextSiblings[Int(c)]
+            while s != HTMLDocument.none {
+                if !skipping.contains(s) { skip(s) }
+                s = doc.nextSiblings[Int(s)]
+            }
+            c = doc.parents[Int(c)]
+        }
+    }
+
+    /// In an element whose text is lines separated by `<br>`: the lines that are mostly a link
+    /// ("SEE ALSO: <a>...</a>").
+    private mutating func skipLinkLines(_ n: Node) {
+        var lineStart = doc.firstChildren[Int(n)]
+        var text: Int32 = 0, links: Int32 = 0
+        var c = lineStart
+        while true {
+            let isBreak = c == HTMLDocument.none || (doc.kinds[Int(c)] == .element && (stats.tags[Int(c)] == .br || stats.tags[Int(c)] != .inline && stats.tags[Int(c)] != .a))
+            if isBreak {
+                if text > 0 && text < 200 && links * 10 > text * 6 {
+                    var k = lineStart
+                    while k != c { if !skipping.contains(k) { skip(k) }; k = doc.nextSiblings[Int(k)] }
+                }
+                guard c != HTMLDocument.none else { break }
+                lineStart = doc.nextSiblings[Int(c)]
+                text = 0
+                links = 0
+            } else {
+                text += stats.text[Int(c)]
+                links += stats.linkText[Int(c)]
+            }
+            c = doc.nextSiblings[Int(c)]
+        }
     }
 
     /// Short texts that are labels of boilerplate, not text (compared lower case, without
@@ -62,13 +126,19 @@ struct ArticleCleaner {
         var stack: [Node] = []
         pushChildren(root, onto: &stack)
         checkPosts(root, rootNode: root)
+        if stats.ownText[Int(root)] >= 25 && stats.ownLinkText[Int(root)] > 0 { skipLinkLines(root) }
         while let n = stack.popLast() {
             let i = Int(n)
             guard doc.kinds[i] == .element else { continue }
             if skipping.contains(n) { continue }
-            if !headlineSeen && stats.tags[i] == .heading && isHeadline(n) {
+            if !headlineSeen && isHeadline(n) {
                 headlineSeen = true
                 skip(n)
+                continue
+            }
+            if isCommentLabel(n) {
+                skip(n)
+                cutAfter(n, root: root)
                 continue
             }
             if leavesOut(n, rootText: rootText) {
@@ -84,6 +154,7 @@ struct ArticleCleaner {
                 if stats.ownText[i] >= 50 { keptParagraphs += 1 }
             }
             checkPosts(n, rootNode: root)
+            if stats.ownText[i] >= 25 && stats.ownLinkText[i] > 0 { skipLinkLines(n) }
             pushChildren(n, onto: &stack)
         }
     }
@@ -125,7 +196,9 @@ struct ArticleCleaner {
         default:
             break
         }
-        if hint.contains(.negative) && !(hint.contains(.positive) && big) { return true }
+        // A paragraph of prose is text whatever its class says (`<p class="paywall">`).
+        let prose = tag == .p && text >= 150 && stats.linkText[i] * 10 < text
+        if hint.contains(.negative) && !(hint.contains(.positive) && big) && !prose { return true }
         if hint.contains(.minor) && text < 400 && tag != .heading && tag != .figcaption && tag != .pre && tag != .table { return true }
         if stats.inputs[i] > 0 && text < 300 { return true }
         guard text > 0 else { return false }

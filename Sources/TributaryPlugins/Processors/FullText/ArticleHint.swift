@@ -88,7 +88,7 @@ struct ArticleHint: OptionSet, Sendable {
                                           "recommend", "widget", "advert", "masthead", "skyscraper", "shoutbox", "replies", "reply", "respond", "pagination",
                                           "pager", "menu", "nav", "toolbar", "trending", "popular", "login", "signin", "adsense", "adsbygoogle",
                                           "adslot", "adunit", "adcontainer", "adwrap", "offscreen", "partner", "teaser", "overlay", "captcha", "agegate",
-                                          "rating", "feedback", "community", "paywall"],
+                                          "rating", "feedback", "community"],
                     exact: ["ad", "ads", "dfp", "tags", "tag", "toc", "hidden", "hide", "print", "skip", "rss", "sr", "promoted", "follow", "more"])
             + rules([.minor, .byline], prefixes: ["author", "byline", "date", "timestamp", "avatar", "profile", "user", "vcard", "poster", "signature",
                                                   "published", "dateline"],
