@@ -197,7 +197,7 @@ struct ArticleCleaner {
             break
         }
         // A paragraph of prose is text whatever its class says (`<p class="paywall">`).
-        let prose = tag == .p && text >= 150 && stats.linkText[i] * 10 < text
+        let prose = tag == .p && text >= 80 && stats.linkText[i] * 10 < text
         if hint.contains(.negative) && !(hint.contains(.positive) && big) && !prose { return true }
         if hint.contains(.minor) && text < 400 && tag != .heading && tag != .figcaption && tag != .pre && tag != .table { return true }
         if stats.inputs[i] > 0 && text < 300 { return true }

@@ -88,14 +88,14 @@ struct ArticleHint: OptionSet, Sendable {
                                           "recommend", "widget", "advert", "masthead", "skyscraper", "shoutbox", "replies", "reply", "respond", "pagination",
                                           "pager", "menu", "nav", "toolbar", "trending", "popular", "login", "signin", "adsense", "adsbygoogle",
                                           "adslot", "adunit", "adcontainer", "adwrap", "offscreen", "partner", "teaser", "overlay", "captcha", "agegate",
-                                          "rating", "feedback", "community"],
+                                          "rating", "feedback", "community", "paywall"],
                     exact: ["ad", "ads", "dfp", "tags", "tag", "toc", "hidden", "hide", "print", "skip", "rss", "sr", "promoted", "follow", "more"])
             + rules([.minor, .byline], prefixes: ["author", "byline", "date", "timestamp", "avatar", "profile", "user", "vcard", "poster", "signature",
                                                   "published", "dateline"],
                     exact: ["time", "posted", "by"])
             + rules(.minor, prefixes: ["meta", "credit", "kicker", "eyebrow", "pull", "copyright", "tool", "action", "icon", "categor", "topic", "badge",
-                                       "label", "updated", "contact", "disclaimer"],
-                    exact: ["bio", "about", "header", "head", "btn", "info"])
+                                       "label", "updated", "contact", "disclaimer", "subtitle", "standfirst", "strapline", "excerpt"],
+                    exact: ["bio", "about", "header", "head", "btn", "info", "dek", "deck"])
         var t = [[Rule]](repeating: [], count: 256)
         for r in all { t[Int(r.word[0])].append(r) }
         return t
