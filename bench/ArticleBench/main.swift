@@ -64,7 +64,15 @@ for round in 0..<rounds {
         let start = now()
         guard case .success(let doc) = HTMLDocument.parse(page.body, url: page.url, contentType: page.contentType) else { fail("libxml2 could not be loaded") }
         var text = ""
+        ArticleExtractor.debugging = round == 0 && ProcessInfo.processInfo.environment["ARTICLE_BENCH_SHOW"].map { page.name.hasPrefix($0) } == true
         if let article = ArticleExtractor.extract(doc) {
+            if round == 0, let only = ProcessInfo.processInfo.environment["ARTICLE_BENCH_SHOW"], page.name.hasPrefix(only) {
+                func describe(_ n: HTMLDocument.Node) -> String {
+                    "<\(doc.name(n)) class=\(doc.attribute(n, "class") ?? "-") id=\(doc.attribute(n, "id") ?? "-")> \(doc.normalizedText(n).prefix(60))"
+                }
+                for b in article.blocks { print("block", describe(b)) }
+                for s in article.skipping.sorted() { print("skip ", describe(s)) }
+            }
             text = HTMLSanitizer.render(doc, blocks: article.blocks, skipping: article.skipping).text
         }
         times[k].append(now() - start)

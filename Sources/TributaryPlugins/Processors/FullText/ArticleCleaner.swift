@@ -51,7 +51,7 @@ struct ArticleCleaner {
 
     /// Labels that open a comment section: everything after one is not the article.
     static let commentLabels: [String] = ["comments", "comment", "reader comments", "responses", "replies", "discussion", "leave a comment", "leave a reply",
-                                          "join the discussion", "join the conversation", "kommentare", "commentaires", "comentarios", "commenti",
+                                          "join the discussion", "answers", "answer", "join the conversation", "kommentare", "commentaires", "comentarios", "commenti",
                                           "reacties", "komentarze", "комментарии", "评论", "留言", "コメント"]
 
     private func isCommentLabel(_ n: Node) -> Bool {
@@ -230,7 +230,7 @@ struct ArticleCleaner {
     /// article or question they answer): then all of them go.
     private mutating func checkPosts(_ parent: Node, rootNode: Node) {
         var first = HTMLDocument.none
-        var firstClass: String? = nil
+        var firstClass: Substring? = nil
         var items: [Node] = []
         var c = doc.firstChildren[Int(parent)]
         while c != HTMLDocument.none {
@@ -238,9 +238,9 @@ struct ArticleCleaner {
             if doc.kinds[i] == .element && !stats.invisible[i] && stats.bylines[i] > 0 && stats.text[i] >= 50 && stats.hasBlockChild[i] && !skipping.contains(c) {
                 if first == HTMLDocument.none {
                     first = c
-                    firstClass = doc.attribute(c, "class")
+                    firstClass = Self.firstClass(doc, c)
                     items.append(c)
-                } else if doc.names[i] == doc.names[Int(first)] && doc.attribute(c, "class") == firstClass {
+                } else if doc.names[i] == doc.names[Int(first)] && Self.firstClass(doc, c) == firstClass {
                     items.append(c)
                 }
             }
@@ -251,6 +251,11 @@ struct ArticleCleaner {
         // article: a post names its author, a section does not always; keep it simple: posts.
         let replies = hasTextBefore(items[0], within: rootNode)
         for item in replies ? items[...] : items.dropFirst() { skip(item) }
+    }
+
+    /// The first word of an element's class: what alike items share (`answer`, `answer accepted`).
+    static func firstClass(_ doc: HTMLDocument, _ n: Node) -> Substring? {
+        doc.attribute(n, "class").flatMap { $0.split(separator: " ", omittingEmptySubsequences: true).first }
     }
 
     /// Whether there is article-like text before `n` inside `root`.

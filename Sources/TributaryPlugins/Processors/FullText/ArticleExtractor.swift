@@ -18,6 +18,7 @@ public enum ArticleExtractor {
     /// Less visible text than this (characters other than white space; a CJK character counts
     /// two) is not an article.
     static let minimumText = 250
+    nonisolated(unsafe) public static var debugging = false
 
     public static func extract(_ doc: HTMLDocument) -> ArticleExtraction? {
         guard doc.root != HTMLDocument.none else { return nil }
@@ -30,6 +31,7 @@ public enum ArticleExtractor {
         let blocks = siblings(doc, stats, scorer, of: best)
         var cleaner = ArticleCleaner(doc, stats)
         for b in blocks { cleaner.clean(b) }
+        if debugging { print("best", doc.names[Int(best)], doc.attribute(best, "class") ?? "-", "blocks", blocks.map { doc.names[Int($0)] }, "kept", cleaner.keptText, cleaner.keptLinkText, cleaner.linkHeadings, cleaner.keptParagraphs) }
         guard cleaner.keptText >= minimumText, cleaner.keptLinkText * 2 < cleaner.keptText else { return nil }
         // An index page: headlines that are links, about one short text each.
         if cleaner.linkHeadings >= 4 && cleaner.keptParagraphs <= cleaner.linkHeadings * 2 { return nil }
@@ -45,11 +47,11 @@ public enum ArticleExtractor {
             let p = doc.parents[Int(a)]
             guard p != HTMLDocument.none else { break }
             if stats.bylines[Int(a)] > 0 && stats.hasBlockChild[Int(a)] {
-                let cls = doc.attribute(a, "class")
+                let cls = ArticleCleaner.firstClass(doc, a)
                 let name = doc.names[Int(a)]
                 var first = HTMLDocument.none
                 var alike = 0
-                for c in doc.children(p) where doc.kinds[Int(c)] == .element && doc.names[Int(c)] == name && doc.attribute(c, "class") == cls
+                for c in doc.children(p) where doc.kinds[Int(c)] == .element && doc.names[Int(c)] == name && ArticleCleaner.firstClass(doc, c) == cls
                     && stats.bylines[Int(c)] > 0 && stats.text[Int(c)] >= 50 && !stats.invisible[Int(c)] {
                     if first == HTMLDocument.none { first = c }
                     alike += 1
