@@ -17,36 +17,62 @@ struct ArticleCleaner {
     private(set) var linkHeadings = 0
     private(set) var keptParagraphs = 0
 
-    /// The page's title (`<title>`, `og:title`), lower case, white space folded: a heading
-    /// it contains is the headline, not article text.
-    private let titles: [String]
+    /// The page's titles (`<title>`, `og:title`, `twitter:title`) as lower-case ASCII bytes
+    /// with white space folded, and their visible lengths: a heading they contain is the
+    /// headline, not article text.
+    private let titles: [[UInt8]]
+    private let longestTitle: Int32
     private var headlineSeen = false
 
     init(_ doc: HTMLDocument, _ stats: ArticleStats) {
         self.doc = doc
         self.stats = stats
-        var titles: [String] = []
-        if let t = doc.first("title") { titles.append(HTMLDocument.collapse(doc.textContent(t)).lowercased()) }
+        var titles: [[UInt8]] = []
+        if let t = doc.first("title") { titles.append(Self.folded(doc.textContent(t))) }
         for i in 0..<doc.count where doc.kinds[i] == .element && doc.names[i] == "meta" {
             let n = Node(i)
             if let p = doc.attribute(n, "property") ?? doc.attribute(n, "name"), p == "og:title" || p == "twitter:title", let c = doc.attribute(n, "content") {
-                titles.append(HTMLDocument.collapse(c).lowercased())
+                titles.append(Self.folded(c))
             }
         }
         self.titles = titles.filter { !$0.isEmpty }
+        longestTitle = Int32(self.titles.map { ArticleStats.measure(String(decoding: $0, as: UTF8.self)).length }.max() ?? 0)
+    }
+
+    /// `s` as bytes, ASCII letters lower case, runs of ASCII white space as one space, trimmed.
+    static func folded(_ s: String) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(s.utf8.count)
+        var space = false
+        for b in s.utf8 {
+            if b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D || b == 0x0C {
+                space = !out.isEmpty
+            } else {
+                if space { out.append(0x20); space = false }
+                out.append(b >= 0x41 && b <= 0x5A ? b | 0x20 : b)
+            }
+        }
+        return out
     }
 
     /// Whether element `n` repeats the page's title (most of it, in a heading, a bold line, ...).
     private func isHeadline(_ n: Node) -> Bool {
         let i = Int(n)
-        let length = Int(stats.text[i])
-        guard length >= 8 && length <= 300 && !titles.isEmpty else { return false }
+        let length = stats.text[i]
+        guard length >= 8 && length <= longestTitle else { return false }
+        let heading = stats.tags[i] == .heading
         switch stats.tags[i] {
-        case .heading, .inline, .p, .div, .other, .header, .cell: break
+        case .heading: break
+        case .inline, .p, .div, .other, .header, .cell: if length * 2 < longestTitle { return false }
         default: return false
         }
-        let t = HTMLDocument.collapse(doc.textContent(n)).lowercased()
-        return titles.contains { $0.contains(t) && (stats.tags[i] == .heading || t.utf8.count * 2 >= $0.utf8.count) }
+        let t = Self.folded(doc.textContent(n))
+        guard !t.isEmpty else { return false }
+        return titles.contains { title in
+            (heading || t.count * 2 >= title.count) && title.count >= t.count && (0...(title.count - t.count)).contains { at in
+                title[at] == t[0] && title[at..<(at + t.count)].elementsEqual(t)
+            }
+        }
     }
 
     /// Labels that open a comment section: everything after one is not the article.
