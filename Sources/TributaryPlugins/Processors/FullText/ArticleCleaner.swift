@@ -179,6 +179,8 @@ struct ArticleCleaner {
             default:
                 if stats.ownText[i] >= 50 { keptParagraphs += 1 }
             }
+            // Nothing inside preformatted text is boilerplate (`<span class="hljs-comment">`).
+            if stats.tags[i] == .pre { continue }
             checkPosts(n, rootNode: root)
             if stats.ownText[i] >= 25 && stats.ownLinkText[i] > 0 { skipLinkLines(n) }
             pushChildren(n, onto: &stack)

@@ -17,7 +17,7 @@ public enum ArticleExtractor {
 
     /// Less visible text than this (characters other than white space; a CJK character counts
     /// two) is not an article.
-    static let minimumText = 250
+    static let minimumText = 150
     nonisolated(unsafe) public static var debugging = false
 
     public static func extract(_ doc: HTMLDocument) -> ArticleExtraction? {

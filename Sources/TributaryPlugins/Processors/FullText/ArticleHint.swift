@@ -111,7 +111,7 @@ struct ArticleHint: OptionSet, Sendable {
             + rules([.minor, .byline], prefixes: ["author", "byline", "date", "timestamp", "avatar", "profile", "user", "vcard", "poster", "signature",
                                                   "published", "dateline"],
                     exact: ["time", "posted", "by"])
-            + rules(.minor, prefixes: ["meta", "credit", "kicker", "eyebrow", "pull", "copyright", "tool", "action", "icon", "categor", "topic", "badge",
+            + rules(.minor, prefixes: ["meta", "credit", "kicker", "eyebrow", "pull", "copyright", "tool", "action", "icon", "categor", "badge",
                                        "label", "updated", "contact", "disclaimer", "subtitle", "standfirst", "strapline", "excerpt"],
                     exact: ["bio", "about", "header", "head", "btn", "info", "dek", "deck"])
         var t = [[Rule]](repeating: [], count: 256)
