@@ -226,9 +226,12 @@ struct ArticleCleaner {
         }
         // A paragraph of prose is text whatever its class says (`<p class="paywall">`).
         let prose = tag == .p && text >= 80 && stats.linkText[i] * 10 < text
-        if hint.contains(.negative) && !(hint.contains(.positive) && big) && !prose { return true }
+        // A heading's own class is about its looks (`anchorWithStickyNavbar`); boilerplate
+        // headings go with their boxes.
+        if hint.contains(.negative) && !(hint.contains(.positive) && big) && !prose && tag != .heading { return true }
         if hint.contains(.minor) && text < 400 && tag != .heading && tag != .figcaption && tag != .pre && tag != .table { return true }
-        if stats.inputs[i] > 0 && text < 300 { return true }
+        // A small box with a form (a newsletter sign-up), but not a code block with its Copy button.
+        if stats.inputs[i] > 0 && text < 300 && !contains(n, .pre) { return true }
         guard text > 0 else { return false }
         let links = stats.linkText[i]
         switch tag {
@@ -241,6 +244,11 @@ struct ArticleCleaner {
             if text < 300 && links * 3 > text && stats.paragraphs[i] <= 1 { return true }
         }
         if text <= 40 && isLabel(n) { return true }
+        return false
+    }
+
+    private func contains(_ n: Node, _ tag: ArticleStats.Tag) -> Bool {
+        for d in doc.descendants(n) where stats.tags[Int(d)] == tag { return true }
         return false
     }
 

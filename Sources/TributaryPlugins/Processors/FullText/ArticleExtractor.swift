@@ -18,7 +18,6 @@ public enum ArticleExtractor {
     /// Less visible text than this (characters other than white space; a CJK character counts
     /// two) is not an article.
     static let minimumText = 150
-    nonisolated(unsafe) public static var debugging = false
 
     public static func extract(_ doc: HTMLDocument) -> ArticleExtraction? {
         guard doc.root != HTMLDocument.none else { return nil }
@@ -31,7 +30,6 @@ public enum ArticleExtractor {
         let blocks = siblings(doc, stats, scorer, of: best)
         var cleaner = ArticleCleaner(doc, stats)
         for b in blocks { cleaner.clean(b) }
-        if debugging { print("best", doc.names[Int(best)], doc.attribute(best, "class") ?? "-", "blocks", blocks.map { doc.names[Int($0)] }, "kept", cleaner.keptText, cleaner.keptLinkText, cleaner.linkHeadings, cleaner.keptParagraphs) }
         guard cleaner.keptText >= minimumText, cleaner.keptLinkText * 2 < cleaner.keptText else { return nil }
         // An index page: headlines that are links, about one short text each.
         if cleaner.linkHeadings >= 4 && cleaner.keptParagraphs <= cleaner.linkHeadings * 2 { return nil }
