@@ -7,6 +7,8 @@
 //
 // Run: swift build -c release --product tributary-article-bench
 //      .build/release/tributary-article-bench CORPUS_DIR OUT_DIR [--rounds N]
+// ARTICLE_BENCH_PAGES=1 prints each page's time; ARTICLE_BENCH_SHOW=<name prefix> prints the
+// chosen containers and the left-out nodes of the pages whose name starts with it.
 import Foundation
 import TributaryPluginKit
 import TributaryPlugins
@@ -65,6 +67,13 @@ for round in 0..<rounds {
         guard case .success(let doc) = HTMLDocument.parse(page.body, url: page.url, contentType: page.contentType) else { fail("libxml2 could not be loaded") }
         var text = ""
         if let article = ArticleExtractor.extract(doc) {
+            if round == 0, let only = ProcessInfo.processInfo.environment["ARTICLE_BENCH_SHOW"], page.name.hasPrefix(only) {
+                func describe(_ n: HTMLDocument.Node) -> String {
+                    "<\(doc.name(n)) class=\(doc.attribute(n, "class") ?? "-") id=\(doc.attribute(n, "id") ?? "-")> \(doc.normalizedText(n).prefix(60))"
+                }
+                for b in article.blocks { print("block", describe(b)) }
+                for s in article.skipping.sorted() { print("skip ", describe(s)) }
+            }
             text = HTMLSanitizer.render(doc, blocks: article.blocks, skipping: article.skipping).text
         }
         times[k].append(now() - start)

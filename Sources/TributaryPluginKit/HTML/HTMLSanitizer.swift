@@ -220,14 +220,14 @@ public struct HTMLSanitizer {
         var out = ""
         var space = false
         for ch in raw.unicodeScalars {
-            if ch.properties.isWhitespace && ch != "\u{A0}" {
+            if Self.isSpace(ch) {
                 space = true
             } else {
                 if space { out.unicodeScalars.append(" "); space = false }
                 out.unicodeScalars.append(ch)
             }
         }
-        let leading = raw.unicodeScalars.first.map { $0.properties.isWhitespace && $0 != "\u{A0}" } ?? false
+        let leading = raw.unicodeScalars.first.map(Self.isSpace) ?? false
         if out.hasPrefix(" ") { out.removeFirst() }
         if out.isEmpty {
             if leading || space { pendingSpace = !line.isEmpty && !line.hasSuffix("\n") }
@@ -241,6 +241,12 @@ public struct HTMLSanitizer {
         pendingSpace = space
         line += out
         html += Self.escapeText(out)
+    }
+
+    /// White space that folds (Unicode's, but not the no-break space), ASCII without a table lookup.
+    private static func isSpace(_ ch: Unicode.Scalar) -> Bool {
+        if ch.value < 0x80 { return ch.value == 0x20 || (ch.value >= 0x09 && ch.value <= 0x0D) }
+        return ch.properties.isWhitespace && ch != "\u{A0}"
     }
 
     private mutating func lineBreak() {

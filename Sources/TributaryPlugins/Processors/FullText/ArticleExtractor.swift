@@ -17,7 +17,7 @@ public enum ArticleExtractor {
 
     /// Less visible text than this (characters other than white space; a CJK character counts
     /// two) is not an article.
-    static let minimumText = 250
+    static let minimumText = 150
 
     public static func extract(_ doc: HTMLDocument) -> ArticleExtraction? {
         guard doc.root != HTMLDocument.none else { return nil }
@@ -45,11 +45,11 @@ public enum ArticleExtractor {
             let p = doc.parents[Int(a)]
             guard p != HTMLDocument.none else { break }
             if stats.bylines[Int(a)] > 0 && stats.hasBlockChild[Int(a)] {
-                let cls = doc.attribute(a, "class")
+                let cls = ArticleCleaner.firstClass(doc, a)
                 let name = doc.names[Int(a)]
                 var first = HTMLDocument.none
                 var alike = 0
-                for c in doc.children(p) where doc.kinds[Int(c)] == .element && doc.names[Int(c)] == name && doc.attribute(c, "class") == cls
+                for c in doc.children(p) where doc.kinds[Int(c)] == .element && doc.names[Int(c)] == name && ArticleCleaner.firstClass(doc, c) == cls
                     && stats.bylines[Int(c)] > 0 && stats.text[Int(c)] >= 50 && !stats.invisible[Int(c)] {
                     if first == HTMLDocument.none { first = c }
                     alike += 1

@@ -22,7 +22,9 @@ struct ArticleHint: OptionSet, Sendable {
         var hint: ArticleHint = []
         for a in doc.attributes[Int(n)] {
             switch a.name {
-            case "class", "id":
+            case "class":
+                if !isAtomic(a.value) { hint.formUnion(words(a.value)) }
+            case "id":
                 hint.formUnion(words(a.value))
             case "role":
                 switch a.value.lowercased() {
@@ -40,6 +42,22 @@ struct ArticleHint: OptionSet, Sendable {
             }
         }
         return hint
+    }
+
+    /// Whether a class attribute is generated utility classes (`ex ad yh ii`, CSS-in-JS and
+    /// atomic CSS), whose short names mean nothing (`ad` is not an ad there).
+    static func isAtomic(_ value: String) -> Bool {
+        var names = 0, short = 0, length = 0
+        for b in value.utf8 {
+            if b == 0x20 || b == 0x09 || b == 0x0A {
+                if length > 0 { names += 1; if length <= 3 { short += 1 } }
+                length = 0
+            } else {
+                length += 1
+            }
+        }
+        if length > 0 { names += 1; if length <= 3 { short += 1 } }
+        return names >= 3 && short * 4 >= names * 3
     }
 
     /// The hint of the words of one attribute value.
@@ -93,9 +111,9 @@ struct ArticleHint: OptionSet, Sendable {
             + rules([.minor, .byline], prefixes: ["author", "byline", "date", "timestamp", "avatar", "profile", "user", "vcard", "poster", "signature",
                                                   "published", "dateline"],
                     exact: ["time", "posted", "by"])
-            + rules(.minor, prefixes: ["meta", "credit", "kicker", "eyebrow", "pull", "copyright", "tool", "action", "icon", "categor", "topic", "badge",
-                                       "label", "updated", "contact", "disclaimer"],
-                    exact: ["bio", "about", "header", "head", "btn", "info"])
+            + rules(.minor, prefixes: ["meta", "credit", "kicker", "eyebrow", "pull", "copyright", "tool", "action", "icon", "categor", "badge",
+                                       "label", "updated", "contact", "disclaimer", "subtitle", "standfirst", "strapline", "excerpt"],
+                    exact: ["bio", "about", "header", "head", "btn", "info", "dek", "deck"])
         var t = [[Rule]](repeating: [], count: 256)
         for r in all { t[Int(r.word[0])].append(r) }
         return t

@@ -118,7 +118,9 @@ struct ArticleStats {
                 if tag == .input, doc.attribute(Node(i), "type")?.lowercased() == "hidden" { hidden = true }
             }
             invisible[i] = hidden
-            inLink[i] = tag == .a || (p != HTMLDocument.none && inLink[pi])
+            // A link within the page (`#section`) is navigation of the text itself, not a way out of it.
+            let linksOut = tag == .a && !(doc.attribute(Node(i), "href")?.hasPrefix("#") ?? false)
+            inLink[i] = linksOut || (p != HTMLDocument.none && inLink[pi])
             let isBlock = tag != .inline && tag != .a && tag != .br && tag != .img && tag != .time && tag != .input && tag != .invisible
             block[i] = isBlock ? Node(i) : (p != HTMLDocument.none ? block[pi] : HTMLDocument.none)
             if isBlock && p != HTMLDocument.none && !hidden { hasBlockChild[pi] = true }
