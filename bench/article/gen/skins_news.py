@@ -214,6 +214,11 @@ def html5(a: Article, rng) -> str:
         "signup": lambda: newsletter(rng, 2),
     }).render()
     site = a.m("site", "The Northern Ledger")
+    gate = ""
+    if a.m("cut") == "paywall":
+        gate = (f'<div class="paywall-gate" data-paywall="hard"><div class="paywall-fade" aria-hidden="true"></div><h2>This article is for subscribers</h2>'
+                f'<p>Independent local journalism costs money to make. Subscribe today from £1 a week to keep reading, and get unlimited access to every story, our daily newsletter and the digital edition.</p>'
+                f'<a class="btn" href="/subscribe?ref=paywall">Continue reading: subscribe now</a><p class="login">Already a subscriber? <a href="/login">Log in</a></p></div>')
     return f"""<!doctype html>
 <html lang="{a.m('lang', 'en')}"><head>{decl(a)}<meta name="viewport" content="width=device-width,initial-scale=1">
 <title>{esc(a.title)} — {esc(site)}</title><meta name="description" content="{esc(a.m('deck', ''))}">
@@ -230,6 +235,7 @@ def html5(a: Article, rng) -> str:
 {f'<p class="standfirst">{esc(a.m("deck"))}</p>' if a.m('deck') else ''}
 <p class="byline">By <a rel="author" href="/authors/{a.m('author').lower().replace(' ', '-')}">{esc(a.m('author'))}</a> · <time datetime="{a.m('date')}">{long_date(a)}</time></p></header>
 {body}
+{gate}
 <footer><p class="tags">Filed under: {', '.join(f'<a href="/tag/{t.replace(" ", "-")}">{esc(t)}</a>' for t in a.tags)}</p>
 {share_bar(a.m('url'))}
 <section class="author-bio"><h2>About the author</h2><p>{esc(a.m('bio', a.m('author') + ' is a staff reporter.'))}</p></section></footer>
