@@ -9,16 +9,18 @@ browser would decode it; no gold paragraph is shared by two pages; the corpus is
 budget. Any failure is an error naming the page. Deterministic: the same sources give the same
 bytes.
 
-Usage: make_corpus.py [--out DIR] [--check-only]
+Usage: make_corpus.py [--out DIR] [--check-only | --verify]
 """
 from __future__ import annotations
 
 import argparse
+import filecmp
 import html.parser
 import json
 import os
 import re
 import sys
+import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "gen"))
@@ -130,7 +132,22 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--out", default=os.path.join(HERE, "corpus"))
     ap.add_argument("--check-only", action="store_true", help="render and check, write nothing")
+    ap.add_argument("--verify", action="store_true",
+                    help="render into a temporary directory and fail unless --out holds exactly those files")
     args = ap.parse_args()
+    if args.verify:
+        with tempfile.TemporaryDirectory() as tmp:
+            pages = build(tmp, True)
+            fresh = sorted(os.listdir(tmp))
+            have = sorted(f for f in os.listdir(args.out) if re.match(r"\d\d-.*\.(html|gold\.txt|json)$", f))
+            if fresh != have:
+                raise SystemExit(f"{args.out}: files differ from the sources: missing {sorted(set(fresh) - set(have))}, "
+                                 f"extra {sorted(set(have) - set(fresh))}; run make_corpus.py")
+            stale = [f for f in fresh if not filecmp.cmp(os.path.join(tmp, f), os.path.join(args.out, f), shallow=False)]
+            if stale:
+                raise SystemExit(f"{args.out}: {len(stale)} files are out of date ({', '.join(stale[:5])}); run make_corpus.py")
+        print(f"{args.out}: up to date with texts/ and the skins")
+        return
     pages = build(args.out, not args.check_only)
     kinds: dict[str, int] = {}
     for p in pages:

@@ -58,7 +58,8 @@ class SphinxBody(Body):
 def sphinx(a: Article, rng) -> str:
     proj = a.m("project", "tidewater")
     body = SphinxBody(a).render()
-    toc = a.m("toc", "Installation,Quickstart,Configuration,Scheduling jobs,Storage backends,Plugins,API reference,Changelog,Contributing").split(",")
+    toc = a.m("toc", "Installation,Quickstart,Configuration,Scheduling jobs,Storage backends,Plugins,Deployment,Monitoring,Testing your jobs,Migrating from 1.x,FAQ,Changelog,Contributing").split(",")
+    local = '<ul class="current">' + "".join(f'<li class="toctree-l2"><a class="reference internal" href="#{_anchor(t)}">{esc(plain(t))}</a></li>' for lv, t in _headings(a) if lv == 2) + "</ul>"
     return f"""<!DOCTYPE html>
 <html class="writer-html5" lang="en" data-content_root="../"><head>{decl(a)}<meta name="viewport" content="width=device-width, initial-scale=1.0">
 <title>{esc(a.title)} &mdash; {esc(proj)} {a.m('version', '2.4.1')} documentation</title>
@@ -69,7 +70,8 @@ def sphinx(a: Article, rng) -> str:
 <nav data-toggle="wy-nav-shift" class="wy-nav-side"><div class="wy-side-scroll"><div class="wy-side-nav-search"><a href="../index.html" class="icon icon-home">{esc(proj)}</a><div class="version">{a.m('version', '2.4.1')}</div>
 <div role="search"><form id="rtd-search-form" class="wy-form" action="../search.html" method="get"><input type="text" name="q" placeholder="Search docs" aria-label="Search docs"></form></div></div>
 <div class="wy-menu wy-menu-vertical" data-spy="affix" role="navigation" aria-label="Navigation menu"><p class="caption" role="heading"><span class="caption-text">User guide</span></p>
-<ul class="current">{''.join(f'<li class="toctree-l1{" current" if t.strip() == a.m("current") else ""}"><a class="reference internal" href="{_anchor(t)}.html">{esc(t.strip())}</a></li>' for t in toc)}</ul>
+<ul class="current">{''.join(f'<li class="toctree-l1{" current" if t.strip() == a.m("current") else ""}"><a class="reference internal" href="{_anchor(t)}.html">{esc(t.strip())}</a>{local if t.strip() == a.m("current") else ""}</li>' for t in toc)}</ul>
+<p class="caption" role="heading"><span class="caption-text">API reference</span></p><ul>{''.join(f'<li class="toctree-l1"><a class="reference internal" href="../api/{m}.html"><code class="xref py py-mod docutils literal notranslate"><span class="pre">{proj}.{m}</span></code></a></li>' for m in ['scheduler', 'jobs', 'retry', 'storage', 'storage.postgres', 'storage.sqlite', 'storage.redis', 'cron', 'events', 'testing', 'cli', 'exceptions'])}</ul>
 <p class="caption" role="heading"><span class="caption-text">Project</span></p><ul><li class="toctree-l1"><a class="reference internal" href="../license.html">License</a></li><li class="toctree-l1"><a class="reference external" href="https://github.com/{proj}/{proj}">Source code</a></li></ul></div></div></nav>
 <section data-toggle="wy-nav-shift" class="wy-nav-content-wrap"><nav class="wy-nav-top" aria-label="Mobile navigation menu"><i data-toggle="wy-nav-top" class="fa fa-bars"></i><a href="../index.html">{esc(proj)}</a></nav>
 <div class="wy-nav-content"><div class="rst-content">
@@ -114,7 +116,7 @@ def mkdocs(a: Article, rng) -> str:
     proj = a.m("project", "Harbor CLI")
     body = MkDocsBody(a).render()
     toc = "".join(f'<li class="md-nav__item"><a href="#{_anchor(t)}" class="md-nav__link"><span class="md-ellipsis">{esc(plain(t))}</span></a></li>' for lv, t in _headings(a) if lv == 2)
-    side = a.m("toc", "Home,Getting started,Installation,Configuration,Commands,Deploying,Troubleshooting,FAQ,Changelog").split(",")
+    side = a.m("toc", "Home,Getting started,Installation,Configuration,Environment variables,Secrets,Multiple hosts,Commands,harbor init,harbor setup,harbor deploy,harbor rollback,harbor logs,harbor exec,Hooks,Deploying,Health checks,Zero-downtime deploys,Troubleshooting,FAQ,Changelog,Contributing,License").split(",")
     return f"""<!doctype html>
 <html lang="en" class="no-js"><head>{decl(a)}<meta name="viewport" content="width=device-width,initial-scale=1"><meta name="generator" content="mkdocs-1.5.3, mkdocs-material-9.5.13">
 <title>{esc(a.title)} - {esc(proj)}</title><link rel="stylesheet" href="../assets/stylesheets/main.7e359304.min.css"><link rel="stylesheet" href="../assets/stylesheets/palette.06af60db.min.css">
@@ -181,7 +183,7 @@ class DocusaurusBody(Body):
 def docusaurus(a: Article, rng) -> str:
     proj = a.m("project", "Relay")
     body = DocusaurusBody(a, {}, rng).render()
-    side = a.m("toc", "Introduction,Installation,Configuration,Routing,Authentication,Deploying,Observability,Upgrading,FAQ").split(",")
+    side = a.m("toc", "Introduction,Installation,Quick start,Configuration,Routing,Upstreams,Load balancing,Authentication,API keys,JWT validation,Rate limiting,Caching,Deploying,Kubernetes,Observability,Metrics,Tracing,Plugins,Upgrading,Migrating from v1,FAQ,Glossary").split(",")
     toc = "".join(f'<li><a href="#{_anchor(t)}" class="table-of-contents__link toc-highlight">{esc(plain(t))}</a></li>' for lv, t in _headings(a) if lv == 2)
     h = _dh(rng)
     return f"""<!doctype html>
@@ -255,7 +257,10 @@ def mdn(a: Article, rng) -> str:
 <div class="article-actions"><button type="button" class="button action has-icon article-actions-toggle" aria-label="Article actions"><span class="button-wrap"><span class="article-actions-dialog-heading">Article Actions</span></span></button><ul class="article-actions-entries"><li class="article-actions-entry"><div class="languages-switcher-menu open-on-focus-within"><button type="button" class="button action small has-icon languages-switcher-button">English (US)</button></div></li></ul></div></div></div></div>
 <div class="main-wrapper"><div class="sidebar-container"><aside id="sidebar-quicklinks" class="sidebar" data-macro="jsref"><button type="button" class="button action backdrop" aria-label="Collapse sidebar"></button><nav aria-label="Related Topics" class="sidebar-inner"><header class="sidebar-actions"><section class="sidebar-filter-container"><div class="sidebar-filter "><label id="sidebar-filter-label" class="sidebar-filter-label" for="sidebar-filter-input"><span class="visually-hidden">Filter sidebar</span></label><input id="sidebar-filter-input" autocomplete="off" class="sidebar-filter-input-field false" type="text" value=""></div></section></header>
 <div class="sidebar-body"><div class="in-nav-toc"><div class="document-toc-container"><section class="document-toc"><header><h2 class="document-toc-heading">In this article</h2></header><ul class="document-toc-list">{toc}</ul></section></div></div>
-<ol><li class="section"><a href="/en-US/docs/Web/JavaScript">{esc(a.m('area', 'JavaScript'))}</a></li><li class="toggle"><details open=""><summary>Instance methods</summary><ol>{''.join(f'<li><a href="/en-US/docs/x/{s.strip()}"><code>{esc(s.strip())}</code></a></li>' for s in side if s.strip())}</ol></details></li></ol></div></nav></aside>
+<ol><li class="section"><a href="/en-US/docs/Web/JavaScript">{esc(a.m('area', 'JavaScript'))}</a></li>
+<li class="section no-link">Tutorials and guides</li><li class="toggle"><details><summary>Beginner's tutorials</summary><ol>{''.join(f'<li><a href="/en-US/docs/Learn/{g.replace(" ", "_")}">{esc(g)}</a></li>' for g in ['Your first website', 'JavaScript first steps', 'JavaScript building blocks', 'Introducing JavaScript objects', 'Asynchronous JavaScript', 'Client-side web APIs'])}</ol></details></li>
+<li class="toggle"><details><summary>Guides</summary><ol>{''.join(f'<li><a href="/en-US/docs/Guide/{g.replace(" ", "_")}">{esc(g)}</a></li>' for g in ['Introduction', 'Grammar and types', 'Control flow and error handling', 'Loops and iteration', 'Functions', 'Expressions and operators', 'Numbers and dates', 'Text formatting', 'Regular expressions', 'Indexed collections', 'Keyed collections', 'Working with objects', 'Using classes', 'Using promises', 'Iterators and generators', 'Meta programming', 'JavaScript modules'])}</ol></details></li>
+<li class="section no-link">References</li><li class="toggle"><details><summary>Built-in objects</summary><ol>{''.join(f'<li><a href="/en-US/docs/Global_Objects/{g}"><code>{g}</code></a></li>' for g in ['AggregateError', 'Array', 'ArrayBuffer', 'AsyncFunction', 'Atomics', 'BigInt', 'Boolean', 'DataView', 'Date', 'Error', 'FinalizationRegistry', 'Function', 'Intl', 'JSON', 'Map', 'Math', 'Number', 'Object', 'Promise', 'Proxy', 'Reflect', 'RegExp', 'Set', 'String', 'Symbol', 'WeakMap', 'WeakRef', 'WeakSet'])}</ol></details></li><li class="toggle"><details open=""><summary>Instance methods</summary><ol>{''.join(f'<li><a href="/en-US/docs/x/{s.strip()}"><code>{esc(s.strip())}</code></a></li>' for s in side if s.strip())}</ol></details></li></ol></div></nav></aside>
 <div class="toc-container"><aside class="toc"><nav><div class="document-toc-container"><section class="document-toc"><header><h2 class="document-toc-heading">In this article</h2></header><ul class="document-toc-list">{toc}</ul></section></div></nav></aside></div></div>
 <main id="content" class="main-content" role="main"><article class="main-page-content" lang="en-US"><header><h1>{esc(a.title)}</h1>
 <details class="baseline-indicator high"><summary><h2>Baseline <span class="not-bold">Widely available</span></h2><div class="browsers"><span class="engine" title="Supported in Chrome and Edge"><span class="browser chrome supported" role="img" aria-label="Chrome check"></span></span></div><span class="icon icon-chevron"></span></summary><div class="extra"><p>This feature is well established and works across many devices and browser versions. It's been available across browsers since {a.m('baseline', 'January 2020')}.</p><ul><li><a href="/en-US/docs/Glossary/Baseline/Compatibility">Learn more</a></li><li><a href="#browser_compatibility">See full compatibility</a></li><li><a href="https://survey.example.org/baseline">Report feedback</a></li></ul></div></details></header>

@@ -56,6 +56,7 @@ def wire(a: Article, rng) -> str:
 {teaser_list(read_next, '/world', 'Read Next', 'read-next__container__1N5HA', 'h2')}
 </article>
 <aside class="regular-article-layout__right-rail__2IOY0">{teaser_list(pick(NEWS_TEASERS, 4, rng), '/business', 'Most Read', 'most-read__list', 'h2', False)}
+{teaser_list(pick(NEWS_TEASERS, 5, rng), '/world', 'Latest', 'latest-news__list', 'h2')}
 <div data-testid="ResponsiveAdSlot" class="ad-slot__container__1hD7y"><span class="ad-slot__label">Advertisement · Scroll to continue</span></div></aside>
 </main>
 <footer class="site-footer__container">{nav(['About Meridian', 'Careers', 'Meridian News Agency', 'Brand Attribution Guidelines', 'Contact Us', 'Accessibility', 'Terms of Use', 'Privacy', 'Cookies'], '', 'site-footer__links')}
@@ -121,8 +122,8 @@ def bignews(a: Article, rng) -> str:
 {body}
 <div data-component="tag-list" class="ssrcss-tags"><h2>Related topics</h2><ul>{''.join(f'<li><a href="/news/topics/{t.replace(" ", "-")}">{esc(t)}</a></li>' for t in a.tags)}</ul></div>
 {teaser_list(related, '/news', 'More on this story', 'ssrcss-related', 'h2')}
-</article></main>
-<aside class="ssrcss-aside" data-testid="most-read"><section><h2>Most read</h2><ol>{''.join(f'<li><span class="num">{i + 1}</span><a href="/news/articles/c{rng.randint(1000000, 9999999)}">{esc(h)}</a></li>' for i, (h, _) in enumerate(pick(NEWS_TEASERS, 10, rng)))}</ol></section>
+</article>{teaser_list(pick(NEWS_TEASERS, 6, rng), '/news', 'Top stories', 'ssrcss-top-stories', 'h2')}</main>
+<aside class="ssrcss-aside" data-testid="most-read"><section><h2>Most read</h2><ol>{''.join(f'<li><span class="num">{i + 1}</span><a href="/news/articles/c{rng.randint(1000000, 9999999)}">{esc(h)}</a><p class="ssrcss-promo-summary">{esc(t)}</p></li>' for i, (h, t) in enumerate(pick(NEWS_TEASERS, 10, rng)))}</ol></section>
 <div data-testid="ad-slot-sidebar" class="ssrcss-1b3r5on-AdContainer"><div class="ssrcss-ad-label">Advertisement</div></div>
 {teaser_list(pick(NEWS_TEASERS, 3, rng), '/news', 'Features', 'ssrcss-features', 'h2')}</aside></div></div>
 <footer class="ssrcss-footer" data-testid="footer"><div>{nav(['Terms of Use', 'About the Courier', 'Privacy Policy', 'Cookies', 'Accessibility Help', 'Parental Guidance', 'Contact the Courier', 'Get Personalised Newsletters', 'Why you can trust the Courier', 'Advertise with us'], '', 'ssrcss-footer-links')}
