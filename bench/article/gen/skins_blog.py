@@ -75,7 +75,7 @@ def wpclassic(a: Article, rng) -> str:
 </main></div>
 <aside id="secondary" class="sidebar widget-area">{widgets}</aside></div>
 <footer id="colophon" class="site-footer"><div class="site-info"><span class="site-title"><a href="/" rel="home">{esc(site)}</a></span><a href="https://wordpress.org/" class="imprint">Proudly powered by WordPress</a></div></footer>
-</div></div>{analytics(rng, 'wp')}<script src="/wp-includes/js/comment-reply.min.js?ver=6.4.3" id="comment-reply-js" async></script></body></html>"""
+</div></div>{analytics(rng, 'wp')}<script src="/wp-includes/js/comment-reply.min.js?ver=6.4.3" id="comment-reply-js" async></script>{bundle(rng, 25000)}</body></html>"""
 
 
 # --- WordPress block theme --------------------------------------------------------------
@@ -138,7 +138,7 @@ def wpblock(a: Article, rng) -> str:
 <footer class="wp-block-template-part"><div class="wp-block-group has-global-padding"><div class="wp-block-columns"><div class="wp-block-column"><h2 class="wp-block-heading">About</h2><p>{esc(a.m('about', 'A small garden, a big compost heap and fifteen years of notes.'))}</p></div>
 <div class="wp-block-column"><h2 class="wp-block-heading">Popular</h2>{teaser_list(pick(LIFE_TEASERS, 3, rng), '', 'Popular posts', 'wp-block-latest-posts', 'h3', False)}</div></div>
 <p class="has-text-align-center">Designed with WordPress</p></div></footer></div>
-<script src="/wp-includes/js/dist/interactivity.min.js" id="wp-interactivity-js"></script>{analytics(rng, 'wpb')}</body></html>"""
+<script src="/wp-includes/js/dist/interactivity.min.js" id="wp-interactivity-js"></script>{analytics(rng, 'wpb')}{bundle(rng, 30000)}</body></html>"""
 
 
 # --- Ghost ------------------------------------------------------------------------------
@@ -188,7 +188,7 @@ def ghost(a: Article, rng) -> str:
 </main>
 <footer class="gh-foot outer"><div class="gh-foot-inner inner"><div class="gh-copyright">{esc(site)} © 2024</div><nav class="gh-foot-menu"><ul class="nav"><li><a href="/privacy/">Privacy</a></li><li><a href="/contact/">Contact</a></li><li><a href="#/portal/">Sign up</a></li></ul></nav><div class="gh-powered-by"><a href="https://ghost.org/" target="_blank" rel="noopener">Powered by Ghost</a></div></div></footer></div>
 <div class="pswp" tabindex="-1" role="dialog" aria-hidden="true"><div class="pswp__bg"></div><div class="pswp__ui pswp__ui--hidden"><button class="pswp__button pswp__button--close" title="Close (Esc)"></button><div class="pswp__caption"><div class="pswp__caption__center"></div></div></div></div>
-<script src="/assets/built/source.js?v=a1b2c3d4e5"></script>{bundle(rng, 6000)}</body></html>"""
+<script src="/assets/built/source.js?v=a1b2c3d4e5"></script>{bundle(rng, 22000)}</body></html>"""
 
 
 # --- Medium-like ------------------------------------------------------------------------
@@ -257,7 +257,7 @@ def medium(a: Article, rng) -> str:
 <div class="{_mcls(rng, 4)}"><h2>More from {esc(author)}</h2>{''.join(f'<div><a href="/p/{_mid(rng)}"><h2 class="{_mcls(rng, 4)}">{esc(h)}</h2><h3 class="{_mcls(rng, 4)}">{esc(t)}</h3></a></div>' for h, t in pick(TECH_TEASERS, 4, rng))}</div>
 <div class="{_mcls(rng, 4)}"><h2>Recommended from Medium</h2>{''.join(f'<div><a href="/p/{_mid(rng)}"><h2 class="{_mcls(rng, 4)}">{esc(h)}</h2><h3 class="{_mcls(rng, 4)}">{esc(t)}</h3></a></div>' for h, t in pick(LIFE_TEASERS, 4, rng))}</div>
 <div class="{_mcls(rng, 3)}"><a href="https://help.medium.com">Help</a><a href="https://medium.statuspage.io">Status</a><a href="/about">About</a><a href="/jobs">Careers</a><a href="/press">Press</a><a href="https://blog.medium.com">Blog</a><a href="/policy/privacy">Privacy</a><a href="/policy/terms">Terms</a><a href="https://speechify.com/medium">Text to speech</a><a href="/business">Teams</a></div>
-</div></div><script>window.__APOLLO_STATE__ = {{"ROOT_QUERY":{{"__typename":"Query","viewer":null}}}}</script>{bundle(rng, 20000)}</body></html>"""
+</div></div><script>window.__APOLLO_STATE__ = {{"ROOT_QUERY":{{"__typename":"Query","viewer":null}}}}</script>{bundle(rng, 70000)}</body></html>"""
 
 
 # --- Substack-like ----------------------------------------------------------------------
@@ -303,7 +303,7 @@ def substack(a: Article, rng) -> str:
 </div></div></div>
 <div class="comments-section"><div class="container"><h4 class="comments-heading">Discussion about this post</h4><div class="comment-list-container"><div class="comment-list">{comments}</div></div></div></div>
 <div class="footer-wrap"><div class="footer"><div class="footer-copyright">© 2024 {esc(a.m('author'))}</div><div class="footer-terms"><a href="/privacy">Privacy</a> ∙ <a href="/tos">Terms</a> ∙ <a href="/collection-notice">Collection notice</a></div><div class="footer-substack"><a href="https://substack.com/signup">Start Writing</a><a href="https://substack.com/app">Get the app</a></div><p>Substack is the home for great culture</p></div></div>
-</div></div><script>window._preloads = JSON.parse("{{\\"isEU\\":true,\\"language\\":\\"en\\"}}")</script>{bundle(rng, 25000)}</body></html>"""
+</div></div><script>window._preloads = JSON.parse("{{\\"isEU\\":true,\\"language\\":\\"en\\"}}")</script>{bundle(rng, 65000)}</body></html>"""
 
 
 # --- recipe blog ------------------------------------------------------------------------
@@ -404,7 +404,7 @@ def recipe(a: Article, rng) -> str:
 <aside class="sidebar sidebar-primary widget-area" role="complementary"><section class="widget"><div class="widget-wrap"><h3 class="widgettitle">Welcome!</h3><p>{esc(a.m('about'))}</p></div></section>
 {newsletter(rng, 4, 'widget enews')}{teaser_list(pick(FOOD_TEASERS, 4, rng), '', 'Popular recipes', 'widget featured-content', 'h3', False)}</aside></div></div>
 <footer class="site-footer"><p>Copyright © 2024 {esc(site)} · All rights reserved · <a href="/privacy-policy/">Privacy Policy</a> · <a href="/accessibility/">Accessibility</a></p></footer></div>
-<div id="adthrive-sticky-footer" class="adthrive-footer"><span>Advertisement</span></div>{bundle(rng, 15000)}</body></html>"""
+<div id="adthrive-sticky-footer" class="adthrive-footer"><span>Advertisement</span></div>{bundle(rng, 60000)}</body></html>"""
 
 
 # --- Blogger ----------------------------------------------------------------------------
@@ -470,7 +470,7 @@ body {{font: normal normal 14px Georgia, Utopia, 'Palatino Linotype', Palatino, 
 </div></aside></div></div></div></div></div>
 <footer><div class='footer-outer'><div class='foot section' id='footer-1'><div class='widget Attribution' id='Attribution1'><div class='widget-content' style='text-align: center;'>Simple theme. Powered by <a href='https://www.blogger.com' target='_blank'>Blogger</a>.</div></div></div></div></footer>
 </div></div>
-<script type='text/javascript'>window.___gcfg = {{'lang': 'en-GB'}};</script>{bundle(rng, 8000)}
+<script type='text/javascript'>window.___gcfg = {{'lang': 'en-GB'}};</script>{bundle(rng, 20000)}
 </body></html>"""
 
 

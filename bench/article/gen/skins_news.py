@@ -61,7 +61,7 @@ def wire(a: Article, rng) -> str:
 </main>
 <footer class="site-footer__container">{nav(['About Meridian', 'Careers', 'Meridian News Agency', 'Brand Attribution Guidelines', 'Contact Us', 'Accessibility', 'Terms of Use', 'Privacy', 'Cookies'], '', 'site-footer__links')}
 <p>All quotes delayed a minimum of 15 minutes. See here for a complete list of exchanges and delays.</p><p>© 2024 Meridian Wire. All rights reserved.</p></footer>
-</div>{bundle(rng, 9000)}</body></html>"""
+</div>{bundle(rng, 40000)}</body></html>"""
 
 
 # --- big news site: React div soup ------------------------------------------------------
@@ -109,7 +109,7 @@ def bignews(a: Article, rng) -> str:
     sub = ["UK", "World", "Politics", "Health", "Education", "Science", "Technology", "Entertainment", "England", "Scotland", "Wales", "Local news"]
     return f"""<!DOCTYPE html><html lang="en-GB" class="no-js"><head>{decl(a)}<meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{esc(a.title)} - Daily Courier News</title><link rel="canonical" href="{a.m('url')}">
-<style data-emotion="ssrcss" data-s="">{stylesheet(rng, 700, 'ssrcss-')}</style>{json_ld(a, 'Daily Courier')}</head>
+<style data-emotion="ssrcss" data-s="">{stylesheet(rng, 1400, 'ssrcss-')}</style>{json_ld(a, 'Daily Courier')}</head>
 <body><div id="__next"><div class="ssrcss-1ocoo3l-Wrap e42f8511"><div data-testid="consent-banner" class="ssrcss-consent">{cookie_banner(rng, 0)}</div>
 <header data-testid="header-content" class="ssrcss-1n8rjzs-Header"><div class="ssrcss-logo"><a href="/"><span class="visually-hidden">Daily Courier Homepage</span></a></div>
 {nav(menu, '', 'ssrcss-1qvr0d-GlobalNavigation')}<div data-testid="search"><button>Search</button></div><div class="ssrcss-account"><a href="/account">Sign in</a></div></header>
@@ -129,7 +129,7 @@ def bignews(a: Article, rng) -> str:
 <footer class="ssrcss-footer" data-testid="footer"><div>{nav(['Terms of Use', 'About the Courier', 'Privacy Policy', 'Cookies', 'Accessibility Help', 'Parental Guidance', 'Contact the Courier', 'Get Personalised Newsletters', 'Why you can trust the Courier', 'Advertise with us'], '', 'ssrcss-footer-links')}
 <p>Copyright 2024 Daily Courier. All rights reserved. The Courier is not responsible for the content of external sites. Read about our approach to external linking.</p></div></footer></div></div>
 <script id="__NEXT_DATA__" type="application/json">{next_json}</script>
-{bundle(rng, 30000)}{analytics(rng, 'courier')}</body></html>"""
+{bundle(rng, 140000)}{analytics(rng, 'courier')}</body></html>"""
 
 
 # --- regional paper with layout tables --------------------------------------------------
@@ -286,7 +286,7 @@ def magazine(a: Article, rng) -> str:
 </div>
 <footer class="global-footer"><p>Lattice Science Monthly is published by Lattice Media Group. Subscribe to the print edition for investigations, features and puzzles every month.</p>
 {nav(['Contact', 'Advertising', 'Press', 'Permissions', 'Privacy Policy', 'Terms of Use', 'Do Not Sell My Personal Information'], '', 'footer-nav')}</footer>
-</div>{bundle(rng, 12000)}</body></html>"""
+</div>{bundle(rng, 45000)}</body></html>"""
 
 
 # --- French regional paper ---------------------------------------------------------------

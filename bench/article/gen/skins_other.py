@@ -32,7 +32,7 @@ def press(a: Article, rng) -> str:
 <h3>Explore</h3><p><a href="/news-releases/energy/">Energy</a> · <a href="/news-releases/utilities/">Utilities</a> · <a href="/news-releases/environment/">Environment</a> · <a href="/news-releases/new-products/">New Products &amp; Services</a></p>
 <div class="release-disclaimer"><p>News releases are provided by the issuing organisation, which is solely responsible for their content. PR Relaywire does not edit or verify them.</p></div></div></div></section></main>
 <footer class="main-footer"><div class="container"><div class="row"><div class="col-sm-3"><h4>Contact</h4><p>Media inquiries: newsroom desk, available 24 hours a day, seven days a week.</p></div><div class="col-sm-3"><h4>Products</h4>{nav(['Distribution', 'Monitoring', 'Media Database', 'Multimedia'], '/products', 'footer-list', 'div')}</div><div class="col-sm-3"><h4>About</h4>{nav(['About PR Relaywire', 'Careers', 'Accessibility', 'Terms of Use', 'Privacy Policy', 'Information Security'], '/about', 'footer-list', 'div')}</div></div><p class="copyright">© 2024 PR Relaywire. All Rights Reserved.</p></div></footer>
-{bundle(rng, 9000)}</body></html>"""
+{bundle(rng, 25000)}</body></html>"""
 
 
 # --- GOV.UK-like notice -----------------------------------------------------------------
