@@ -92,7 +92,8 @@ def _join_lines(lines: list[str]) -> str:
 
 def parse(path: str, slug: str) -> Article:
     """Parses one source file; raises ValueError naming the file and line for a bad header."""
-    raw = open(path, encoding="utf-8").read()
+    with open(path, encoding="utf-8") as fh:
+        raw = fh.read()
     head, sep, rest = raw.partition("\n---\n")
     if not sep:
         raise ValueError(f"{path}: expected a header, a line '---' and the body")
