@@ -229,6 +229,11 @@ def inline_html(text: str, *, em="em", strong="strong", code="code", link_attrs=
     return re.sub("\x00(\\d+)\x00", lambda m: f"<{code}>{esc(codes[int(m.group(1))], entities)}</{code.split()[0]}>", out)
 
 
+def attr(text: str) -> str:
+    """Text for a double- or single-quoted attribute value."""
+    return html.escape(text, quote=True)
+
+
 def esc(text: str, entities: bool = False) -> str:
     out = html.escape(text, quote=False)
     if entities:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import hashlib
 import re
 
-from articledoc import Article, Block, esc
+from articledoc import Article, attr, Block, esc
 from body import Body
 from chrome import (analytics, bundle, cookie_banner, json_ld, nav, newsletter, share_bar,
                     stylesheet, teaser_list)
@@ -170,7 +170,7 @@ def ghost(a: Article, rng) -> str:
 <html lang="en"><head>{decl(a)}<meta http-equiv="X-UA-Compatible" content="IE=edge"><title>{esc(a.title)}</title>
 <meta name="HandheldFriendly" content="True"><meta name="viewport" content="width=device-width, initial-scale=1.0">
 <link rel="stylesheet" type="text/css" href="/assets/built/screen.css?v=a1b2c3d4e5"><style>{stylesheet(rng, 200, 'gh-')}</style>
-<meta name="description" content="{esc(a.m('deck'))}"><meta name="generator" content="Ghost 5.82">{json_ld(a, site)}
+<meta name="description" content="{attr(a.m('deck'))}"><meta name="generator" content="Ghost 5.82">{json_ld(a, site)}
 <script defer src="https://cdn.jsdelivr.net/ghost/portal@~2.37/umd/portal.min.js" data-i18n="true" data-ghost="{base(a)}/" data-key="a1b2c3" data-api="{base(a)}/ghost/api/content/" crossorigin="anonymous"></script>
 <style id="gh-members-styles">.gh-post-upgrade-cta-content,.gh-post-upgrade-cta {{display: flex;flex-direction: column;align-items: center;}}</style></head>
 <body class="post-template tag-{a.tags[0] if a.tags else 'essay'} has-sans-title has-serif-body">
@@ -179,7 +179,7 @@ def ghost(a: Article, rng) -> str:
 <div class="gh-head-actions"><a class="gh-head-link" href="#/portal/signin" data-portal="signin">Sign in</a><a class="gh-head-button" href="#/portal/signup" data-portal="signup">Subscribe</a></div></div></header>
 <main id="gh-main" class="gh-main"><article class="gh-article post tag-essay">
 <header class="gh-article-header gh-canvas"><a class="gh-article-tag" href="/tag/{a.tags[0] if a.tags else 'essay'}/">{esc(a.tags[0] if a.tags else 'Essay')}</a><h1 class="gh-article-title is-title" id="gh-article-title">{esc(a.title)}</h1>
-<p class="gh-article-excerpt is-body">{esc(a.m('deck'))}</p><div class="gh-article-meta"><div class="gh-article-author-image"><a href="/author/{a.m('author').split()[0].lower()}/"><img class="author-profile-image" src="/content/images/author.jpg" alt="{esc(a.m('author'))}"></a></div>
+<p class="gh-article-excerpt is-body">{esc(a.m('deck'))}</p><div class="gh-article-meta"><div class="gh-article-author-image"><a href="/author/{a.m('author').split()[0].lower()}/"><img class="author-profile-image" src="/content/images/author.jpg" alt="{attr(a.m('author'))}"></a></div>
 <div class="gh-article-meta-wrapper"><h4 class="gh-article-author-name"><a href="/author/">{esc(a.m('author'))}</a></h4><div class="gh-article-meta-content"><time class="gh-article-meta-date" datetime="{a.m('date')}">{long_date(a)}</time><span class="gh-article-meta-length"><span class="bull">—</span> {a.m('readtime', '7')} min read</span></div></div></div></header>
 <section class="gh-content gh-canvas is-body">{body}</section>
 </article>
@@ -236,7 +236,7 @@ def medium(a: Article, rng) -> str:
     author = a.m("author")
     responses = "".join(f'<div class="{_mcls(rng, 4)}"><div class="{_mcls(rng, 3)}"><a href="/@{c.author.split()[0].lower()}"><p class="{_mcls(rng, 5)}">{esc(c.author)}</p></a><p class="{_mcls(rng, 4)}">{esc(c.get(1))}</p></div><pre class="{_mcls(rng, 4)}">{esc(" ".join(c.paras))}</pre><div><button>{rng.randint(1, 40)}</button><button>Reply</button></div></div>' for c in a.comments)
     return f"""<!doctype html><html lang="en"><head>{decl(a)}<title>{esc(a.title)} | by {esc(author)} | {esc(a.m('pub', 'Medium'))}</title>
-<meta name="viewport" content="width=device-width,minimum-scale=1,initial-scale=1,maximum-scale=1"><meta data-rh="true" name="description" content="{esc(a.m('deck'))}">
+<meta name="viewport" content="width=device-width,minimum-scale=1,initial-scale=1,maximum-scale=1"><meta data-rh="true" name="description" content="{attr(a.m('deck'))}">
 <style type="text/css" data-fela-rehydration="579" data-fela-type="STATIC">{stylesheet(rng, 500, '')}</style>{json_ld(a, 'Medium')}</head>
 <body><div id="root"><div class="a b c"><div class="d e f g h i j k"></div><div class="{_mcls(rng, 5)}"><div class="{_mcls(rng, 4)}"><div class="l m n o p q r s t"><a data-testid="headerMediumLogo" href="/" aria-label="Homepage"><svg viewBox="0 0 1043.63 592.71"><path d="M588.67 296.36c0 163.67"></path></svg></a>
 <div class="{_mcls(rng, 3)}"><div role="search"><input data-testid="headerSearchInput" placeholder="Search" value=""></div></div></div>
@@ -245,7 +245,7 @@ def medium(a: Article, rng) -> str:
 <article><div class="l"><div class="l"><section><div><div class="{_mcls(rng, 5)}"><div class="{_mcls(rng, 4)}"><div class="ch bg fz ga gb gc">
 <div><h1 id="{_mid(rng)}" class="pw-post-title {_mcls(rng, 10)}" data-testid="storyTitle" data-selectable-paragraph="">{esc(a.title)}</h1></div>
 <div><h2 id="{_mid(rng)}" class="pw-subtitle-paragraph {_mcls(rng, 10)}" data-selectable-paragraph="">{esc(a.m('deck'))}</h2></div>
-<div class="speechify-ignore {_mcls(rng, 3)}"><div class="{_mcls(rng, 4)}"><a href="/@{author.split()[0].lower()}"><img alt="{esc(author)}" class="l ep by dd de cw" src="https://miro.example.com/v2/resize:fill:88:88/1*avatar.jpeg" width="44" height="44"></a>
+<div class="speechify-ignore {_mcls(rng, 3)}"><div class="{_mcls(rng, 4)}"><a href="/@{author.split()[0].lower()}"><img alt="{attr(author)}" class="l ep by dd de cw" src="https://miro.example.com/v2/resize:fill:88:88/1*avatar.jpeg" width="44" height="44"></a>
 <div><span data-testid="authorName"><a href="/@{author.split()[0].lower()}">{esc(author)}</a></span><span> · </span><button>Follow</button></div>
 <div><span data-testid="storyReadTime">{a.m('readtime', '6')} min read</span><span> · </span><span data-testid="storyPublishDate">{us_date(a)}</span></div></div>
 <div class="{_mcls(rng, 3)}"><div><button data-testid="headerClapButton" aria-label="clap"><svg></svg></button><p><button>{rng.randint(200, 4000)}</button></p></div><button aria-label="responses"><p><span>{len(a.comments)}</span></p></button><button aria-label="Add to list">Save</button><button aria-label="Listen">Listen</button><button aria-label="Share">Share</button></div></div>
@@ -287,7 +287,7 @@ def substack(a: Article, rng) -> str:
     comments = "".join(f'<div class="comment"><div class="comment-content"><div class="comment-meta"><a class="comment-user-name" href="/profile/{i}">{esc(c.author)}</a><a class="comment-date" href="#comment-{i}">{esc(c.get(1))}</a></div><div class="comment-body"><div class="markup">{"".join(f"<p>{esc(p)}</p>" for p in c.paras)}</div></div><div class="comment-actions"><button>Like ({rng.randint(0, 30)})</button><button>Reply</button><button>Share</button></div></div></div>' for i, c in enumerate(a.comments))
     return f"""<!DOCTYPE html>
 <html lang="en"><head>{decl(a)}<meta name="viewport" content="width=device-width, initial-scale=1, maximum-scale=1, user-scalable=0, viewport-fit=cover">
-<title>{esc(a.title)} - by {esc(a.m('author'))}</title><meta name="description" content="{esc(a.m('deck'))}">
+<title>{esc(a.title)} - by {esc(a.m('author'))}</title><meta name="description" content="{attr(a.m('deck'))}">
 <link rel="stylesheet" type="text/css" href="https://substackcdn.example.com/bundle/theme/main.e4a3.css"><style>{stylesheet(rng, 380, 'pc-')}</style>{json_ld(a, pub)}</head>
 <body class="pc-root"><div id="entry"><div id="main" class="main typography use-theme-bg">
 <div class="main-menu-content"><div class="topbar-content"><a href="/" class="navbar-title-link">{esc(pub)}</a><div class="navbar-buttons"><button class="button primary subscribe-btn">Subscribe</button><a href="/account/login" class="button">Sign in</a></div></div>
@@ -313,7 +313,7 @@ _UNITS = {"cup", "cups", "tablespoon", "tablespoons", "teaspoon", "teaspoons", "
 
 class RecipeBody(Body):
     def fig(self, name, text):
-        return (f'<div class="wp-block-image"><figure class="aligncenter size-full"><img decoding="async" src="/wp-content/uploads/2023/10/{name}" data-pin-description="{esc(text)}" alt=""><figcaption class="wp-element-caption">{self.inl(text)}</figcaption></figure>'
+        return (f'<div class="wp-block-image"><figure class="aligncenter size-full"><img decoding="async" src="/wp-content/uploads/2023/10/{name}" data-pin-description="{attr(text)}" alt=""><figcaption class="wp-element-caption">{self.inl(text)}</figcaption></figure>'
                 f'<div class="pin-it-wrap"><a class="pin-it" href="https://pinterest.com/pin/create/button/">Save</a></div></div>')
 
     def heading(self, level, text):
@@ -368,7 +368,7 @@ def recipe(a: Article, rng) -> str:
                        f'{f"""<img class="wprm-comment-rating" alt="{c.get(2)} stars" width="80" height="16">""" if c.get(2) else ""}<div class="comment-content">{"".join(f"<p>{esc(p)}</p>" for p in c.paras)}</div><div class="reply"><a class="comment-reply-link" href="#respond">Reply</a></div></article></li>' for c in a.comments)
     return f"""<!DOCTYPE html>
 <html lang="en-US"><head>{decl(a)}<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{esc(a.title)} - {esc(site)}</title><meta name="description" content="{esc(a.m('deck'))}">
+<title>{esc(a.title)} - {esc(site)}</title><meta name="description" content="{attr(a.m('deck'))}">
 <style id="wprm-style-inline-css">{stylesheet(rng, 260, 'wprm-')}</style><style>{stylesheet(rng, 200, 'feast-')}</style>
 {json_ld(a, site)}<script type="application/ld+json">{{"@context":"https://schema.org/","@type":"Recipe","name":"{esc(a.m('recipe_name', a.title))}","recipeYield":["{a.m('serves', '4')}"],"prepTime":"PT20M","cookTime":"PT45M"}}</script>
 <script data-no-optimize="1" data-cfasync="false">window.adthriveCLS = {{enabledLocations: ['Content', 'Recipe'], siteAds: {{'siteId': '5f1e'}}}};</script></head>
@@ -379,7 +379,7 @@ def recipe(a: Article, rng) -> str:
 {cookie_banner(rng, 4)}
 <div class="site-inner"><div class="content-sidebar-wrap"><main class="content" id="genesis-content">
 <div class="breadcrumb"><span><span><a href="/">Home</a></span> » <span><a href="/category/recipes/">Recipes</a></span> » <span class="breadcrumb_last" aria-current="page">{esc(a.title)}</span></span></div>
-<article class="post type-post status-publish entry" aria-label="{esc(a.title)}"><header class="entry-header"><h1 class="entry-title">{esc(a.title)}</h1>
+<article class="post type-post status-publish entry" aria-label="{attr(a.title)}"><header class="entry-header"><h1 class="entry-title">{esc(a.title)}</h1>
 <p class="entry-meta">By <span class="entry-author"><a href="/about/" class="entry-author-link"><span class="entry-author-name">{esc(a.m('author'))}</span></a></span> · Published: <time class="entry-time">{us_date(a)}</time> · <a href="#comments" class="entry-comments-link">{len(a.comments)} Comments</a></p></header>
 <div class="entry-content">
 <div class="wprm-recipe-snippet wprm-block-text-normal"><a href="#recipe" data-recipe="{rng.randint(1000, 9999)}" class="wprm-recipe-jump wprm-recipe-link wprm-jump-to-recipe-shortcode">Jump to Recipe</a> <a href="/wprm_print/x" class="wprm-recipe-print wprm-recipe-link">Print Recipe</a></div>
@@ -484,7 +484,7 @@ def hugo(a: Article, rng) -> str:
 <title>{esc(a.title)} · {esc(a.m('site', 'valve & solder'))}</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="generator" content="Hugo 0.121.1">
-<link rel="alternate" type="application/rss+xml" href="/index.xml" title="{esc(a.m('site', 'valve & solder'))}">
+<link rel="alternate" type="application/rss+xml" href="/index.xml" title="{attr(a.m('site', 'valve & solder'))}">
 <style>body{{max-width:42em;margin:2em auto;font:17px/1.55 Charter,serif;padding:0 1em}} pre{{overflow:auto;background:#f4f1ea;padding:.6em}}</style></head>
 <body><header><a href="/" class="home">~/{esc(a.m('site', 'valve & solder'))}</a> <span class="menu"><a href="/posts/">posts</a> · <a href="/projects/">projects</a> · <a href="/now/">now</a> · <a href="/about/">about</a> · <a href="/index.xml">rss</a></span></header>
 <main><h1 class="title">{esc(a.title)}</h1><p class="meta"><time datetime="{a.m('date')}">{a.m('date')}</time> · {a.m('readtime', '5')} minute read · {' '.join(f'<a href="/tags/{t}/">#{esc(t)}</a>' for t in a.tags)}</p>
@@ -508,7 +508,7 @@ def jpblog(a: Article, rng) -> str:
     comments = "".join(f'<div class="comment-box"><p class="comment-user">{esc(c.author)} <span class="comment-date">{esc(c.get(1))}</span></p><p class="comment-text">{esc(" ".join(c.paras))}</p></div>' for c in a.comments)
     return f"""<!DOCTYPE html>
 <html lang="ja"><head>{decl(a)}<title>{esc(a.title)} - {esc(a.m('site'))}</title>
-<meta name="viewport" content="width=device-width, initial-scale=1.0"><meta name="description" content="{esc(a.m('deck'))}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0"><meta name="description" content="{attr(a.m('deck'))}">
 <style>{stylesheet(rng, 140, 'hb-')}</style>{json_ld(a, a.m('site'))}</head>
 <body class="page-entry header-image-enable">
 <div id="globalheader-container"><div id="globalheader"><a href="/" class="logo">{esc(a.m('site'))}</a><ul class="gh-menu"><li><a href="/login">ログイン</a></li><li><a href="/register">無料でブログを始める</a></li></ul></div></div>

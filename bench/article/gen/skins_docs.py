@@ -5,7 +5,7 @@ from __future__ import annotations
 import html
 import re
 
-from articledoc import Article, esc, plain
+from articledoc import Article, attr, esc, plain
 from body import Body, highlight
 from chrome import analytics, bundle, cookie_banner, nav, stylesheet
 from skinkit import decl, long_date, skin, us_date
@@ -81,7 +81,7 @@ def sphinx(a: Article, rng) -> str:
 {body}
 </section>
 </div></div>
-<footer><div class="rst-footer-buttons" role="navigation" aria-label="Footer"><a href="prev.html" class="btn btn-neutral float-left" title="{esc(a.m('prev', 'Quickstart'))}" accesskey="p" rel="prev"><span class="fa fa-arrow-circle-left" aria-hidden="true"></span> Previous</a><a href="next.html" class="btn btn-neutral float-right" title="{esc(a.m('next', 'Storage backends'))}" accesskey="n" rel="next">Next <span class="fa fa-arrow-circle-right" aria-hidden="true"></span></a></div>
+<footer><div class="rst-footer-buttons" role="navigation" aria-label="Footer"><a href="prev.html" class="btn btn-neutral float-left" title="{attr(a.m('prev', 'Quickstart'))}" accesskey="p" rel="prev"><span class="fa fa-arrow-circle-left" aria-hidden="true"></span> Previous</a><a href="next.html" class="btn btn-neutral float-right" title="{attr(a.m('next', 'Storage backends'))}" accesskey="n" rel="next">Next <span class="fa fa-arrow-circle-right" aria-hidden="true"></span></a></div>
 <hr><div role="contentinfo"><p>&#169; Copyright 2019-2024, the {esc(proj)} developers.</p></div>Built with <a href="https://www.sphinx-doc.org/">Sphinx</a> using a <a href="https://github.com/readthedocs/sphinx_rtd_theme">theme</a> provided by <a href="https://readthedocs.org">Read the Docs</a>.</footer>
 </div></div></section></div>
 <div class="rst-versions" data-toggle="rst-versions" role="note" aria-label="Versions"><span class="rst-current-version" data-toggle="rst-current-version"><span class="fa fa-book"> Read the Docs</span> v: {a.m('version', '2.4.1')}</span>
@@ -125,7 +125,7 @@ def mkdocs(a: Article, rng) -> str:
 <input class="md-toggle" data-md-toggle="drawer" type="checkbox" id="__drawer" autocomplete="off"><input class="md-toggle" data-md-toggle="search" type="checkbox" id="__search" autocomplete="off">
 <label class="md-overlay" for="__drawer"></label><div data-md-component="skip"><a href="#{_anchor(a.title)}" class="md-skip">Skip to content</a></div>
 <div data-md-component="announce"><aside class="md-banner"><div class="md-banner__inner md-grid md-typeset">Version 3 is out! Read the <a href="../migrating/">migration guide</a> before you upgrade.</div></aside></div>
-<header class="md-header md-header--shadow" data-md-component="header"><nav class="md-header__inner md-grid" aria-label="Header"><a href=".." title="{esc(proj)}" class="md-header__button md-logo" aria-label="{esc(proj)}" data-md-component="logo"><svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><path d="M12 8a3 3 0 0 0 3-3 3 3 0 0 0-3-3"/></svg></a>
+<header class="md-header md-header--shadow" data-md-component="header"><nav class="md-header__inner md-grid" aria-label="Header"><a href=".." title="{attr(proj)}" class="md-header__button md-logo" aria-label="{attr(proj)}" data-md-component="logo"><svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><path d="M12 8a3 3 0 0 0 3-3 3 3 0 0 0-3-3"/></svg></a>
 <div class="md-header__title" data-md-component="header-title"><div class="md-header__ellipsis"><div class="md-header__topic"><span class="md-ellipsis">{esc(proj)}</span></div><div class="md-header__topic" data-md-component="header-topic"><span class="md-ellipsis">{esc(a.title)}</span></div></div></div>
 <label class="md-header__button md-icon" for="__search"></label><div class="md-search" data-md-component="search" role="dialog"><div class="md-search__inner" role="search"><form class="md-search__form" name="search"><input type="text" class="md-search__input" name="query" aria-label="Search" placeholder="Search" autocapitalize="off" autocorrect="off" autocomplete="off" spellcheck="false" data-md-component="search-query" required></form><div class="md-search__output"><div class="md-search__scrollwrap" data-md-scrollfix><div class="md-search-result" data-md-component="search-result"><div class="md-search-result__meta">Initializing search</div></div></div></div></div></div>
 <div class="md-header__source"><a href="https://github.com/harbor-cli/harbor" title="Go to repository" class="md-source" data-md-component="source"><div class="md-source__repository">harbor-cli/harbor</div></a></div></nav></header>
@@ -142,7 +142,7 @@ def mkdocs(a: Article, rng) -> str:
 </article></div>
 <script>var target=document.getElementById(location.hash.slice(1));target&&target.name&&(target.checked=target.name.startsWith("__tabbed_"))</script></div>
 <button type="button" class="md-top md-icon" data-md-component="top" hidden>Back to top</button></main>
-<footer class="md-footer"><nav class="md-footer__inner md-grid" aria-label="Footer"><a href="../prev/" class="md-footer__link md-footer__link--prev" aria-label="Previous: {esc(a.m('prev', 'Installation'))}"><div class="md-footer__title"><span class="md-footer__direction">Previous</span><div class="md-ellipsis">{esc(a.m('prev', 'Installation'))}</div></div></a><a href="../next/" class="md-footer__link md-footer__link--next" aria-label="Next: {esc(a.m('next', 'Commands'))}"><div class="md-footer__title"><span class="md-footer__direction">Next</span><div class="md-ellipsis">{esc(a.m('next', 'Commands'))}</div></div></a></nav>
+<footer class="md-footer"><nav class="md-footer__inner md-grid" aria-label="Footer"><a href="../prev/" class="md-footer__link md-footer__link--prev" aria-label="Previous: {attr(a.m('prev', 'Installation'))}"><div class="md-footer__title"><span class="md-footer__direction">Previous</span><div class="md-ellipsis">{esc(a.m('prev', 'Installation'))}</div></div></a><a href="../next/" class="md-footer__link md-footer__link--next" aria-label="Next: {attr(a.m('next', 'Commands'))}"><div class="md-footer__title"><span class="md-footer__direction">Next</span><div class="md-ellipsis">{esc(a.m('next', 'Commands'))}</div></div></a></nav>
 <div class="md-footer-meta md-typeset"><div class="md-footer-meta__inner md-grid"><div class="md-copyright"><div class="md-copyright__highlight">Copyright &copy; 2022 - 2024 The Harbor authors</div>Made with <a href="https://squidfunk.github.io/mkdocs-material/" target="_blank" rel="noopener">Material for MkDocs</a></div></div></div></footer></div>
 <div class="md-dialog" data-md-component="dialog"><div class="md-dialog__inner md-typeset"></div></div>
 <script id="__config" type="application/json">{{"base": "..", "features": ["content.code.copy", "navigation.tabs", "navigation.top"], "search": "../assets/javascripts/workers/search.b8dbb3d2.min.js", "translations": {{"clipboard.copied": "Copied to clipboard", "clipboard.copy": "Copy to clipboard", "search.result.none": "No matching documents"}}}}</script>
@@ -162,7 +162,7 @@ class DocusaurusBody(Body):
 
     def heading(self, level, text):
         a = _anchor(text)
-        return f'<h{level} class="anchor anchorWithStickyNavbar_{_dh(self.rng)}" id="{a}">{self.inl(text)}<a href="#{a}" class="hash-link" aria-label="Direct link to {esc(plain(text))}" title="Direct link to {esc(plain(text))}">\u200b</a></h{level}>'
+        return f'<h{level} class="anchor anchorWithStickyNavbar_{_dh(self.rng)}" id="{a}">{self.inl(text)}<a href="#{a}" class="hash-link" aria-label="Direct link to {attr(plain(text))}" title="Direct link to {attr(plain(text))}">\u200b</a></h{level}>'
 
     def code(self, text, lang):
         lines = highlight(text, lang, "prism").split("\n")
@@ -246,7 +246,7 @@ def mdn(a: Article, rng) -> str:
     toc = "".join(f'<li class="document-toc-item"><a class="document-toc-link" href="#{_anchor(t)}">{esc(plain(t))}</a></li>' for lv, t in _headings(a))
     return f"""<!doctype html><html lang="en-US" prefix="og: https://ogp.me/ns#"><head>{decl(a)}<meta name="viewport" content="width=device-width,initial-scale=1">
 <title>{esc(a.title)} - {esc(a.m('area', 'JavaScript'))} | DevRef Web Docs</title><link rel="stylesheet" href="/static/css/main.4c8e1a2f.css"><style>{stylesheet(rng, 300, '')}</style>
-<meta name="description" content="{esc(a.m('deck'))}"><script type="application/ld+json">{{"@context":"https://schema.org","@type":"TechArticle","name":"{esc(a.title)}","publisher":"DevRef"}}</script></head>
+<meta name="description" content="{attr(a.m('deck'))}"><script type="application/ld+json">{{"@context":"https://schema.org","@type":"TechArticle","name":"{esc(a.title)}","publisher":"DevRef"}}</script></head>
 <body><script>if(document.body.addEventListener("load",(t=>{{t.target.classList.contains("interactive")&&t.target.setAttribute("data-readystate","complete")}}),{{capture:!0}}),window&&document.documentElement){{const t={{light:"#ffffff",dark:"#1b1b1b"}};try{{const e=window.localStorage.getItem("theme");e&&(document.documentElement.className=e)}}catch(t){{}}}}</script>
 <div id="root"><ul id="nav-access" class="a11y-nav"><li><a id="skip-main" href="#content">Skip to main content</a></li><li><a id="skip-search" href="#top-nav-search-input">Skip to search</a></li></ul>
 <div class="page-wrapper category-{a.m('area', 'javascript').lower()} document-page"><div class="top-banner loading"><section class="place top container"></section></div>
@@ -281,7 +281,7 @@ class ReadmeBody(Body):
     def heading(self, level, text):
         a = _anchor(text)
         return (f'<div class="markdown-heading" dir="auto"><h{level} tabindex="-1" class="heading-element" dir="auto">{self.inl(text)}</h{level}>'
-                f'<a id="user-content-{a}" class="anchor" aria-label="Permalink: {esc(plain(text))}" href="#{a}"><svg class="octicon octicon-link" viewBox="0 0 16 16" version="1.1" width="16" height="16" aria-hidden="true"><path d="m7.775 3.275 1.25-1.25a3.5 3.5 0 1 1 4.95 4.95l-2.5 2.5a3.5 3.5 0 0 1-4.95 0"></path></svg></a></div>')
+                f'<a id="user-content-{a}" class="anchor" aria-label="Permalink: {attr(plain(text))}" href="#{a}"><svg class="octicon octicon-link" viewBox="0 0 16 16" version="1.1" width="16" height="16" aria-hidden="true"><path d="m7.775 3.275 1.25-1.25a3.5 3.5 0 1 1 4.95 4.95l-2.5 2.5a3.5 3.5 0 0 1-4.95 0"></path></svg></a></div>')
 
     def code(self, text, lang):
         return (f'<div class="highlight highlight-source-{lang or "text"} notranslate position-relative overflow-auto" dir="auto"><pre>{highlight(text, lang, "hljs").replace("hljs-", "pl-")}</pre>'
@@ -294,7 +294,7 @@ class ReadmeBody(Body):
         return f'<p dir="auto">{self.inl(text)}</p>'
 
     def fig(self, name, text):
-        return f'<p dir="auto"><a target="_blank" rel="noopener noreferrer" href="/{name}"><img src="/{name}" alt="{esc(text)}" style="max-width: 100%;"></a></p>'
+        return f'<p dir="auto"><a target="_blank" rel="noopener noreferrer" href="/{name}"><img src="/{name}" alt="{attr(text)}" style="max-width: 100%;"></a></p>'
 
 
 @skin("github")
@@ -309,7 +309,7 @@ def github(a: Article, rng) -> str:
     return f"""<!DOCTYPE html>
 <html lang="en" data-color-mode="auto" data-light-theme="light" data-dark-theme="dark"><head>{decl(a)}<link rel="dns-prefetch" href="https://github.githubassets.com">
 <link crossorigin="anonymous" media="all" rel="stylesheet" href="https://github.githubassets.com/assets/light-0eace2597ca3.css"><link crossorigin="anonymous" media="all" rel="stylesheet" href="https://github.githubassets.com/assets/github-6e5f1b8a2c4d.css">
-<style>{stylesheet(rng, 200, 'Box-')}</style><title>GitHub - {owner}/{repo}: {esc(a.m('deck'))}</title><meta name="description" content="{esc(a.m('deck'))}">
+<style>{stylesheet(rng, 200, 'Box-')}</style><title>GitHub - {owner}/{repo}: {esc(a.m('deck'))}</title><meta name="description" content="{attr(a.m('deck'))}">
 <meta name="viewport" content="width=device-width"><meta property="og:title" content="GitHub - {owner}/{repo}"></head>
 <body class="logged-out env-production page-responsive" style="word-wrap: break-word;"><div class="logged-out env-production page-responsive"><div class="position-relative js-header-wrapper"><a href="#start-of-content" data-skip-target-assigned="false" class="px-2 py-4 color-bg-accent-emphasis color-fg-on-emphasis show-on-focus js-skip-to-content">Skip to content</a>
 <header class="HeaderMktg header-logged-out js-details-container js-header Details f4 py-3" role="banner"><div class="container-xl d-flex flex-column flex-lg-row flex-items-center p-responsive height-full position-relative z-1"><a class="mr-lg-3 color-fg-inherit flex-order-2" href="https://github.com/" aria-label="Homepage"><svg height="32" aria-hidden="true" viewBox="0 0 24 24" version="1.1" width="32" class="octicon octicon-mark-github"><path d="M12.5.75C6.146.75 1 5.896 1 12.25c0 5.089 3.292 9.387"></path></svg></a>
@@ -324,7 +324,7 @@ def github(a: Article, rng) -> str:
 <table aria-labelledby="folders-and-files" class="Table__StyledTable-sc-w1h1a-0"><thead class="sr-only"><tr><th><span class="text-bold">Name</span></th><th><span class="text-bold">Last commit message</span></th><th><span class="text-bold">Last commit date</span></th></tr></thead><tbody>{rows}</tbody></table></div>
 <div class="Box-sc-g0xbh4-0 eHDvBA"><div class="Box-sc-g0xbh4-0 ehcSsh"><nav class="UnderlineNav"><ul role="list"><li class="Box-sc-g0xbh4-0 kOxwQs"><a aria-current="page" href="#readme-ov-file" class="Link__StyledLink"><span data-component="text">README</span></a></li><li><a href="#MIT-1-ov-file"><span data-component="text">MIT license</span></a></li></ul></nav></div>
 <div class="Box-sc-g0xbh4-0 js-snippet-clipboard-copy-unpositioned" data-hpc="true"><article class="markdown-body entry-content container-lg" itemprop="text">
-<div class="markdown-heading" dir="auto"><h1 tabindex="-1" class="heading-element" dir="auto">{esc(a.title)}</h1><a id="user-content-{_anchor(a.title)}" class="anchor" aria-label="Permalink: {esc(a.title)}" href="#{_anchor(a.title)}"><svg class="octicon octicon-link" viewBox="0 0 16 16" version="1.1" width="16" height="16" aria-hidden="true"><path d="m7.775 3.275 1.25-1.25"></path></svg></a></div>
+<div class="markdown-heading" dir="auto"><h1 tabindex="-1" class="heading-element" dir="auto">{esc(a.title)}</h1><a id="user-content-{_anchor(a.title)}" class="anchor" aria-label="Permalink: {attr(a.title)}" href="#{_anchor(a.title)}"><svg class="octicon octicon-link" viewBox="0 0 16 16" version="1.1" width="16" height="16" aria-hidden="true"><path d="m7.775 3.275 1.25-1.25"></path></svg></a></div>
 <p dir="auto"><a href="https://github.com/{owner}/{repo}/actions/workflows/ci.yml"><img src="https://github.com/{owner}/{repo}/actions/workflows/ci.yml/badge.svg" alt="CI" style="max-width: 100%;"></a> <a href="https://pkg.go.dev/github.com/{owner}/{repo}" rel="nofollow"><img src="https://camo.githubusercontent.com/a1/reference.svg" alt="Go Reference" style="max-width: 100%;"></a></p>
 {body}
 </article></div></div></div>

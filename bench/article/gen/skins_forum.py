@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from articledoc import Article, esc, plain
+from articledoc import Article, attr, esc, plain
 from body import Body, highlight
 from chrome import analytics, bundle, cookie_banner, stylesheet
 from pools import FORUM_TOPICS, pick
@@ -42,13 +42,13 @@ def discourse(a: Article, rng) -> str:
     for i, c in enumerate(a.comments):
         cooked = "".join(f"<p>{esc(p)}</p>" for p in c.paras)
         if c.get(2) == "quote":
-            cooked = (f'<aside class="quote no-group" data-username="{esc(a.m("author"))}" data-post="1" data-topic="{rng.randint(1000, 9999)}"><div class="title"><div class="quote-controls"></div>{esc(a.m("author"))}:</div>'
+            cooked = (f'<aside class="quote no-group" data-username="{attr(a.m("author"))}" data-post="1" data-topic="{rng.randint(1000, 9999)}"><div class="title"><div class="quote-controls"></div>{esc(a.m("author"))}:</div>'
                       f'<blockquote><p>{esc(_first_sentence(a))}</p></blockquote></aside>') + cooked
         posts.append(post(i + 2, c.author, c.get(1), cooked, rng.randint(0, 8)))
     related = "".join(f'<tr><td><a href="/t/{i}">{esc(t)}</a><div class="category"><span class="badge-category__name">{esc(a.m("category", "Help"))}</span></div></td><td class="replies">{rng.randint(1, 40)}</td><td class="views">{rng.randint(80, 4000)}</td><td class="activity">{rng.choice(["Jan", "Feb", "Mar", "Apr"])} {rng.randint(1, 28)}</td></tr>' for i, t in enumerate(pick(FORUM_TOPICS, 5, rng)))
     return f"""<!DOCTYPE html>
 <html lang="en"><head>{decl(a)}<title>{esc(a.title)} - {esc(a.m('category', 'Help'))} - {esc(forum)}</title>
-<meta name="description" content="{esc(_first_sentence(a))}"><meta name="generator" content="Discourse 3.2.0 - https://github.com/discourse/discourse version 3.2.0">
+<meta name="description" content="{attr(_first_sentence(a))}"><meta name="generator" content="Discourse 3.2.0 - https://github.com/discourse/discourse version 3.2.0">
 <link rel="icon" type="image/png" href="/uploads/default/optimized/1X/favicon.png"><meta name="theme-color" media="all" content="#ffffff">
 <meta name="viewport" content="width=device-width, initial-scale=1.0, minimum-scale=1.0, user-scalable=yes, viewport-fit=cover">
 <link href="/stylesheets/color_definitions_light_2_3.css?__ws=forum" media="all" rel="stylesheet"><link href="/stylesheets/desktop_theme_3.css" media="all" rel="stylesheet"><style>{stylesheet(rng, 120, 'd-')}</style>
@@ -154,7 +154,7 @@ def qa(a: Article, rng) -> str:
             for c in items) + "</ul>"
 
     def user(action, who, when, rep):
-        return (f'<div class="post-signature owner flex--item"><div class="user-info user-hover"><div class="user-action-time">{action} <span class="relativetime">{esc(when)}</span></div><div class="user-gravatar32"><a href="/users/{rng.randint(1000, 99999)}"><div class="gravatar-wrapper-32"><img src="https://i.example.net/avatar.png?s=64" alt="{esc(who)}\'s user avatar" width="32" height="32" class="bar-sm"></div></a></div>'
+        return (f'<div class="post-signature owner flex--item"><div class="user-info user-hover"><div class="user-action-time">{action} <span class="relativetime">{esc(when)}</span></div><div class="user-gravatar32"><a href="/users/{rng.randint(1000, 99999)}"><div class="gravatar-wrapper-32"><img src="https://i.example.net/avatar.png?s=64" alt="{attr(who)}\'s user avatar" width="32" height="32" class="bar-sm"></div></a></div>'
                 f'<div class="user-details" itemprop="author" itemscope itemtype="http://schema.org/Person"><a href="/users/{rng.randint(1000, 99999)}">{esc(who)}</a><div class="-flair"><span class="reputation-score" title="reputation score" dir="ltr">{rep}</span><span title="{rng.randint(1, 9)} silver badges"><span class="badge2"></span><span class="badgecount">{rng.randint(1, 30)}</span></span></div></div></div></div>')
 
     def vote(n, accepted=False):
@@ -172,7 +172,7 @@ def qa(a: Article, rng) -> str:
     hot = "".join(f'<li><div class="favicon favicon-{s}" title="{s}"></div><a href="https://{s}.example.com/questions/{rng.randint(10**4, 10**6)}" class="js-gps-track question-hyperlink">{esc(t)}</a></li>' for s, t in [("superuser", "Why does my laptop fan spin up when the lid is closed?"), ("math", "Is there a closed form for this alternating series?"), ("english", "Is 'data' singular or plural in a technical manual?"), ("diy", "Can I run a dryer vent through an unheated garage?"), ("cooking", "Why did my custard split even though I used a thermometer?")])
     return f"""<!DOCTYPE html>
 <html itemscope itemtype="https://schema.org/QAPage" class="html__responsive " lang="en"><head>{decl(a)}<title>{esc(a.m('tags').split(',')[0].strip())} - {esc(a.title)} - Stack Overlook</title>
-<meta name="viewport" content="width=device-width, height=device-height, initial-scale=1.0, minimum-scale=1.0"><meta property="og:type" content="website"><meta property="og:title" content="{esc(a.title)}"><meta name="description" content="{esc(_first_sentence(a))}">
+<meta name="viewport" content="width=device-width, height=device-height, initial-scale=1.0, minimum-scale=1.0"><meta property="og:type" content="website"><meta property="og:title" content="{attr(a.title)}"><meta name="description" content="{attr(_first_sentence(a))}">
 <link rel="stylesheet" type="text/css" href="https://cdn.example.net/Shared/stacks.css?v=83d4b324173a"><link rel="stylesheet" type="text/css" href="https://cdn.example.net/Sites/stackoverlook/primary.css?v=e6d4f5a2c0"><style>{stylesheet(rng, 320, 's-')}</style>
 <script>StackExchange.init({{"locale":"en","serverTime":1709650000,"routeName":"Questions/Show","stackAuthUrl":"https://stackauth.example.com","networkMetaHostname":"meta.stackexchange.com","site":{{"name":"Stack Overlook","description":"Q&A for professional and enthusiast programmers"}}}});</script></head>
 <body class="question-page unified-theme"><div id="notify-container"></div><div id="custom-header"></div>

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from articledoc import Article, esc, gold_text, inline_html
+from articledoc import Article, attr, esc, gold_text, inline_html
 from body import Body
 from chrome import (analytics, bundle, cookie_banner, json_ld, nav, newsletter, share_bar,
                     stylesheet, teaser_list)
@@ -38,8 +38,8 @@ def wire(a: Article, rng) -> str:
     }).render()
     credit = a.m("credit", f"Reporting by {a.m('author')}; Editing by {name(rng)}")
     return f"""<!DOCTYPE html><html lang="en"><head>{decl(a)}<title>{esc(a.title)} | Meridian Wire</title>
-<meta name="viewport" content="width=device-width, initial-scale=1"><meta name="description" content="{esc(a.m('deck', a.title))}">
-<meta property="og:title" content="{esc(a.title)}"><meta property="og:url" content="{a.m('url')}">
+<meta name="viewport" content="width=device-width, initial-scale=1"><meta name="description" content="{attr(a.m('deck', a.title))}">
+<meta property="og:title" content="{attr(a.title)}"><meta property="og:url" content="{a.m('url')}">
 <style>{stylesheet(rng, 260, 'w')}</style>{json_ld(a, 'Meridian Wire')}{analytics(rng, 'wire')}</head>
 <body><div id="fusion-app"><a class="skip-link" href="#main-content">Skip to main content</a>
 <header class="site-header__container__2BHXq"><div class="site-header__logo"><a href="/">Meridian Wire</a></div>
@@ -175,7 +175,7 @@ def regional(a: Article, rng) -> str:
     return f"""<!DOCTYPE HTML PUBLIC "-//W3C//DTD HTML 4.01 Transitional//EN" "http://www.w3.org/TR/html4/loose.dtd">
 <HTML><HEAD>{decl(a, upper=True)}
 <TITLE>{esc(a.title)} - The Kilbarron Champion</TITLE>
-<META NAME="keywords" CONTENT="{esc(', '.join(a.tags))}">
+<META NAME="keywords" CONTENT="{attr(', '.join(a.tags))}">
 <LINK REL="stylesheet" HREF="/css/champion.css" TYPE="text/css">
 <SCRIPT LANGUAGE="JavaScript">function popUp(u){{window.open(u,'pop','width=500,height=400');}}</SCRIPT>
 <STYLE>.navlink{{background:#003366;padding:3px}} .storytext{{font-family:Georgia;font-size:13px}}</STYLE></HEAD>
@@ -222,7 +222,7 @@ def html5(a: Article, rng) -> str:
                 f'<a class="btn" href="/subscribe?ref=paywall">Continue reading: subscribe now</a><p class="login">Already a subscriber? <a href="/login">Log in</a></p></div>')
     return f"""<!doctype html>
 <html lang="{a.m('lang', 'en')}"><head>{decl(a)}<meta name="viewport" content="width=device-width,initial-scale=1">
-<title>{esc(a.title)} — {esc(site)}</title><meta name="description" content="{esc(a.m('deck', ''))}">
+<title>{esc(a.title)} — {esc(site)}</title><meta name="description" content="{attr(a.m('deck', ''))}">
 <link rel="stylesheet" href="/assets/site.3f9a1c.css"><style>{stylesheet(rng, 120)}</style>{json_ld(a, site)}</head>
 <body>
 {cookie_banner(rng, 3)}
@@ -312,7 +312,7 @@ def frnews(a: Article, rng) -> str:
                 "Immobilier : les prix des maisons anciennes reculent pour la première fois depuis 2015"]
     return f"""<!DOCTYPE html>
 <html lang="fr"><head>{decl(a)}<title>{esc(a.title)} - L'Écho de l'Estuaire</title>
-<meta name="viewport" content="width=device-width, initial-scale=1"><meta name="description" content="{esc(a.m('deck'))}">
+<meta name="viewport" content="width=device-width, initial-scale=1"><meta name="description" content="{attr(a.m('deck'))}">
 <style>{stylesheet(rng, 220, 'ee-')}</style>{json_ld(a, "L'Écho de l'Estuaire")}{analytics(rng, 'echo')}</head>
 <body class="page-article">
 <div id="didomi-host"><div class="didomi-popup-notice"><p>Avec votre accord, nous et nos 312 partenaires utilisons des cookies ou technologies similaires pour stocker et accéder à des informations personnelles comme votre visite sur ce site. Vous pouvez retirer votre consentement ou vous opposer aux traitements basés sur l'intérêt légitime à tout moment en cliquant sur « En savoir plus » ou dans notre politique de confidentialité sur ce site.</p>

@@ -2,7 +2,7 @@
 and a page with no semantic hints at all (anonymous nested divs, text straight in them)."""
 from __future__ import annotations
 
-from articledoc import Article, esc
+from articledoc import Article, attr, esc
 from body import Body
 from chrome import analytics, bundle, nav, stylesheet, teaser_list
 from pools import NEWS_TEASERS, pick
@@ -16,7 +16,7 @@ def press(a: Article, rng) -> str:
     body = Body(a).render()
     return f"""<!DOCTYPE html>
 <html lang="en-US"><head>{decl(a)}<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{esc(a.title)}</title><meta name="description" content="{esc(a.m('deck'))}"><meta name="robots" content="index, follow">
+<title>{esc(a.title)}</title><meta name="description" content="{attr(a.m('deck'))}"><meta name="robots" content="index, follow">
 <link rel="stylesheet" href="/css/bootstrap.min.css"><link rel="stylesheet" href="/css/release.min.css"><style>{stylesheet(rng, 180, 'prn-')}</style>{analytics(rng, 'prw')}</head>
 <body class="release-page"><div id="onetrust-banner-sdk" class="otFlat" role="region" aria-label="Cookie banner"><div class="ot-sdk-container"><div class="ot-sdk-row"><div id="onetrust-group-container" class="ot-sdk-eight ot-sdk-columns"><div id="onetrust-policy"><div id="onetrust-policy-text">By clicking "Accept All Cookies", you agree to the storing of cookies on your device to enhance site navigation, analyze site usage, and assist in our marketing efforts. <a href="/privacy-policy">Privacy Policy</a></div></div></div><div id="onetrust-button-group-parent"><button id="onetrust-accept-btn-handler">Accept All Cookies</button><button id="onetrust-pc-btn-handler">Cookies Settings</button></div></div></div></div>
 <header class="main-header"><nav class="navbar navbar-default"><div class="container"><a class="navbar-brand" href="/">PR Relaywire</a>
@@ -106,7 +106,7 @@ def civic(a: Article, rng) -> str:
 <meta name="viewport" content="width=device-width, initial-scale=1"><link rel="stylesheet" href="/Assets/Styles/Print.css" media="print"><link rel="stylesheet" href="/Areas/Layout/Assets/Styles/Structure.css?v=1"><style>{stylesheet(rng, 120, 'cp-')}</style>
 <script src="/Assets/Scripts/jQuery/jquery-3.6.0.min.js"></script>{analytics(rng, 'civic')}</head>
 <body class="wide"><div id="skipToContentLinks"><a href="#cc{rng.randint(1000, 9999)}" class="skipToContentLink">Skip to Main Content</a></div>
-<div id="outer-wrap"><div id="bodyWrapper"><div id="banner1" class="siteWrap"><div id="divLogo"><a href="/"><img src="/ImageRepository/Document?documentID=1" alt="{esc(town)} Logo"></a></div>
+<div id="outer-wrap"><div id="bodyWrapper"><div id="banner1" class="siteWrap"><div id="divLogo"><a href="/"><img src="/ImageRepository/Document?documentID=1" alt="{attr(town)} Logo"></a></div>
 <div id="divTopNav"><ol id="mainNavMenu" class="dropdown">{''.join(f'<li><a id="mainNav{i}" class="mainNavItem" href="/{x.replace(" ", "-")}">{x}</a></li>' for i, x in enumerate(['Government', 'Departments', 'Community', 'Business', 'How Do I...', 'Pay Online', 'Agendas & Minutes']))}</ol></div>
 <div class="widget search"><form><input type="search" placeholder="Search..." aria-label="Search"></form></div></div>
 <div id="divContent"><div class="breadCrumbs">{' > '.join(f'<a href="/{c}">{esc(c)}</a>' for c in a.m('crumbs', 'Home/News Flash').split('/'))}</div>
@@ -179,7 +179,7 @@ def nohints(a: Article, rng) -> str:
 <div>
 {body}
 </div>
-<div style="border-top:1px solid #999;margin-top:10px;font-size:11px">Posted in <a href="news.html">News</a> | <a href="javascript:window.print()">Print</a> | <a href="mailto:?subject={esc(a.title)}">Email to a friend</a></div>
+<div style="border-top:1px solid #999;margin-top:10px;font-size:11px">Posted in <a href="news.html">News</a> | <a href="javascript:window.print()">Print</a> | <a href="mailto:?subject={attr(a.title)}">Email to a friend</a></div>
 </div>
 <div style="clear:both;border-top:2px solid #336;font-size:11px;padding:8px">{esc(a.m('footer', 'Registered charity no. 1098765. Company limited by guarantee no. 4567890.'))} Website kindly maintained by volunteers. <a href="privacy.html">Privacy</a> | <a href="accessibility.html">Accessibility</a></div>
 </div>
