@@ -135,9 +135,11 @@ class BareBody(Body):
         self.entities = article.m("entities") == "yes"
 
     def para(self, text):
-        if self.n_para % 3 == 0:
+        opened_before, self.open_p = getattr(self, "open_p", False), self.n_para % 3 == 0
+        if self.open_p:
             return f"<P>{self.inl(text)}"  # never closed
-        return f"{self.inl(text)}<Br><BR>"
+        # after an unclosed <P>, old editors opened the next paragraph with <P> too
+        return f"{'<P>' if opened_before else ''}{self.inl(text)}<Br><BR>"
 
     def heading(self, level, text):
         return f'<DIV style="font-size:18px;font-weight:bold;margin:12px 0 4px">{self.inl(text)}</div>'
