@@ -269,7 +269,13 @@ def magazine(a: Article, rng) -> str:
         "signup": lambda: newsletter(rng, 3, "newsletter-subscribe-form"),
     }).render()
     pages = int(a.m("pages", "3"))
+    if pages < 1:
+        raise ValueError(f"{a.slug}: header 'pages' must be at least 1, got {pages}")
     pager = "".join(f'<li class="{"current" if i == 1 else ""}"><a href="{a.m("url")}{"" if i == 1 else f"?page={i}"}">{i}</a></li>' for i in range(1, pages + 1))
+    pagination = ""
+    if pages > 1:
+        pagination = (f'<nav class="pagination" aria-label="Article pages"><p>Page 1 of {pages}</p><ul>{pager}</ul>'
+                      f'<a class="next-page" href="{a.m("url")}?page=2">Next page: {esc(a.m("next", "continued"))} &raquo;</a></nav>')
     return f"""<!DOCTYPE html><html lang="en-US"><head>{decl(a)}<title>{esc(a.title)} | Lattice Science Monthly</title>
 <meta name="viewport" content="width=device-width"><style>{stylesheet(rng, 300, 'lsm')}</style>{json_ld(a, 'Lattice Science Monthly')}{analytics(rng, 'lattice')}</head>
 <body class="article-page"><div class="page">
@@ -279,7 +285,7 @@ def magazine(a: Article, rng) -> str:
 <h1 class="content-header__hed">{esc(a.title)}</h1><div class="content-header__dek">{esc(a.m('deck'))}</div>
 <p class="byline">By <span class="byline__name">{esc(a.m('author'))}</span> | <time>{us_date(a)}</time> | <span>{a.m('readtime', '14')} min read</span></p></div>
 <div class="article-body"><div class="grid--item body body__container article__body">{body}</div>
-<nav class="pagination" aria-label="Article pages"><p>Page 1 of {pages}</p><ul>{pager}</ul><a class="next-page" href="{a.m('url')}?page=2">Next page: {esc(a.m('next', 'continued'))} &raquo;</a></nav>
+{pagination}
 <div class="content-bottom"><p class="tags">{' '.join(f'<a href="/tag/{t}">{esc(t)}</a>' for t in a.tags)}</p>
 <div class="contributor-bio"><p>{esc(a.m('bio'))}</p></div></div></div>
 {teaser_list(pick(TECH_TEASERS, 3, rng) + pick(NEWS_TEASERS, 3, rng), '/story', 'More Great Lattice Stories', 'recirc-list', 'h2')}

@@ -100,7 +100,7 @@ class CivicBody(Body):
 @skin("civic")
 def civic(a: Article, rng) -> str:
     body = CivicBody(a).render()
-    town = a.m("site", "Town of Millbrook")
+    town = a.m("site", "Town of Hollis Falls")
     return f"""<!DOCTYPE html>
 <html lang="en"><head>{decl(a)}<title>{esc(a.title)} | {esc(town)}, NY - Official Website</title>
 <meta name="viewport" content="width=device-width, initial-scale=1"><link rel="stylesheet" href="/Assets/Styles/Print.css" media="print"><link rel="stylesheet" href="/Areas/Layout/Assets/Styles/Structure.css?v=1"><style>{stylesheet(rng, 120, 'cp-')}</style>
