@@ -44,9 +44,9 @@ public final class HTMLDocument {
 
     private let api: UnsafePointer<tributary_xml>
     private let doc: xmlDocPtr?
-    /// libxml2's node for each copied node, and back.
+    /// libxml2's node for each copied node; back, each copied libxml2 node's `_private` (a
+    /// field libxml2 leaves to applications) holds its index + 1.
     private var xmlNodes: [xmlNodePtr] = []
-    private var indexOf: [UnsafeMutableRawPointer: Node] = [:]
 
     /// Parses `body`; `contentType`: the HTTP header (its charset wins over the page's own).
     /// Fails only when libxml2 cannot be loaded.
@@ -216,8 +216,10 @@ public final class HTMLDocument {
             out.reserveCapacity(n)
             for i in 0..<n {
                 guard let node = set.pointee.nodeTab[i] else { continue }
-                if let index = indexOf[UnsafeMutableRawPointer(node)] {
-                    out.append(.node(index))
+                let type = node.pointee.type
+                if type == XML_ELEMENT_NODE || type == XML_TEXT_NODE || type == XML_CDATA_SECTION_NODE, let mark = node.pointee._private,
+                   case let index = Int(bitPattern: mark) - 1, index >= 0, index < xmlNodes.count, xmlNodes[index] == node {
+                    out.append(.node(Node(index)))
                 } else {
                     out.append(.value(Self.stringValue(node)))
                 }
@@ -281,7 +283,7 @@ public final class HTMLDocument {
         firstChildren.append(Self.none)
         nextSiblings.append(Self.none)
         xmlNodes.append(xml)
-        indexOf[UnsafeMutableRawPointer(xml)] = n
+        xml.pointee._private = UnsafeMutableRawPointer(bitPattern: Int(n) + 1)
         if previous != Self.none {
             nextSiblings[Int(previous)] = n
         } else if parent != Self.none {
