@@ -49,12 +49,13 @@ public struct SourceHarness: Sendable {
 
     /// Fetches `configured` once through `transport`.
     public func fetch(_ configured: ConfiguredSource, transport: any HTTPTransport, retries: Int = 0, backoffBase: Double = 0.01,
-                      fetched: Timestamp = Timestamp(seconds: 1_800_000_000), previousSuccess: Timestamp? = nil, parallelism: Int = 8) async -> Fetch {
+                      fetched: Timestamp = Timestamp(seconds: 1_800_000_000), previousSuccess: Timestamp? = nil, parallelism: Int = 8,
+                      explain: Bool = false) async -> Fetch {
         let box = Locked(Fetch())
         let watched = WatchedTransport(inner: transport, box: box)
         let context = FetchContext(
             settings: configured.settings, http: HTTPClient(transport: watched, retries: retries, backoffBase: backoffBase), fetched: fetched,
-            previousSuccess: previousSuccess, parallelism: parallelism,
+            previousSuccess: previousSuccess, parallelism: parallelism, explains: explain,
             emit: { items throws(SourceError) in box.withLock { $0.items += items; $0.batches.append(items) } },
             warn: { m in box.withLock { $0.warnings.append(m) } },
             log: { m in box.withLock { $0.logs.append(m) } })
