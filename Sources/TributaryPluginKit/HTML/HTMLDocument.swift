@@ -205,8 +205,10 @@ public final class HTMLDocument {
     /// Evaluates `expression` with `context` as the context node (the document when nil).
     public func select(_ expression: String, from context: Node? = nil) throws(XPathError) -> [Match] {
         if let problem = Self.xpathProblem(expression) { throw XPathError(expression: expression, reason: problem) }
+        // An empty body gives libxml2 no document at all: nothing in it matches.
+        guard let doc else { return [] }
         Self.silenceErrors(api)
-        guard let doc, let comp = tributary_xmlXPathCompile(api, expression) else { throw XPathError(expression: expression, reason: "is not a valid XPath 1.0 expression") }
+        guard let comp = tributary_xmlXPathCompile(api, expression) else { throw XPathError(expression: expression, reason: "is not a valid XPath 1.0 expression") }
         defer { tributary_xmlXPathFreeCompExpr(api, comp) }
         guard let ctx = tributary_xmlXPathNewContext(api, doc) else { throw XPathError(expression: expression, reason: "could not be evaluated (out of memory)") }
         defer { tributary_xmlXPathFreeContext(api, ctx) }
