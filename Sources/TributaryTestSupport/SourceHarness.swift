@@ -77,7 +77,8 @@ public struct SourceHarness: Sendable {
 
     /// Builds `source` and fetches it once from `responses` (written as recordings and
     /// replayed: no network).
-    public func fetch(_ source: String, responses: [CannedResponse], env: [String: String] = [:], previousSuccess: Timestamp? = nil) async throws -> Fetch {
+    public func fetch(_ source: String, responses: [CannedResponse], env: [String: String] = [:], previousSuccess: Timestamp? = nil,
+                      explain: Bool = false) async throws -> Fetch {
         let dir = TempDir()
         defer { dir.remove() }
         for (i, r) in responses.enumerated() {
@@ -85,7 +86,7 @@ public struct SourceHarness: Sendable {
             _ = dir.write("r\(i).json", String(decoding: rec.encoded(), as: UTF8.self))
         }
         let configured = try configure(source, directory: dir.path, env: env)
-        return await fetch(configured, transport: try ReplayTransport(directory: dir.path), previousSuccess: previousSuccess)
+        return await fetch(configured, transport: try ReplayTransport(directory: dir.path), previousSuccess: previousSuccess, explain: explain)
     }
 
     /// `fetch(_:responses:)` with (url, status, body text) triples of one content type.

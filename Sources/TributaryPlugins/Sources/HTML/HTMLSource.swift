@@ -76,7 +76,7 @@ public struct HTMLSource: FeedSource {
         }
         if !page.skipped.isEmpty {
             let positions = page.skipped.prefix(5).map(String.init).joined(separator: ", ") + (page.skipped.count > 5 ? ", ..." : "")
-            context.warn("\(shown): skipped \(page.skipped.count) of \(page.matched) matched items: their title is empty (fields.title \(rule(.title)?.expression ?? "") matched no text); item \(positions)")
+            context.warn("\(shown): skipped \(page.skipped.count) of \(page.matched) matched items: their title is empty (fields.title \(rule(.title)?.expression ?? "") matched no text); \(page.skipped.count == 1 ? "item" : "items") \(positions)")
         }
         if let first = page.unreadableDates.first {
             let n = page.unreadableDates.count
