@@ -49,7 +49,8 @@ struct Lifecycle {
         let delivery = runner.makeDelivery(state: state, stopping: stopping, watch: watch)
         let engine = Engine(sources: selected, delivery: delivery, transport: transport,
                             options: Engine.Options(respectSchedule: runner.args.given(ifDeclared: Flags.respectSchedule),
-                                                    concurrency: config.http.concurrency, grace: Self.grace),
+                                                    concurrency: config.http.concurrency, grace: Self.grace,
+                                                    explain: runner.args.is(.test)),
                             stopping: stopping)
         let start = DispatchTime.now().uptimeNanoseconds
         let code: Int32

@@ -14,6 +14,7 @@ public enum BuiltinRegistry {
             DianpingSource.descriptor,
             YelpSource.descriptor,
             WebFeedSource.descriptor,
+            HTMLSource.descriptor,
             ChannelsSource.descriptor,
         ],
         sinks: [

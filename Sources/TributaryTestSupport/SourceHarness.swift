@@ -49,12 +49,13 @@ public struct SourceHarness: Sendable {
 
     /// Fetches `configured` once through `transport`.
     public func fetch(_ configured: ConfiguredSource, transport: any HTTPTransport, retries: Int = 0, backoffBase: Double = 0.01,
-                      fetched: Timestamp = Timestamp(seconds: 1_800_000_000), previousSuccess: Timestamp? = nil, parallelism: Int = 8) async -> Fetch {
+                      fetched: Timestamp = Timestamp(seconds: 1_800_000_000), previousSuccess: Timestamp? = nil, parallelism: Int = 8,
+                      explain: Bool = false) async -> Fetch {
         let box = Locked(Fetch())
         let watched = WatchedTransport(inner: transport, box: box)
         let context = FetchContext(
             settings: configured.settings, http: HTTPClient(transport: watched, retries: retries, backoffBase: backoffBase), fetched: fetched,
-            previousSuccess: previousSuccess, parallelism: parallelism,
+            previousSuccess: previousSuccess, parallelism: parallelism, explains: explain,
             emit: { items throws(SourceError) in box.withLock { $0.items += items; $0.batches.append(items) } },
             warn: { m in box.withLock { $0.warnings.append(m) } },
             log: { m in box.withLock { $0.logs.append(m) } })
@@ -76,7 +77,8 @@ public struct SourceHarness: Sendable {
 
     /// Builds `source` and fetches it once from `responses` (written as recordings and
     /// replayed: no network).
-    public func fetch(_ source: String, responses: [CannedResponse], env: [String: String] = [:], previousSuccess: Timestamp? = nil) async throws -> Fetch {
+    public func fetch(_ source: String, responses: [CannedResponse], env: [String: String] = [:], previousSuccess: Timestamp? = nil,
+                      explain: Bool = false) async throws -> Fetch {
         let dir = TempDir()
         defer { dir.remove() }
         for (i, r) in responses.enumerated() {
@@ -84,7 +86,7 @@ public struct SourceHarness: Sendable {
             _ = dir.write("r\(i).json", String(decoding: rec.encoded(), as: UTF8.self))
         }
         let configured = try configure(source, directory: dir.path, env: env)
-        return await fetch(configured, transport: try ReplayTransport(directory: dir.path), previousSuccess: previousSuccess)
+        return await fetch(configured, transport: try ReplayTransport(directory: dir.path), previousSuccess: previousSuccess, explain: explain)
     }
 
     /// `fetch(_:responses:)` with (url, status, body text) triples of one content type.

@@ -94,10 +94,13 @@ public struct Engine: Sendable {
         /// After a stop is requested, how long sources in flight may go on before they are
         /// cancelled (`run`: 5 s; `watch`: 10 s).
         public var grace = 5.0
-        public init(respectSchedule: Bool = false, concurrency: Int = 32, grace: Double = 5) {
+        /// Sources explain what their rules matched (`FetchContext.explain`): `tributary test`.
+        public var explain = false
+        public init(respectSchedule: Bool = false, concurrency: Int = 32, grace: Double = 5, explain: Bool = false) {
             self.respectSchedule = respectSchedule
             self.concurrency = concurrency
             self.grace = grace
+            self.explain = explain
         }
     }
 
@@ -292,7 +295,7 @@ public struct Engine: Sendable {
         let context = FetchContext(
             settings: settings, http: client, fetched: fetched,
             previousSuccess: previous?.lastSuccess.map { Timestamp(seconds: $0) },
-            parallelism: options.concurrency,
+            parallelism: options.concurrency, explains: options.explain,
             emit: { items throws(SourceError) in
                 // The processing stage, then the item rules every backend and sink relies on: an id
                 // longer than they take is one item's problem, skipped with a warning.

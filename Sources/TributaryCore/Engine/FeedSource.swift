@@ -103,11 +103,16 @@ public struct FetchContext: Sendable {
     /// How many requests may usefully run at once (`http.concurrency`): a source that fans out
     /// over many URLs or places keeps at most this many in flight.
     public let parallelism: Int
+    /// True under `tributary test NAME`: the run is someone writing or debugging this source's
+    /// config, and the source may say what its rules matched (`explain`). False in `run` and
+    /// `watch`, where those lines would be noise.
+    public let explains: Bool
     private let emitHandler: @Sendable ([Item]) async throws(SourceError) -> Void
     private let warnHandler: @Sendable (String) -> Void
     private let logHandler: (@Sendable (String) -> Void)?
 
     public init(settings: SourceSettings, http: HTTPClient, fetched: Timestamp, previousSuccess: Timestamp? = nil, parallelism: Int = 32,
+                explains: Bool = false,
                 emit: @escaping @Sendable ([Item]) async throws(SourceError) -> Void,
                 warn: @escaping @Sendable (String) -> Void, log: (@Sendable (String) -> Void)? = nil) {
         self.settings = settings
@@ -115,6 +120,7 @@ public struct FetchContext: Sendable {
         self.fetched = fetched
         self.previousSuccess = previousSuccess
         self.parallelism = max(1, parallelism)
+        self.explains = explains
         self.emitHandler = emit
         self.warnHandler = warn
         self.logHandler = log
@@ -132,6 +138,14 @@ public struct FetchContext: Sendable {
 
     /// Logs an informational line on stderr, prefixed by the source name (secrets redacted).
     public func log(_ message: String) { (logHandler ?? warnHandler)(Redactor.redactText(message)) }
+
+    /// Under `tributary test` only (`explains`): logs `message` like `log`, one line per call,
+    /// to show the person writing the config what the source's rules matched (`items //article:
+    /// 12 matches`). Elsewhere it does nothing, and `message` is never built.
+    public func explain(_ message: @autoclosure () -> String) {
+        guard explains else { return }
+        log(message())
+    }
 
     /// A new item with `source`, `type` and `fetched` filled in.
     public func item(id: String, kind: String, title: String) -> Item {

@@ -191,15 +191,27 @@ public final class HTMLDocument {
         guard case .success(let library) = XMLLibrary.shared() else { return nil }  // said when a page is read
         if expression.trimmingASCIIWhitespace().isEmpty { return "is empty" }
         if expression.utf8.contains(0) { return "holds a NUL byte" }
+        silenceErrors(library.api)
         guard let comp = tributary_xmlXPathCompile(library.api, expression) else { return "is not a valid XPath 1.0 expression" }
         tributary_xmlXPathFreeCompExpr(library.api, comp)
         return nil
     }
 
+    /// libxml2 reports XPath errors (an expression that does not compile, an unknown function)
+    /// through the calling thread's error functions, which print to stderr unless set: set to
+    /// nothing before each compile and evaluation on this thread, as the feed parser leaves them.
+    private static func silenceErrors(_ api: UnsafePointer<tributary_xml>) {
+        tributary_xml_ignore_generic_errors(api)
+        tributary_xmlSetStructuredErrorFunc(api, nil) { _, _ in }
+    }
+
     /// Evaluates `expression` with `context` as the context node (the document when nil).
     public func select(_ expression: String, from context: Node? = nil) throws(XPathError) -> [Match] {
         if let problem = Self.xpathProblem(expression) { throw XPathError(expression: expression, reason: problem) }
-        guard let doc, let comp = tributary_xmlXPathCompile(api, expression) else { throw XPathError(expression: expression, reason: "is not a valid XPath 1.0 expression") }
+        // An empty body gives libxml2 no document at all: nothing in it matches.
+        guard let doc else { return [] }
+        Self.silenceErrors(api)
+        guard let comp = tributary_xmlXPathCompile(api, expression) else { throw XPathError(expression: expression, reason: "is not a valid XPath 1.0 expression") }
         defer { tributary_xmlXPathFreeCompExpr(api, comp) }
         guard let ctx = tributary_xmlXPathNewContext(api, doc) else { throw XPathError(expression: expression, reason: "could not be evaluated (out of memory)") }
         defer { tributary_xmlXPathFreeContext(api, ctx) }
