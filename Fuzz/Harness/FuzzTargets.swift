@@ -363,7 +363,8 @@ enum FuzzText {
 /// `href`/`src`/`alt`, only http(s) URLs, and no raw `<` in text.
 enum FuzzArticle {
     static func run(_ bytes: [UInt8]) {
-        guard case .success(let doc) = HTMLDocument.parse(bytes, url: "https://fuzz.example.org/a/b.html", contentType: nil) else { return }
+        // Both ways of reading a page: with libxml2's tree (XPath) and from its events.
+        guard case .success(let doc) = HTMLDocument.parse(bytes, url: "https://fuzz.example.org/a/b.html", contentType: nil, xpath: bytes.count % 2 == 0) else { return }
         var outputs: [HTMLSanitizer.Output] = []
         if let found = ArticleExtractor.extract(doc) { outputs.append(HTMLSanitizer.render(doc, blocks: found.blocks, skipping: found.skipping)) }
         if doc.root != HTMLDocument.none { outputs.append(HTMLSanitizer.render(doc, blocks: [doc.root])) }
@@ -371,7 +372,7 @@ enum FuzzArticle {
             if let problem = SanitizedHTMLCheck.problem(out.html) { fuzzCheck(false, "sanitizer output: \(problem)") }
             fuzzCheck(!out.text.contains("\n\n\n"), "three newlines in content")
         }
-        _ = try? doc.select("//p[string-length(normalize-space()) > 3]")
+        if bytes.count % 2 == 0 { _ = try? doc.select("//p[string-length(normalize-space()) > 3]") }
     }
 }
 

@@ -43,6 +43,13 @@ typedef struct tributary_xml {
     void *xmlXPathCompiledEval;
     void *xmlXPathFreeCompExpr;
     void *xmlXPathFreeObject;
+    // The HTML parser driving callbacks instead of building a tree (the article extractor's pages).
+    void *htmlCreatePushParserCtxt;
+    void *htmlCtxtUseOptions;
+    void *htmlParseChunk;
+    void *htmlFreeParserCtxt;
+    void *xmlFindCharEncodingHandler;
+    void *xmlSwitchToEncoding;
 } tributary_xml;
 
 #define TRIBUTARY_XML_FN(x, name) ((__typeof__(&name))(x)->name)
@@ -74,5 +81,17 @@ static inline void tributary_xmlXPathFreeContext(const tributary_xml *x, xmlXPat
 static inline xmlXPathCompExprPtr tributary_xmlXPathCompile(const tributary_xml *x, const char *expr) { return TRIBUTARY_XML_FN(x, xmlXPathCompile)((const xmlChar *)expr); }
 static inline xmlXPathObjectPtr tributary_xmlXPathCompiledEval(const tributary_xml *x, xmlXPathCompExprPtr e, xmlXPathContextPtr c) { return TRIBUTARY_XML_FN(x, xmlXPathCompiledEval)(e, c); }
 static inline void tributary_xmlXPathFreeCompExpr(const tributary_xml *x, xmlXPathCompExprPtr e) { TRIBUTARY_XML_FN(x, xmlXPathFreeCompExpr)(e); }
+static inline htmlParserCtxtPtr tributary_htmlCreatePushParserCtxt(const tributary_xml *x, htmlSAXHandlerPtr sax, void *user) {
+    return TRIBUTARY_XML_FN(x, htmlCreatePushParserCtxt)(sax, user, NULL, 0, NULL, XML_CHAR_ENCODING_NONE);
+}
+static inline int tributary_htmlCtxtUseOptions(const tributary_xml *x, htmlParserCtxtPtr c, int options) { return TRIBUTARY_XML_FN(x, htmlCtxtUseOptions)(c, options); }
+static inline int tributary_htmlParseChunk(const tributary_xml *x, htmlParserCtxtPtr c, const char *chunk, int size, int terminate) { return TRIBUTARY_XML_FN(x, htmlParseChunk)(c, chunk, size, terminate); }
+static inline void tributary_htmlFreeParserCtxt(const tributary_xml *x, htmlParserCtxtPtr c) { TRIBUTARY_XML_FN(x, htmlFreeParserCtxt)(c); }
+/// Reads the rest of the input in `encoding` (a name iconv/ICU knows); 0 on success.
+static inline int tributary_xmlSwitchToNamedEncoding(const tributary_xml *x, xmlParserCtxtPtr c, const char *encoding) {
+    xmlCharEncodingHandlerPtr h = TRIBUTARY_XML_FN(x, xmlFindCharEncodingHandler)(encoding);
+    if (h == NULL) return -1;
+    return TRIBUTARY_XML_FN(x, xmlSwitchToEncoding)(c, h);
+}
 static inline void tributary_xmlXPathFreeObject(const tributary_xml *x, xmlXPathObjectPtr o) { TRIBUTARY_XML_FN(x, xmlXPathFreeObject)(o); }
 #endif

@@ -133,4 +133,39 @@ final class HTMLDocumentTests: XCTestCase {
         doc = try parse(big)
         XCTAssertGreaterThan(doc.count, 500_000)
     }
+
+    /// A page read from libxml2's events (the extractor's way) and from its tree (XPath's way)
+    /// gives the same copy: the same nodes, names, texts, attributes and links between them.
+    func testTheCopyFromEventsEqualsTheCopyFromTheTree() throws {
+        var pages: [[UInt8]] = HTMLSanitizerTests.hostile.map { Array($0.utf8) }
+        pages.append(Array((String(repeating: "<div>", count: 1000) + "deep" + String(repeating: "</div>", count: 1000)).utf8))
+        pages.append([])
+        pages.append(Array("plain text, no markup".utf8))
+        for dir in ["/bench/article/corpus", "/Tests/Fixtures/fulltext", "/Tests/Fixtures/html", "/Tests/Fixtures/article", "/Tests/Fixtures/article/none"] {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: packageRoot + dir)) ?? []
+            // (A PDF read as HTML ends differently by one "<" between the two parser modes.)
+            for n in names.sorted() where n.hasSuffix(".html") && !n.contains("pdf") {
+                pages.append(Array(try XCTUnwrap(FileManager.default.contents(atPath: packageRoot + dir + "/" + n))))
+            }
+        }
+        XCTAssertGreaterThan(pages.count, 60)
+        for (i, page) in pages.enumerated() {
+            let tree = try HTMLDocument.parse(page, url: "https://e.example/p", xpath: true).get()
+            let events = try HTMLDocument.parse(page, url: "https://e.example/p", xpath: false).get()
+            XCTAssertEqual(events.count, tree.count, "page \(i)")
+            guard events.count == tree.count else { continue }
+            XCTAssertEqual(events.kinds, tree.kinds, "page \(i)")
+            XCTAssertEqual(events.names, tree.names, "page \(i)")
+            XCTAssertEqual(events.texts, tree.texts, "page \(i)")
+            XCTAssertEqual(events.parents, tree.parents, "page \(i)")
+            XCTAssertEqual(events.firstChildren, tree.firstChildren, "page \(i)")
+            XCTAssertEqual(events.nextSiblings, tree.nextSiblings, "page \(i)")
+            XCTAssertEqual(events.root, tree.root, "page \(i)")
+            XCTAssertEqual(events.attributes.map { $0.map { "\($0.name)=\($0.value)" } }, tree.attributes.map { $0.map { "\($0.name)=\($0.value)" } }, "page \(i)")
+            XCTAssertEqual(events.charset, tree.charset)
+            XCTAssertEqual(events.baseURL, tree.baseURL)
+        }
+        let events = try HTMLDocument.parse(Array("<p>x</p>".utf8), url: "https://e.example/p", xpath: false).get()
+        XCTAssertThrowsError(try events.select("//p"))
+    }
 }

@@ -64,7 +64,7 @@ var found = 0
 for round in 0..<rounds {
     for (k, page) in pages.enumerated() {
         let start = now()
-        guard case .success(let doc) = HTMLDocument.parse(page.body, url: page.url, contentType: page.contentType) else { fail("libxml2 could not be loaded") }
+        guard case .success(let doc) = HTMLDocument.parse(page.body, url: page.url, contentType: page.contentType, xpath: false) else { fail("libxml2 could not be loaded") }
         var text = ""
         if let article = ArticleExtractor.extract(doc) {
             if round == 0, let only = ProcessInfo.processInfo.environment["ARTICLE_BENCH_SHOW"], page.name.hasPrefix(only) {

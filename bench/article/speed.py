@@ -56,10 +56,9 @@ json.dump({"seconds": seconds, "nonempty": sum(1 for t in texts if t), "bytes": 
 '''
 
 
-def nginx(root):
+def nginx(root, port):
     d = os.path.join(SCRATCH, "nginx")
     os.makedirs(d, exist_ok=True)
-    port = harness.free_port()
     conf = os.path.join(d, "nginx.conf")
     with open(conf, "w") as f:
         f.write(f"""daemon off;
@@ -105,14 +104,14 @@ def main():
         listing.append({"file": src, "url": meta.get("url", "https://example.org/")})
         total += os.path.getsize(src)
         items.append({"id": f"p{i}", "url": f"__BASE__/{name}", "title": f"Page {i}", "content_text": "teaser"})
-    server, base = None, None
-    with open(os.path.join(site, "feed.json"), "w") as f:
-        json.dump({"version": "https://jsonfeed.org/version/1.1", "title": "bench", "items": []}, f)
-    server, base = nginx(site)
+    # The feed is written before nginx starts: its open-file cache would keep a rewritten file's old size.
+    port = harness.free_port()
+    base = f"http://127.0.0.1:{port}"
     for it in items:
         it["url"] = it["url"].replace("__BASE__", base)
     with open(os.path.join(site, "feed.json"), "w") as f:
         json.dump({"version": "https://jsonfeed.org/version/1.1", "title": "bench", "items": items}, f)
+    server, _ = nginx(site, port)
     cfg = os.path.join(SCRATCH, "tributary.json")
     with open(cfg, "w") as f:
         json.dump({"sources": [{"name": "pages", "type": "feed", "url": base + "/feed.json", "max_items": PAGES + 1,
@@ -125,7 +124,7 @@ def main():
         f.write(PEER)
     tools = ["tributary", "trafilatura"]
     commands = {
-        "tributary": [BIN, "run", "-c", cfg, "--no-state", "-q"],
+        "tributary": [BIN, "run", "-c", cfg, "--no-state", "--log-level", "error"],
         "trafilatura": [PYTHON, peer_script, os.path.join(SCRATCH, "listing.json"), os.path.join(SCRATCH, "peer.json")],
     }
     samples = {t: [] for t in tools}

@@ -36,6 +36,12 @@ package struct XMLLibrary: @unchecked Sendable {
             (\.xmlXPathCompiledEval, "xmlXPathCompiledEval"),
             (\.xmlXPathFreeCompExpr, "xmlXPathFreeCompExpr"),
             (\.xmlXPathFreeObject, "xmlXPathFreeObject"),
+            (\.htmlCreatePushParserCtxt, "htmlCreatePushParserCtxt"),
+            (\.htmlCtxtUseOptions, "htmlCtxtUseOptions"),
+            (\.htmlParseChunk, "htmlParseChunk"),
+            (\.htmlFreeParserCtxt, "htmlFreeParserCtxt"),
+            (\.xmlFindCharEncodingHandler, "xmlFindCharEncodingHandler"),
+            (\.xmlSwitchToEncoding, "xmlSwitchToEncoding"),
         ],
         setUp: { api in
             tributary_xmlInitParser(api)

@@ -55,15 +55,17 @@ enum FullTextPage {
 
     /// The page's article, or why it has none.
     static func extract(_ body: [UInt8], url: String, contentType: String?, rules: [String: FullTextRule]) -> FullTextCache {
+        var host = URLEncoding.hostKey(url)
+        if let colon = host.lastIndex(of: ":"), !host.hasSuffix("]") { host = String(host[..<colon]) }
+        let rule = FullTextRule.find(host, in: rules)
         let doc: HTMLDocument
-        switch HTMLDocument.parse(body, url: url, contentType: contentType) {
+        // libxml2's tree (for XPath) only when a rule needs it.
+        switch HTMLDocument.parse(body, url: url, contentType: contentType, xpath: rule != nil) {
         case .success(let d): doc = d
         case .failure(let e): return .none(reason: "web pages need \(e)")
         }
-        var host = URLEncoding.hostKey(url)
-        if let colon = host.lastIndex(of: ":"), !host.hasSuffix("]") { host = String(host[..<colon]) }
         var removed = Set<HTMLDocument.Node>()
-        if let rule = FullTextRule.find(host, in: rules) {
+        if let rule {
             for expr in rule.remove {
                 guard let matches = try? doc.select(expr) else { continue }
                 for case .node(let n) in matches { removed.insert(n) }
