@@ -156,7 +156,10 @@ final class HTMLDocumentTests: XCTestCase {
             guard events.count == tree.count else { continue }
             XCTAssertEqual(events.kinds, tree.kinds, "page \(i)")
             XCTAssertEqual(events.names, tree.names, "page \(i)")
-            XCTAssertEqual(events.texts, tree.texts, "page \(i)")
+            // Script and style content is taken out before reading events (HTMLRawText).
+            let raw = Set(["script", "style"])
+            func texts(_ d: HTMLDocument) -> [String] { d.texts.indices.map { k in d.parents[k] >= 0 && raw.contains(d.names[Int(d.parents[k])]) ? "" : d.texts[k] } }
+            XCTAssertEqual(texts(events), texts(tree), "page \(i)")
             XCTAssertEqual(events.parents, tree.parents, "page \(i)")
             XCTAssertEqual(events.firstChildren, tree.firstChildren, "page \(i)")
             XCTAssertEqual(events.nextSiblings, tree.nextSiblings, "page \(i)")

@@ -53,8 +53,9 @@ public final class HTMLDocument {
     /// Parses `body`; `contentType`: the HTTP header (its charset wins over the page's own).
     /// Fails only when libxml2 cannot be loaded.
     /// `xpath`: keep libxml2's tree for `select` (the `html` source, `fulltext` rules). Without
-    /// it the parser builds only the copy, from its events (about a third less work: no tree
-    /// allocated, walked and freed), and `select` is refused.
+    /// it the parser builds only the copy, from its events (no tree allocated, walked and
+    /// freed), `script` and `style` elements hold a single space (`HTMLRawText`), and `select`
+    /// is refused.
     package static func parse(_ body: [UInt8], url: String, contentType: String? = nil, xpath: Bool = true) -> Result<HTMLDocument, SharedLibrary.LoadError> {
         XMLLibrary.shared().map { HTMLDocument(library: $0, body: body, url: url, contentType: contentType, xpath: xpath) }
     }
@@ -81,7 +82,7 @@ public final class HTMLDocument {
         hasTree = xpath
         guard xpath else {
             doc = nil
-            readEvents(bytes)
+            readEvents(HTMLRawText.applies(to: charset) ? HTMLRawText.strip(bytes) : bytes)
             if let base = first("base"), let href = attribute(base, "href"), let absolute = Links.absolute(href, base: url) { baseURL = absolute }
             return
         }
