@@ -52,6 +52,11 @@ trafilatura.extract(pages[0][1], url=pages[0][0])  # warm up: the first call loa
 t0 = time.perf_counter()
 texts = [trafilatura.extract(b, url=u, include_comments=False, include_tables=True) for u, b in pages]
 seconds = time.perf_counter() - t0
+texts_dir = sys.argv[3]
+os.makedirs(texts_dir, exist_ok=True)
+for p, t in zip(listing, texts):
+    if p.get("name"):
+        open(os.path.join(texts_dir, p["name"] + ".txt"), "w").write(t or "")
 json.dump({"seconds": seconds, "nonempty": sum(1 for t in texts if t), "bytes": sum(len(b) for _, b in pages)}, open(out, "w"))
 '''
 
@@ -101,7 +106,8 @@ def main():
         name = f"p/{i:05d}-{os.path.basename(src)}"
         os.symlink(src, os.path.join(site, name))
         meta = json.load(open(src[:-5] + ".json"))
-        listing.append({"file": src, "url": meta.get("url", "https://example.org/")})
+        listing.append({"file": src, "url": meta.get("url", "https://example.org/"),
+                        "name": os.path.basename(src)[:-5] if i < len(pages) else None})
         total += os.path.getsize(src)
         items.append({"id": f"p{i}", "url": f"__BASE__/{name}", "title": f"Page {i}", "content_text": "teaser"})
     # The feed is written before nginx starts: its open-file cache would keep a rewritten file's old size.
@@ -125,7 +131,8 @@ def main():
     tools = ["tributary", "trafilatura"]
     commands = {
         "tributary": [BIN, "run", "-c", cfg, "--no-state", "--log-level", "error"],
-        "trafilatura": [PYTHON, peer_script, os.path.join(SCRATCH, "listing.json"), os.path.join(SCRATCH, "peer.json")],
+        "trafilatura": [PYTHON, peer_script, os.path.join(SCRATCH, "listing.json"), os.path.join(SCRATCH, "peer.json"),
+                        os.path.join(SCRATCH, "texts", "trafilatura")],
     }
     samples = {t: [] for t in tools}
     for r in range(RUNS):
@@ -139,9 +146,16 @@ def main():
                 res["nonempty"] = peer["nonempty"]
             else:
                 n = 0
+                ours = os.path.join(SCRATCH, "texts", "tributary")
+                os.makedirs(ours, exist_ok=True)
                 with open(os.path.join(SCRATCH, "out.jsonl")) as f:
                     for line in f:
-                        n += 1 if json.loads(line).get("content") else 0
+                        item = json.loads(line)
+                        n += 1 if item.get("content") else 0
+                        i = int(item["id"].rsplit("p", 1)[1])
+                        if i < len(pages):
+                            with open(os.path.join(ours, os.path.basename(pages[i])[:-5] + ".txt"), "w") as text_file:
+                                text_file.write(item.get("content") or "")
                 os.remove(os.path.join(SCRATCH, "out.jsonl"))
                 res["nonempty"] = n
             samples[t].append(res)
@@ -168,6 +182,12 @@ def main():
         lines.append(f"| {name} | {wall:.3f} | {cpu:.3f} | {wall * 1000 / PAGES:.2f} | {mb / wall:.1f} | {rss / 1024:.0f} | {n} |")
     lines += ["", f"speed-up (trafilatura's extraction time / Tributary's wall time): {statistics.median(ratios):.1f}x ({min(ratios):.1f}..{max(ratios):.1f})",
               f"nginx: {share * 100:.0f}% of one core during the Tributary runs"]
+    # Quality from the same run: the content the binary wrote for each corpus page, and
+    # trafilatura's text for it, scored against the gold bodies (score.py).
+    score = subprocess.run([sys.executable, os.path.join(HERE, "score.py"), CORPUS, os.path.join(SCRATCH, "texts", "tributary"),
+                            os.path.join(SCRATCH, "texts", "trafilatura"), "--name", "tributary", "--name", "trafilatura"],
+                           capture_output=True, text=True)
+    lines += ["", "Quality (F1 of 4-word shingles against the gold bodies, from the texts of this run):", "", "```", score.stdout.rstrip(), "```"]
     text = "\n".join(lines) + "\n"
     print(text)
     os.makedirs(harness.RESULTS, exist_ok=True)
