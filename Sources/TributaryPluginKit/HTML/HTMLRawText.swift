@@ -6,8 +6,18 @@
 /// nothing). Only for encodings where `<` is always the one byte 0x3C, never part of a longer
 /// character: UTF-8, windows-1252 and the other single-byte ones, Shift_JIS, EUC-JP, GB18030,
 /// Big5 (not UTF-16).
+#if canImport(Glibc)
+import Glibc
+#endif
+
 enum HTMLRawText {
-    static func strip(_ b: [UInt8]) -> [UInt8] {
+    static func strip(_ bytes: [UInt8]) -> [UInt8] {
+        bytes.withUnsafeBufferPointer { strip($0) } ?? bytes
+    }
+
+    /// nil when there is nothing to take out.
+    private static func strip(_ b: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        guard let base = b.baseAddress else { return nil }
         var out: [UInt8] = []
         var i = 0
         let n = b.count
@@ -42,8 +52,13 @@ enum HTMLRawText {
             return nil
         }
         func isEnd(_ at: Int) -> Bool { at >= n || b[at] == 0x3E || b[at] == 0x2F || b[at] == 0x20 || b[at] == 0x09 || b[at] == 0x0A || b[at] == 0x0D || b[at] == 0x0C }
+        /// The next `<` at or after `from` (memchr).
+        func nextLT(_ from: Int) -> Int? {
+            guard from < n, let p = memchr(base + from, 0x3C, n - from) else { return nil }
+            return base.distance(to: p.assumingMemoryBound(to: UInt8.self))
+        }
         while i < n {
-            guard let lt = b[i...].firstIndex(of: 0x3C) else { break }
+            guard let lt = nextLT(i) else { break }
             i = lt
             if matches(i, "<!--") {
                 // A comment: to its end, as it is.
@@ -68,7 +83,7 @@ enum HTMLRawText {
             var j = contentStart
             var close = n
             while j < n {
-                guard let next = b[j...].firstIndex(of: 0x3C) else { break }
+                guard let next = nextLT(j) else { break }
                 if matches(next, name) && isEnd(next + name.utf8CodeUnitCount) { close = next; break }
                 j = next + 1
             }
@@ -80,7 +95,7 @@ enum HTMLRawText {
             }
             i = close
         }
-        if copiedTo == 0 { return b }
+        if copiedTo == 0 { return nil }
         out += b[copiedTo...]
         return out
     }
