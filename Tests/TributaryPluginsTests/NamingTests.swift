@@ -51,9 +51,10 @@ final class NamingTests: XCTestCase {
         }
     }
 
-    /// `<type>-<what>.json`: a recording says which source type's requests it answers.
+    /// `<type>-<what>.json`: a recording says which source or processor type's requests it
+    /// answers (`fulltext-...`: a page the fulltext processor reads).
     func testEveryRecordingIsNamedAfterTheSourceTypeItAnswers() {
-        let types = BuiltinRegistry.standard.sources.map(\.type).sorted { $0.count > $1.count }
+        let types = (BuiltinRegistry.standard.sources.map(\.type) + BuiltinRegistry.standard.processors.map(\.type)).sorted { $0.count > $1.count }
         let recordings = entries("Sources-config/recordings").filter { $0.hasSuffix(".json") }
         XCTAssertFalse(recordings.isEmpty)
         for name in recordings {

@@ -79,35 +79,11 @@ public enum HTMLCharset {
         return (pairs, bad)
     }
 
+    /// Valid UTF-8 (the standard library's validation), a sequence cut by the end of the
+    /// sample aside.
     static func isUTF8(_ b: ArraySlice<UInt8>) -> Bool {
-        var i = b.startIndex
-        let n = b.endIndex
-        while i < n {
-            let c = b[i]
-            if c < 0x80 { i += 1; continue }
-            var length = 0
-            var low: UInt8 = 0x80, high: UInt8 = 0xBF
-            switch c {
-            case 0xC2...0xDF: length = 2
-            case 0xE0: length = 3; low = 0xA0
-            case 0xE1...0xEC, 0xEE, 0xEF: length = 3
-            case 0xED: length = 3; high = 0x9F
-            case 0xF0: length = 4; low = 0x90
-            case 0xF1...0xF3: length = 4
-            case 0xF4: length = 4; high = 0x8F
-            default: return false
-            }
-            // A sequence cut by the end of the sample is not a reason to say no.
-            if i + length > n { return true }
-            guard b[i + 1] >= low && b[i + 1] <= high else { return false }
-            var k = 2
-            while k < length {
-                guard b[i + k] >= 0x80 && b[i + k] <= 0xBF else { return false }
-                k += 1
-            }
-            i += length
-        }
-        return true
+        for cut in 0...min(3, b.count) where String(validating: b.dropLast(cut), as: UTF8.self) != nil { return true }
+        return false
     }
 
     /// The charset a `<meta>` tag declares in `head`: `<meta charset="...">`, or

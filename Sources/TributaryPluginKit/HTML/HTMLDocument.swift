@@ -406,22 +406,11 @@ public final class HTMLDocument {
 
     private var names_: [UnsafeRawPointer: String] = [:]
 
+    /// `appendNode`, remembering libxml2's node both ways.
     private func append(_ kind: Kind, name: String, text: String, attributes attrs: [(name: String, value: String)], parent: Node, xml: xmlNodePtr, after previous: Node) -> Node {
-        let n = Node(kinds.count)
-        kinds.append(kind)
-        names.append(name)
-        texts.append(text)
-        attributes.append(attrs)
-        parents.append(parent)
-        firstChildren.append(Self.none)
-        nextSiblings.append(Self.none)
+        let n = appendNode(kind, name: name, text: text, attributes: attrs, parent: parent)
         xmlNodes.append(xml)
         xml.pointee._private = UnsafeMutableRawPointer(bitPattern: Int(n) + 1)
-        if previous != Self.none {
-            nextSiblings[Int(previous)] = n
-        } else if parent != Self.none {
-            firstChildren[Int(parent)] = n
-        }
         return n
     }
 
