@@ -32,7 +32,7 @@ public enum HTMLCharset {
     /// A label as browsers read it, mapped to libxml2's name; nil when unknown (then the next
     /// clue decides).
     public static func normalized(_ label: String) -> String? {
-        let l = label.trimmingASCIISpaces().lowercased()
+        let l = label.trimmingWhitespaceAndNewlines.lowercased()
         switch l {
         case "utf-8", "utf8", "unicode-1-1-utf-8": return "UTF-8"
         case "iso-8859-1", "iso8859-1", "latin1", "l1", "us-ascii", "ascii", "windows-1252", "cp1252", "x-cp1252", "iso_8859-1", "cp819", "ibm819":
@@ -149,14 +149,5 @@ public enum HTMLCharset {
         let s = j
         while j < b.count && ![0x20, 0x3B, 0x3E, 0x2F, 0x22, 0x27, 0x09, 0x0A, 0x0D].contains(b[j]) { j += 1 }
         return String(decoding: b[s..<j], as: UTF8.self)
-    }
-}
-
-fileprivate extension String {
-    func trimmingASCIISpaces() -> String {
-        var s = Substring(self)
-        while let f = s.first, f == " " || f == "\t" || f == "\n" || f == "\r" { s = s.dropFirst() }
-        while let l = s.last, l == " " || l == "\t" || l == "\n" || l == "\r" { s = s.dropLast() }
-        return String(s)
     }
 }

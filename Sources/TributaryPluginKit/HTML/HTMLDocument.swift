@@ -203,12 +203,22 @@ public final class HTMLDocument {
     /// Checks that `expression` compiles (config checks); the reason it does not, or nil.
     public static func xpathProblem(_ expression: String) -> String? {
         guard case .success(let library) = XMLLibrary.shared() else { return nil }  // said when a page is read
-        if expression.trimmingASCIIWhitespace().isEmpty { return "is empty" }
-        if expression.utf8.contains(0) { return "holds a NUL byte" }
-        silenceErrors(library.api)
-        guard let comp = tributary_xmlXPathCompile(library.api, expression) else { return "is not a valid XPath 1.0 expression" }
-        tributary_xmlXPathFreeCompExpr(library.api, comp)
-        return nil
+        switch compile(expression, library.api) {
+        case .success(let comp):
+            tributary_xmlXPathFreeCompExpr(library.api, comp)
+            return nil
+        case .failure(let e):
+            return e.reason
+        }
+    }
+
+    /// `expression` compiled by libxml2 (the caller frees it), or why it cannot be.
+    private static func compile(_ expression: String, _ api: UnsafePointer<tributary_xml>) -> Result<xmlXPathCompExprPtr, XPathError> {
+        if expression.trimmingWhitespaceAndNewlines.isEmpty { return .failure(XPathError(expression: expression, reason: "is empty")) }
+        if expression.utf8.contains(0) { return .failure(XPathError(expression: expression, reason: "holds a NUL byte")) }
+        silenceErrors(api)
+        guard let comp = tributary_xmlXPathCompile(api, expression) else { return .failure(XPathError(expression: expression, reason: "is not a valid XPath 1.0 expression")) }
+        return .success(comp)
     }
 
     /// libxml2 reports XPath errors (an expression that does not compile, an unknown function)
@@ -221,12 +231,18 @@ public final class HTMLDocument {
 
     /// Evaluates `expression` with `context` as the context node (the document when nil).
     public func select(_ expression: String, from context: Node? = nil) throws(XPathError) -> [Match] {
-        if let problem = Self.xpathProblem(expression) { throw XPathError(expression: expression, reason: problem) }
         guard hasTree else { throw XPathError(expression: expression, reason: "cannot be evaluated: the page was read without XPath") }
+        // Compiled once per evaluation (checked, then kept for it).
+        let comp: xmlXPathCompExprPtr
+        switch Self.compile(expression, api) {
+        case .success(let c): comp = c
+        case .failure(let e): throw e
+        }
         // An empty body gives libxml2 no document at all: nothing in it matches.
-        guard let doc else { return [] }
-        Self.silenceErrors(api)
-        guard let comp = tributary_xmlXPathCompile(api, expression) else { throw XPathError(expression: expression, reason: "is not a valid XPath 1.0 expression") }
+        guard let doc else {
+            tributary_xmlXPathFreeCompExpr(api, comp)
+            return []
+        }
         defer { tributary_xmlXPathFreeCompExpr(api, comp) }
         guard let ctx = tributary_xmlXPathNewContext(api, doc) else { throw XPathError(expression: expression, reason: "could not be evaluated (out of memory)") }
         defer { tributary_xmlXPathFreeContext(api, ctx) }
@@ -351,9 +367,7 @@ public final class HTMLDocument {
                 p = p.advanced(by: 2)
             }
         }
-        let parent = current
-        let n = appendNode(.element, name: elementName(name), text: "", attributes: attrs, parent: parent)
-        if parent == Self.none, root == Self.none || (names[Int(root)] != "html" && names[Int(n)] == "html") { root = n }
+        let n = appendNode(.element, name: elementName(name), text: "", attributes: attrs, parent: current)
         open.append(n)
         current = n
     }
@@ -391,11 +405,11 @@ public final class HTMLDocument {
             let prev = lastChild[Int(parent)]
             if prev != Self.none { nextSiblings[Int(prev)] = n } else { firstChildren[Int(parent)] = n }
             lastChild[Int(parent)] = n
-        } else if let top = topLevelLast {
-            nextSiblings[Int(top)] = n
-            topLevelLast = n
         } else {
+            if let top = topLevelLast { nextSiblings[Int(top)] = n }
             topLevelLast = n
+            // The root: the top-level `<html>`, else the first top-level element.
+            if kind == .element, root == Self.none || (names[Int(root)] != "html" && name == "html") { root = n }
         }
         return n
     }
@@ -407,7 +421,7 @@ public final class HTMLDocument {
     private var names_: [UnsafeRawPointer: String] = [:]
 
     /// `appendNode`, remembering libxml2's node both ways.
-    private func append(_ kind: Kind, name: String, text: String, attributes attrs: [(name: String, value: String)], parent: Node, xml: xmlNodePtr, after previous: Node) -> Node {
+    private func append(_ kind: Kind, name: String, text: String, attributes attrs: [(name: String, value: String)], parent: Node, xml: xmlNodePtr) -> Node {
         let n = appendNode(kind, name: name, text: text, attributes: attrs, parent: parent)
         xmlNodes.append(xml)
         xml.pointee._private = UnsafeMutableRawPointer(bitPattern: Int(n) + 1)
@@ -443,49 +457,27 @@ public final class HTMLDocument {
     /// and the rest left out.
     private func copyTree() {
         guard let doc else { return }
-        // Frames: the libxml2 node whose children are walked, the copy's node they hang under,
-        // the last child appended under it, and the depth.
-        struct Frame { var next: xmlNodePtr?; let parent: Node; var last: Node; let depth: Int }
-        var stack = [Frame(next: doc.pointee.children, parent: Self.none, last: Self.none, depth: 0)]
-        var topLast = Self.none
-        while !stack.isEmpty {
-            guard let node = stack[stack.count - 1].next else {
-                let done = stack.removeLast()
-                // A left-out element's children went under `done.parent`: the frame below continues
-                // from the last of them.
-                if !stack.isEmpty && stack[stack.count - 1].parent == done.parent { stack[stack.count - 1].last = done.last }
-                continue
-            }
+        // Frames: the libxml2 node whose children are walked next, the copy's node they hang
+        // under (an element deeper than `maxDepth` is left out: its children join its parent's).
+        struct Frame { var next: xmlNodePtr?; let parent: Node; let depth: Int }
+        var stack = [Frame(next: doc.pointee.children, parent: Self.none, depth: 0)]
+        while let frame = stack.last {
+            guard let node = frame.next else { stack.removeLast(); continue }
             stack[stack.count - 1].next = node.pointee.next
-            let frame = stack[stack.count - 1]
             switch node.pointee.type {
             case XML_ELEMENT_NODE:
                 if frame.depth >= Self.maxDepth {
-                    // Too deep: its children join the current parent.
-                    stack.append(Frame(next: node.pointee.children, parent: frame.parent, last: frame.last, depth: frame.depth))
+                    stack.append(Frame(next: node.pointee.children, parent: frame.parent, depth: frame.depth))
                     continue
                 }
-                let n = append(.element, name: elementName(node.pointee.name), text: "", attributes: readAttributes(node), parent: frame.parent, xml: node,
-                               after: frame.parent == Self.none ? topLast : frame.last)
-                if frame.parent == Self.none { topLast = n; if root == Self.none || names[Int(root)] != "html" { if names[Int(n)] == "html" || root == Self.none { root = n } } }
-                stack[stack.count - 1].last = n
-                stack.append(Frame(next: node.pointee.children, parent: n, last: Self.none, depth: frame.depth + 1))
+                let n = append(.element, name: elementName(node.pointee.name), text: "", attributes: readAttributes(node), parent: frame.parent, xml: node)
+                stack.append(Frame(next: node.pointee.children, parent: n, depth: frame.depth + 1))
             case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
                 guard frame.parent != Self.none, let content = node.pointee.content else { continue }
-                let n = append(.text, name: "", text: String(cString: content), attributes: [], parent: frame.parent, xml: node, after: frame.last)
-                stack[stack.count - 1].last = n
+                _ = append(.text, name: "", text: String(cString: content), attributes: [], parent: frame.parent, xml: node)
             default:
                 continue
             }
         }
-    }
-}
-
-fileprivate extension String {
-    func trimmingASCIIWhitespace() -> Substring {
-        var s = Substring(self)
-        while let f = s.first, f == " " || f == "\t" || f == "\n" || f == "\r" { s = s.dropFirst() }
-        while let l = s.last, l == " " || l == "\t" || l == "\n" || l == "\r" { s = s.dropLast() }
-        return s
     }
 }

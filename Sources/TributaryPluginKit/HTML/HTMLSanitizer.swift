@@ -101,7 +101,7 @@ public struct HTMLSanitizer {
                 children(n, depth: depth)
                 closeLoose()
                 flush()
-            } else if let mapped = Self.inlineMapped[name], linkDepth == 0 || mapped != "a" {
+            } else if let mapped = Self.inlineMapped[name] {
                 inline(n, tag: preDepth > 0 && mapped == "code" ? nil : mapped, depth: depth)
             } else {
                 inline(n, tag: nil, depth: depth)
