@@ -20,7 +20,7 @@ complete -c tributary -n '__fish_seen_subcommand_from run' -l no-state -d 'use n
 complete -c tributary -n '__fish_seen_subcommand_from run' -l state -r -F -d 'state file (default: state.path, else $XDG_STATE_HOME/tributary/state.sqlite)'
 complete -c tributary -n '__fish_seen_subcommand_from run' -l record -r -a '(__fish_complete_directories)' -d 'also save every HTTP exchange under DIR (secrets redacted)'
 complete -c tributary -n '__fish_seen_subcommand_from run' -l replay -r -a '(__fish_complete_directories)' -d 'answer every request from recordings in DIR; no network at all'
-complete -c tributary -n '__fish_seen_subcommand_from run' -l respect-schedule -d 'run only the sources that are due (interval, backoff after failures), so a cron entry every minute runs each source on its own interval'
+complete -c tributary -n '__fish_seen_subcommand_from run' -l respect-schedule -d 'run only the sources that are due (interval, backoff after failures), so a timer or cron entry runs each source on its own interval; PERIOD is how often the timer calls (default 5m, the shipped timer\'s): a source due within half of it runs now rather than a whole period late'
 complete -c tributary -n '__fish_seen_subcommand_from run' -s q -l quiet -d 'log warnings and errors only: no summary on stderr (--log-level warn)'
 complete -c tributary -n '__fish_seen_subcommand_from run' -s v -l verbose -d 'also log each source as it finishes (--log-level debug)'
 complete -c tributary -n '__fish_seen_subcommand_from run' -l log-format -x -a 'text json' -d 'logs on stderr as text lines (local time) or one JSON object per line (UTC); the summary too'

@@ -109,6 +109,11 @@ struct Arguments: Sendable {
                 if let s = Suggest.closest(to: name, in: command.flags.map(\.long)) { msg += " (did you mean \(s)?)" }
                 throw UsageError(message: msg + "; see `tributary help \(command.name.rawValue)`")
             }
+            if case .optionalValue(let p) = flag.kind {
+                if inline?.isEmpty == true { throw UsageError(message: "option \(name)= needs a value (\(p))") }
+                a.given.append(flag.long, [inline ?? ""])
+                continue
+            }
             guard flag.takesValue else {
                 if inline != nil { throw UsageError(message: "option \(name) takes no value") }
                 a.given.append(flag.long, [""])
@@ -128,7 +133,7 @@ struct Arguments: Sendable {
                     throw UsageError(message: "option \(flag.long) takes \(words.map { "\"\($0)\"" }.joined(separator: " or ")), found \"\(value)\"")
                 }
                 a.given.append(flag.long, [value])
-            case .value, .toggle: a.given.append(flag.long, [value])
+            case .value, .toggle, .optionalValue: a.given.append(flag.long, [value])
             }
         }
         for (x, y) in command.exclusive where a.given[x.long] != nil && a.given[y.long] != nil {

@@ -16,6 +16,9 @@ struct Flag: Hashable, Sendable {
         case list(placeholder: String)
         /// One of some words (`--log-format text|json`).
         case choice([String])
+        /// Present or not, with a value only in the `--flag=VALUE` form
+        /// (`--respect-schedule`, `--respect-schedule=5m`): the flag alone reads as "".
+        case optionalValue(placeholder: String)
     }
 
     let long: String
@@ -35,24 +38,36 @@ struct Flag: Hashable, Sendable {
         self.init(long, short: short, .toggle, help)
     }
 
-    var takesValue: Bool { kind != .toggle }
+    /// True when the flag is followed by its value (`--config FILE`, `--config=FILE`).
+    var takesValue: Bool {
+        switch kind {
+        case .toggle, .optionalValue: return false
+        case .value, .list, .choice: return true
+        }
+    }
 
     /// `FILE`, `NAMES`, `text|json`; nil for a toggle.
     var placeholder: String? {
         switch kind {
         case .toggle: return nil
-        case .value(let p), .list(let p): return p
+        case .value(let p), .list(let p), .optionalValue(let p): return p
         case .choice(let words): return words.joined(separator: "|")
         }
     }
 
+    /// What follows the flag's name where it is shown: ` FILE`, `[=PERIOD]`, or nothing.
+    var valueSuffix: String {
+        if case .optionalValue(let p) = kind { return "[=\(p)]" }
+        return placeholder.map { " " + $0 } ?? ""
+    }
+
     /// `-c, --config FILE`
     var shownWithValue: String {
-        (short.map { $0 + ", " } ?? "") + long + (placeholder.map { " " + $0 } ?? "")
+        (short.map { $0 + ", " } ?? "") + long + valueSuffix
     }
 
     /// `[-c FILE]` in a synopsis.
-    var synopsis: String { "[" + (short ?? long) + (placeholder.map { " " + $0 } ?? "") + "]" }
+    var synopsis: String { "[" + (short ?? long) + valueSuffix + "]" }
 }
 
 /// Every flag of every command.
@@ -67,7 +82,7 @@ enum Flags {
     static let worker = Flag("--worker", .value(placeholder: "NAME"), "this process's name in a shared (PostgreSQL) state's leases (default <hostname>:<pid>)")
     static let record = Flag("--record", .value(placeholder: "DIR"), "also save every HTTP exchange under DIR (secrets redacted)")
     static let replay = Flag("--replay", .value(placeholder: "DIR"), "answer every request from recordings in DIR; no network at all")
-    static let respectSchedule = Flag("--respect-schedule", "run only the sources that are due (interval, backoff after failures), so a cron entry every minute runs each source on its own interval")
+    static let respectSchedule = Flag("--respect-schedule", .optionalValue(placeholder: "PERIOD"), "run only the sources that are due (interval, backoff after failures), so a timer or cron entry runs each source on its own interval; PERIOD is how often the timer calls (default 5m, the shipped timer's): a source due within half of it runs now rather than a whole period late")
     static let quiet = Flag("--quiet", short: "-q", "log warnings and errors only: no summary on stderr (--log-level warn)")
     static let verbose = Flag("--verbose", short: "-v", "also log each source as it finishes (--log-level debug)")
     static let logFormat = Flag("--log-format", .choice(LogFormat.allCases.map(\.rawValue)), "logs on stderr as text lines (local time) or one JSON object per line (UTC); the summary too")

@@ -15,7 +15,7 @@ enum Completion {
 
     static func valueKind(_ f: Flag) -> ValueKind? {
         switch f.kind {
-        case .toggle: return nil
+        case .toggle, .optionalValue: return nil  // its value only ever follows `=`
         case .choice(let words): return .words(words)
         case .value(let p), .list(let p):
             if p == "FILE" { return .file }

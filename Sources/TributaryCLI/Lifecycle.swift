@@ -22,8 +22,27 @@ struct Lifecycle {
     let runner: Runner
     let watch: Bool
 
+    /// How often the shipped systemd timer (`tributary.timer`) calls `run --respect-schedule`:
+    /// the period `--respect-schedule` assumes without `=PERIOD`.
+    static let timerPeriod = 300.0
+
+    /// The due tolerance of `run --respect-schedule[=PERIOD]`: half the caller's period (the
+    /// shipped timer's without a value), so a source that falls due just after a call runs at
+    /// that call rather than a whole period late. 0 without the flag; nil (after saying why) for
+    /// a PERIOD that is not a duration.
+    static func dueTolerance(_ value: String?, log: Log) -> Double? {
+        guard let value else { return 0 }
+        if value.isEmpty { return timerPeriod / 2 }
+        guard let period = Durations.parse(value), period > 0 else {
+            log.error("--respect-schedule=\(value): expected how often the timer or cron entry calls, a duration such as 5m, 1m or 300")
+            return nil
+        }
+        return period / 2
+    }
+
     func run() async -> Int32 {
         let log = runner.log, config = runner.config
+        guard let dueWithin = Self.dueTolerance(runner.args.value(ifDeclared: Flags.respectSchedule), log: log) else { return 2 }
         guard let selected = runner.selectSources(), runner.preflight(selected) else { return 2 }
         if watch && selected.isEmpty {
             log.error("watch: no enabled source to run")
@@ -48,7 +67,7 @@ struct Lifecycle {
         let stopping = StopFlag()
         let delivery = runner.makeDelivery(state: state, stopping: stopping, watch: watch)
         let engine = Engine(sources: selected, delivery: delivery, transport: transport,
-                            options: Engine.Options(respectSchedule: runner.args.given(ifDeclared: Flags.respectSchedule),
+                            options: Engine.Options(respectSchedule: runner.args.given(ifDeclared: Flags.respectSchedule), dueWithin: dueWithin,
                                                     concurrency: config.http.concurrency, grace: Self.grace,
                                                     explain: runner.args.is(.test)),
                             stopping: stopping)

@@ -25,6 +25,7 @@ enum ManPage {
         var parts: [String] = []
         if let short = f.short { parts.append(bold(short)) }
         parts.append(bold(f.long))
+        if case .optionalValue(let p) = f.kind { return parts.joined(separator: ", ") + "[=" + italic(p) + "]" }
         return parts.joined(separator: ", ") + (f.placeholder.map { " " + italic($0) } ?? "")
     }
 
@@ -46,7 +47,10 @@ enum ManPage {
             case .choice(let w): args.append(bold(w.joined(separator: "|")))
             case .choiceThen(let w, let p): args += [bold(w.joined(separator: "|")), italic(p)]
             }
-            for f in c.flags { args.append("[" + bold(f.short ?? f.long) + (f.placeholder.map { " " + italic($0) } ?? "") + "]") }
+            for f in c.flags {
+                if case .optionalValue(let p) = f.kind { args.append("[" + bold(f.long) + "[=" + italic(p) + "]]"); continue }
+                args.append("[" + bold(f.short ?? f.long) + (f.placeholder.map { " " + italic($0) } ?? "") + "]")
+            }
             if !args.isEmpty { s += args.joined(separator: " ") + "\n" }
             s += ".br\n"
         }

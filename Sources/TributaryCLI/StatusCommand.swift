@@ -18,6 +18,15 @@ enum StatusCommand {
         let duplicates: Int
         /// What its processors counted (`processed`: `no content`), by name.
         var processed: [String: Int] = [:]
+        /// The interval in use: the configured one, or for `interval: "auto"` the last one its
+        /// runs chose, with why (`AdaptiveInterval`).
+        var interval: AdaptiveInterval.Choice? = nil
+
+        /// The interval in use, and for `interval: "auto"` why (nil for a fixed interval).
+        var intervalInUse: (seconds: Double, why: String?) {
+            guard source.adaptive != nil else { return (source.interval, nil) }
+            return interval.map { ($0.seconds, $0.why) } ?? (source.interval, "auto, no run yet")
+        }
 
         var failing: Bool { (state?.failures ?? 0) > 0 }
         /// Counts against the exit code: enabled and failing or stale.
@@ -52,6 +61,7 @@ enum StatusCommand {
         var states: [String: SourceState] = [:]
         var duplicates: [String: Int] = [:]
         var processed: [String: [String: Int]] = [:]
+        var intervals: [String: AdaptiveInterval.Choice] = [:]
         do {
             // No file (or one no run has written to), no schema of ours: no source has run.
             let store: (any StateBackend)?
@@ -65,6 +75,12 @@ enum StatusCommand {
                 let counters = try store.counters()
                 for c in counters where c.name == .storyDuplicates { duplicates[c.label, default: 0] += c.value }
                 processed = ProcessedCount.bySource(counters)
+                let auto = config.sources.filter { $0.settings.adaptive != nil }.map(\.settings.name)
+                if !auto.isEmpty {
+                    for (name, bytes) in try store.values(namespace: AdaptiveInterval.intervalNamespace, keys: auto) {
+                        intervals[name] = AdaptiveInterval.decodeChoice(bytes)
+                    }
+                }
             }
         } catch {
             err.log("tributary: status: cannot read the state: \(error.message)\n")
@@ -73,7 +89,7 @@ enum StatusCommand {
         let now = Timestamp.now().seconds
         let rows = config.sources.map { s in
             Row(source: s.settings, state: states[s.settings.name], stale: isStale(s.settings, states[s.settings.name], now: now),
-                duplicates: duplicates[s.settings.name] ?? 0, processed: processed[s.settings.name] ?? [:])
+                duplicates: duplicates[s.settings.name] ?? 0, processed: processed[s.settings.name] ?? [:], interval: intervals[s.settings.name])
         }
         // The duplicates column when stories are configured or were (counts in state).
         let showDuplicates = config.stories != nil || !duplicates.isEmpty
@@ -88,6 +104,9 @@ enum StatusCommand {
         time("last_success", r.state?.lastSuccess)
         e.append(("failures", .number(JSONNumber(r.state?.failures ?? 0))))
         time("next_due", r.state?.nextDue)
+        let interval = r.intervalInUse
+        e.append(("interval", .number(JSONNumber(Int(interval.seconds.rounded())))))
+        if let why = interval.why { e.append(("interval_reason", .string(why))) }
         if let error = r.state?.lastError, r.failing { e.append(("last_error", .string(Secrets.scrub(error)))) }
         e.append(("emitted", .number(JSONNumber(r.state?.emittedTotal ?? 0))))
         e.append(("duplicates", .number(JSONNumber(r.duplicates))))
@@ -102,16 +121,22 @@ enum StatusCommand {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// `15m`, or for `interval: "auto"` `1h30m (median gap 3h)`.
+    static func intervalText(_ r: Row) -> String {
+        let i = r.intervalInUse
+        return Durations.format(i.seconds) + (i.why.map { " (\($0))" } ?? "")
+    }
+
     /// `duplicates`: with a DUPLICATES column after EMITTED.
     /// `processed`: with a PROCESSED column (`3 no content`) after those.
     static func table(_ rows: [Row], duplicates: Bool = false, processed: Bool = false) -> String {
         func t(_ v: Double?) -> String { v.map { Log.localTime($0).prefix(19).replacingT() } ?? "-" }
-        let header = ["NAME", "TYPE", "STATUS", "LAST RUN", "LAST SUCCESS", "FAILURES", "NEXT DUE", "EMITTED"] + (duplicates ? ["DUPLICATES"] : []) + (processed ? ["PROCESSED"] : []) + ["LAST ERROR"]
+        let header = ["NAME", "TYPE", "STATUS", "LAST RUN", "LAST SUCCESS", "FAILURES", "NEXT DUE", "INTERVAL", "EMITTED"] + (duplicates ? ["DUPLICATES"] : []) + (processed ? ["PROCESSED"] : []) + ["LAST ERROR"]
         var cells = [header]
         for r in rows {
             let err = r.failing ? r.state?.lastError.map(Secrets.scrub) ?? "" : ""
             cells.append([r.source.name, r.source.type, r.word, t(r.state?.lastRun), t(r.state?.lastSuccess), String(r.state?.failures ?? 0),
-                          t(r.state?.nextDue), String(r.state?.emittedTotal ?? 0)] + (duplicates ? [String(r.duplicates)] : [])
+                          t(r.state?.nextDue), intervalText(r), String(r.state?.emittedTotal ?? 0)] + (duplicates ? [String(r.duplicates)] : [])
                 + (processed ? [r.processed.isEmpty ? "-" : r.processed.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")] : []) + [err])
         }
         let widths = header.indices.map { c in cells.map { $0[c].count }.max() ?? 0 }

@@ -56,6 +56,9 @@ public struct HTTPClient: Sendable {
                     throw error
                 }
                 if resp.status > 0 { ledger?.countStatus(resp.status) }
+                if let ledger, ledger.collectsHints, resp.status > 0 {
+                    ledger.noteHint(IntervalHint.of(status: resp.status, headers: resp.headers, now: Timestamp.now().seconds))
+                }
                 if resp.status == 304, conditional, let ledger, let lookupKey {
                     if let body = await ledger.storedBody(lookupKey) {
                         ledger.countNotModified()

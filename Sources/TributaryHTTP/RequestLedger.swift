@@ -19,13 +19,18 @@ public final class RequestLedger: Sendable {
     private let state = Locked<(requests: Int, notModified: Int, fresh: Int, pending: [(key: String, response: CachedResponse)])>((0, 0, 0, []))
     /// Answers by status (`"200"`, `"error"`) not yet handed to the delivery.
     private let statuses = Locked<[String: Int]>([:])
+    /// True for a source with `interval: "auto"`: the servers' hints are collected.
+    public let collectsHints: Bool
+    /// The largest hint of the run so far (`IntervalHint`).
+    private let hint = Locked<IntervalHint?>(nil)
 
     /// `known`: the validators state has for this scope; `cache`: reads the body stored with one
     /// (on a 304); `warn`: told when that body cannot be read (the request is then sent again
     /// without validators).
     public init(scope: String, known: [String: HTTPValidators] = [:], cache: (any HTTPCache)? = nil,
-                warn: @escaping @Sendable (String) -> Void = { _ in }, keepsValidators: Bool = true) {
+                warn: @escaping @Sendable (String) -> Void = { _ in }, keepsValidators: Bool = true, collectsHints: Bool = false) {
         self.scope = scope
+        self.collectsHints = collectsHints
         self.keepsValidators = keepsValidators
         self.known = known
         self.cache = cache
@@ -57,6 +62,16 @@ public final class RequestLedger: Sendable {
             return taken
         }
     }
+
+    /// Keeps `h` when it is larger than the run's hint so far (with `collectsHints`).
+    public func noteHint(_ h: IntervalHint?) {
+        guard collectsHints, let h else { return }
+        hint.withLock { $0 = IntervalHint.larger($0, h) }
+    }
+
+    /// The largest hint of the run (headers of its responses, and what its source read in the
+    /// documents: an RSS `<ttl>`).
+    public var largestHint: IntervalHint? { hint.withLock { $0 } }
 
     /// Counts one answer: its status, or `"error"` for a transfer that got none.
     func countStatus(_ status: Int?) {

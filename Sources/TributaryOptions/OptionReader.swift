@@ -117,6 +117,10 @@ public final class OptionReader {
             if value.boolValue == nil { bad("true or false") }
         case .duration:
             if Durations.parse(value) == nil { bad("a duration up to 3650d (seconds, or a string like \"250ms\", \"20s\", \"15m\", \"2h\", \"1d\")") }
+        case .durationOrAuto:
+            if value.stringValue != "auto" && Durations.parse(value) == nil {
+                bad("\"auto\" or a duration up to 3650d (seconds, or a string like \"20s\", \"15m\", \"2h\", \"1d\")")
+            }
         case .size:
             if ByteSizes.parse(value) == nil { bad("a size up to 1TiB (bytes, or a string like \"512KiB\", \"16MiB\")") }
         case .keyPath:

@@ -13,6 +13,8 @@ public struct OptionSpec: Sendable {
         case number
         case bool
         case duration
+        /// A duration, or the word `"auto"` (`interval`).
+        case durationOrAuto
         case size
         case keyPath
         case stringList
@@ -133,6 +135,7 @@ public struct OptionSpec: Sendable {
         case .number: return "number"
         case .bool: return "bool"
         case .duration: return "duration"
+        case .durationOrAuto: return "duration|\"auto\""
         case .size: return "size"
         case .keyPath: return "key path"
         case .stringList: return "list of strings"
@@ -163,6 +166,7 @@ public struct OptionSpec: Sendable {
         case .integer: return bounded("integer")
         case .number: return bounded("number")
         case .duration: return bounded("duration")
+        case .durationOrAuto: return bounded("duration") + " or `auto`"
         case .enumeration(let v): return "one of " + v.map { "`\($0)`" }.joined(separator: ", ")
         case .enumOrInteger(let v, let min): return "one of " + v.map { "`\($0)`" }.joined(separator: ", ") + ", or an integer (at least \(min))"
         default: return bounded(typeName)

@@ -26,7 +26,7 @@ final class DocTablesTests: XCTestCase {
         XCTAssertEqual(t, """
         | key | type | default | description |
         |---|---|---|---|
-        | `interval` | duration (at least 1s) | defaults.interval (15m) | how often `watch` (and `run --respect-schedule`) runs it, at least 1s |
+        | `interval` | duration (at least 1s) or `auto` | defaults.interval (15m) | how often `watch` (and `run --respect-schedule`) runs it, at least 1s; "auto": as often as it publishes and its server allows, between `interval_min` and `interval_max` (Docs/scheduling.md) |
         | `enabled` | bool | `true` | false skips the source |
         | `quota` | object |  | request budget: skip the source once `requests` were made in the current `per` window |
         | `quota.requests` | integer (at least 1) | required | requests allowed per window |

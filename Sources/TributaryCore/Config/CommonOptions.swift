@@ -6,8 +6,12 @@ public enum CommonOptions {
     public static let name = Option.string("name", "unique name, [a-z0-9][a-z0-9._-]*").required
     public static let sourceType = Option.string("type", "the source type (see `tributary sources`)").required
     public static let enabled = Option.bool("enabled", "false skips the source").defaulted(true)
-    public static let interval = Option.duration("interval", atLeast: 1, "how often `watch` (and `run --respect-schedule`) runs it, at least 1s")
+    public static let interval = Option.interval("interval", atLeast: 1, "how often `watch` (and `run --respect-schedule`) runs it, at least 1s; \"auto\": as often as it publishes and its server allows, between `interval_min` and `interval_max` (Docs/scheduling.md)")
         .documented(default: "defaults.interval (15m)")
+    public static let intervalMin = Option.duration("interval_min", atLeast: 1, "with `interval: \"auto\"`: never run it more often than this")
+        .documented(default: "defaults.interval_min (5m)")
+    public static let intervalMax = Option.duration("interval_max", atLeast: 1, "with `interval: \"auto\"`: never wait longer than this between runs")
+        .documented(default: "defaults.interval_max (1d)")
     public static let timeout = Option.duration("timeout", atLeast: 0.001, "total time for one HTTP attempt (more than 0)")
         .documented(default: "defaults.timeout (20s)")
     public static let retries = Option.integer("retries", 0...10, "retries on connection errors, timeouts, 429 and 5xx")
@@ -45,7 +49,7 @@ public enum CommonOptions {
         spec: OptionSpec("process", .pluginList, "processors the items go through after the filter, in order: objects with a `type` (see `tributary sources`) and its options"),
         read: { v, _ in v.arrayValue }, show: { _ in "[...]" }, placeholder: { [] })
 
-    public static let source: [any OptionDeclaration] = [name, sourceType, enabled, interval, timeout, retries, maxItems, firstRun, emitUpdates, quota, expectNewWithin, FilterOptions.filter, process]
+    public static let source: [any OptionDeclaration] = [name, sourceType, enabled, interval, intervalMin, intervalMax, timeout, retries, maxItems, firstRun, emitUpdates, quota, expectNewWithin, FilterOptions.filter, process]
 
     // MARK: every sink
 
@@ -65,11 +69,13 @@ public enum CommonOptions {
     // MARK: top-level sections
 
     public enum Defaults {
-        public static let interval = Option.duration("interval", atLeast: 1, "default interval of every source").defaulted(900)
+        public static let interval = Option.interval("interval", atLeast: 1, "default interval of every source (a duration, or \"auto\")").defaulted(.fixed(900))
+        public static let intervalMin = Option.duration("interval_min", atLeast: 1, "default `interval_min` (the shortest automatic interval)").defaulted(300)
+        public static let intervalMax = Option.duration("interval_max", atLeast: 1, "default `interval_max` (the longest automatic interval)").defaulted(86400)
         public static let timeout = Option.duration("timeout", atLeast: 0.001, "default timeout of every source").defaulted(20)
         public static let retries = Option.integer("retries", 0...10, "default retries of every source").defaulted(2)
         public static let jitter = Option.duration("jitter", "random spread added to each scheduled run").documented(default: "10% of the interval")
-        public static let all: [any OptionDeclaration] = [interval, timeout, retries, jitter, FilterOptions.filter, CommonOptions.process]
+        public static let all: [any OptionDeclaration] = [interval, intervalMin, intervalMax, timeout, retries, jitter, FilterOptions.filter, CommonOptions.process]
     }
 
     public typealias HTTP = HTTPSettings.Options

@@ -43,7 +43,10 @@ public struct SourceSettings: Sendable {
     public var name: String
     public var type: String
     public var enabled: Bool
+    /// The interval (`interval: "auto"`: the one before anything is known, `adaptive.start`).
     public var interval: Double
+    /// Set for `interval: "auto"`: the interval follows the source (`AdaptiveInterval`).
+    public var adaptive: AdaptiveInterval?
     /// Random spread (seconds) of each scheduled run.
     public var jitter: Double
     public var timeout: Double
@@ -74,6 +77,9 @@ public struct SourceSettings: Sendable {
         self.expectNewWithin = expectNewWithin
         self.filter = filter
     }
+
+    /// The interval of a run that ends now: the fixed one, or the one `adaptive` chooses.
+    public var fixedChoice: AdaptiveInterval.Choice { AdaptiveInterval.Choice(seconds: interval, why: "interval") }
 }
 
 public struct ConfiguredSource: Sendable {

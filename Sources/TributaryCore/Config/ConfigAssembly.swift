@@ -45,7 +45,8 @@ extension ConfigLoader {
         let shared = SharedStateSettings.read(stateR)
         let stories = owner["stories"].flatMap { tops[$0][Self.stories] }.map(StorySettings.read)
         let sourceDefaults = SourceDefaults(
-            interval: defaults[CommonOptions.Defaults.interval], timeout: defaults[CommonOptions.Defaults.timeout],
+            interval: defaults[CommonOptions.Defaults.interval], intervalMin: defaults[CommonOptions.Defaults.intervalMin],
+            intervalMax: defaults[CommonOptions.Defaults.intervalMax], timeout: defaults[CommonOptions.Defaults.timeout],
             retries: defaults[CommonOptions.Defaults.retries], jitter: defaults[CommonOptions.Defaults.jitter],
             filter: FilterOptions.read(defaults),
             process: defaults[CommonOptions.process].map { makeProcessors($0, context: "defaults.process", reader: defaults, registry: registry) })
@@ -126,7 +127,9 @@ extension ConfigLoader {
 
     /// `defaults`, as every source reads them.
     struct SourceDefaults {
-        let interval: Double
+        let interval: IntervalValue
+        let intervalMin: Double
+        let intervalMax: Double
         let timeout: Double
         let retries: Int
         let jitter: Double?
@@ -174,8 +177,20 @@ extension ConfigLoader {
         let checksBefore = diag.preflight.count
         let reader = OptionReader(object: obj, context: context, specs: specs.of(desc), diagnostics: diag, configDirectory: part.directory)
         let quota = reader[CommonOptions.quota]
-        let interval = reader[CommonOptions.interval] ?? defaults.interval
-        let settings = SourceSettings(
+        let written = reader[CommonOptions.interval] ?? defaults.interval
+        var adaptive: AdaptiveInterval? = nil
+        if written == .auto {
+            let lo = reader[CommonOptions.intervalMin] ?? defaults.intervalMin
+            let hi = reader[CommonOptions.intervalMax] ?? defaults.intervalMax
+            if lo > hi { reader.error(reader.has(CommonOptions.intervalMax) ? CommonOptions.intervalMax.spec.name : CommonOptions.intervalMin.spec.name,
+                                      "interval_min (\(Durations.format(lo))) must not exceed interval_max (\(Durations.format(hi)))") }
+            adaptive = AdaptiveInterval(min: lo, max: hi, jitter: defaults.jitter)
+        } else if reader.has(CommonOptions.intervalMin) || reader.has(CommonOptions.intervalMax) {
+            reader.error(reader.has(CommonOptions.intervalMin) ? CommonOptions.intervalMin.spec.name : CommonOptions.intervalMax.spec.name,
+                         "only applies with \"interval\": \"auto\"")
+        }
+        let interval = written.seconds ?? adaptive?.start ?? 900
+        var settings = SourceSettings(
             name: name ?? "source\(i)", type: type,
             enabled: reader[CommonOptions.enabled],
             interval: interval,
@@ -188,6 +203,7 @@ extension ConfigLoader {
             quota: quota.map { q in (q[CommonOptions.Quota.requests], q[CommonOptions.Quota.per]) },
             expectNewWithin: reader[CommonOptions.expectNewWithin],
             filter: FilterOptions.read(reader) ?? defaults.filter)
+        settings.adaptive = adaptive
         // The plugin's own checks run even when a key was wrong (typed reads give a
         // placeholder then), so every error of the config is reported at once.
         let own = reader[CommonOptions.process].map { makeProcessors($0, context: context + ".process", reader: reader, registry: registry) }

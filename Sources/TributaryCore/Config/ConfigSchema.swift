@@ -100,6 +100,9 @@ public enum ConfigSchema {
         case .bool: e.append(("type", .string("boolean")))
         case .duration:
             e.append(("oneOf", .array([obj([("type", .string("number")), ("minimum", .int(0))]), obj([("type", .string("string")), ("pattern", .string(durationPattern))])])))
+        case .durationOrAuto:
+            e.append(("oneOf", .array([obj([("type", .string("number")), ("minimum", .int(0))]), obj([("type", .string("string")), ("pattern", .string(durationPattern))]),
+                                       obj([("const", .string("auto"))])])))
         case .size:
             e.append(("oneOf", .array([obj([("type", .string("integer")), ("minimum", .int(0))]), obj([("type", .string("string")), ("pattern", .string(sizePattern))])])))
         case .stringList: e.append(("type", .string("array"))); e.append(("items", obj([("type", .array([.string("string"), .string("integer")]))])))

@@ -160,7 +160,16 @@ public final class Delivery: @unchecked Sendable {
         }
         var buffers = false
         if !options.emitAll, previous?.lastSuccess == nil, case .newest = settings.firstRun { buffers = true }
-        return (SourceRun(settings: settings, previous: previous, validators: validators, buffersFirstRun: buffers), warning)
+        let run = SourceRun(settings: settings, previous: previous, validators: validators, buffersFirstRun: buffers)
+        if settings.adaptive != nil {
+            do throws(StateError) {
+                let stored = try await gateway.values(namespace: AdaptiveInterval.arrivalsNamespace, keys: [settings.name])
+                run.arrivals = AdaptiveInterval.decodeArrivals(stored[settings.name])
+            } catch {
+                warning = (warning.map { $0 + "; " } ?? "") + "state: cannot read when its last items came (interval: auto): \(error.message)"
+            }
+        }
+        return (run, warning)
     }
 
     /// Delivers one batch of a source's items (see the type's description). Throws when the
@@ -301,11 +310,17 @@ public final class Delivery: @unchecked Sendable {
         do { tx = try state.begin() } catch { throw stateFailure(error, written: false) }
         var toEmit: [Item]
         var duplicates = 0
+        var arrivals: [Double]? = nil
         do {
             let hashes = batch.map(\.contentHash)
             let now = Timestamp.now().seconds
             let known = try tx.claim(zip(batch, hashes).map { EmittedID(id: $0.id, source: settings.name, hash: $1) }, now: now)
             toEmit = policy.toEmit(batch, hashes: hashes, known: known, settings: settings, firstRun: run.firstRun)
+            if settings.adaptive != nil {
+                // `interval: "auto"` learns from the items new to the state, emitted or not.
+                let fresh = zip(batch, known).compactMap { $1 == nil ? $0 : nil }
+                if !fresh.isEmpty { arrivals = AdaptiveInterval.merged(run.arrivals, adding: fresh, now: now) }
+            }
             if let stories {
                 let told = try stories.tell(toEmit, in: tx, now: now)
                 toEmit = told.items
@@ -331,8 +346,12 @@ public final class Delivery: @unchecked Sendable {
             try tx.addSourceCounts(SourceCounts(source: settings.name, type: settings.type, fetched: run.uncountedFetched, new: toEmit.count, now: now))
             try tx.addCounters(uncountedCounters(run, written: written.perSink) + Self.rejectedCounters(written.rejections)
                                + (duplicates > 0 ? [StateCounter(.storyDuplicates, settings.name, duplicates)] : []))
+            if let arrivals {
+                try tx.putValues(namespace: AdaptiveInterval.arrivalsNamespace, [(settings.name, AdaptiveInterval.encode(arrivals: arrivals))], now: now)
+            }
             if let record {
                 try tx.recordRun(record)
+                try recordInterval(tx, run, now: now)
                 try tx.releaseLease(source: record.source, worker: options.worker)
             }
             try tx.commit()
@@ -340,6 +359,7 @@ public final class Delivery: @unchecked Sendable {
             tx.rollback()
             throw stateFailure(error, written: !toEmit.isEmpty)
         }
+        if let arrivals { run.arrivals = arrivals }
         run.uncountedFetched = 0
         run.uncountedStatuses = [:]
         run.uncountedCounters = [:]
@@ -431,8 +451,9 @@ public final class Delivery: @unchecked Sendable {
     /// `stopped`: interrupted or delivery stopped, not the source's fault: no run is recorded,
     /// so there is no failure count and no backoff. `seconds`: how long the run took;
     /// `statuses`: the HTTP answers since the last batch.
+    /// `hint`: what the servers said about asking again (`interval: "auto"`).
     public func finish(_ run: SourceRun, failure: String?, stopped: Bool, requests: Int, validators: [(key: String, response: CachedResponse)],
-                       seconds: Double? = nil, statuses: [String: Int] = [:]) async -> SourceRunResult {
+                       seconds: Double? = nil, statuses: [String: Int] = [:], hint: IntervalHint? = nil) async -> SourceRunResult {
         // Without state there is nothing to record: the counts are read here, after the last
         // `deliver` has come back from the thread (every write to them happened before that).
         guard state != nil else {
@@ -445,7 +466,8 @@ public final class Delivery: @unchecked Sendable {
             guard let state = self.state else { return result }
             let now = Timestamp.now().seconds
             let failures = failure == nil ? 0 : (run.previous?.failures ?? 0) + 1
-            let due = Schedule.nextDue(interval: settings.interval, jitter: settings.jitter, failures: failures, now: now)
+            let interval = self.interval(run, hint: hint, now: now)
+            let due = Schedule.nextDue(interval: interval.seconds, jitter: settings.adaptive?.jitter(for: interval.seconds) ?? settings.jitter, failures: failures, now: now)
             let record = RunRecord(source: settings.name, type: settings.type, success: failure == nil, error: failure, nextDue: due, now: now,
                                    requests: requests, quotaPer: settings.quota?.per, seconds: seconds)
             run.uncountedStatuses.merge(statuses, uniquingKeysWith: +)
@@ -465,6 +487,7 @@ public final class Delivery: @unchecked Sendable {
                         if !stopped {
                             try tx.storeValidators(kept, now: now)
                             try tx.recordRun(record)
+                            try self.recordInterval(tx, run, now: now)
                         }
                         try tx.addCounters(self.uncountedCounters(run, written: []))
                         try tx.releaseLease(source: settings.name, worker: self.options.worker)
@@ -494,6 +517,23 @@ public final class Delivery: @unchecked Sendable {
             }
             return result
         }
+    }
+
+    /// The interval of the run ending now: the fixed one, or for `interval: "auto"` the one
+    /// its arrivals and the servers' hint give (kept in `run` for `recordInterval`). A first
+    /// run that waited for its whole source counts its items as they will be.
+    private func interval(_ run: SourceRun, hint: IntervalHint?, now: Double) -> AdaptiveInterval.Choice {
+        guard let adaptive = run.settings.adaptive else { return run.settings.fixedChoice }
+        let arrivals = run.buffersFirstRun ? AdaptiveInterval.merged(run.arrivals, adding: run.buffer, now: now) : run.arrivals
+        let choice = adaptive.choose(arrivals: arrivals, now: now, hint: hint)
+        run.intervalChoice = choice
+        return choice
+    }
+
+    /// Writes the interval `interval` chose, beside the run's record (`status` shows it).
+    private func recordInterval(_ tx: any StateTransaction, _ run: SourceRun, now: Double) throws(StateError) {
+        guard let choice = run.intervalChoice else { return }
+        try tx.putValues(namespace: AdaptiveInterval.intervalNamespace, [(run.settings.name, AdaptiveInterval.encode(choice))], now: now)
     }
 
     private func begin(_ state: any StateBackend) throws(SourceError) -> any StateTransaction {

@@ -88,6 +88,10 @@ public struct Engine: Sendable {
     public struct Options: Sendable {
         /// Skip sources that are not due yet (`run --respect-schedule`).
         public var respectSchedule = false
+        /// With `respectSchedule`: a source due within this many seconds runs now (half the
+        /// period of the timer that calls `run --respect-schedule[=PERIOD]`), so one that falls
+        /// due just after a call does not wait a whole period more.
+        public var dueWithin = 0.0
         /// Transfers in flight at once (`http.concurrency`): sources run `sourcesPerTransfer`
         /// times as many at once, since a source waiting for a transfer slot only costs memory.
         public var concurrency = 32
@@ -96,8 +100,9 @@ public struct Engine: Sendable {
         public var grace = 5.0
         /// Sources explain what their rules matched (`FetchContext.explain`): `tributary test`.
         public var explain = false
-        public init(respectSchedule: Bool = false, concurrency: Int = 32, grace: Double = 5, explain: Bool = false) {
+        public init(respectSchedule: Bool = false, dueWithin: Double = 0, concurrency: Int = 32, grace: Double = 5, explain: Bool = false) {
             self.respectSchedule = respectSchedule
+            self.dueWithin = dueWithin
             self.concurrency = concurrency
             self.grace = grace
             self.explain = explain
@@ -284,7 +289,8 @@ public struct Engine: Sendable {
         let (run, warning) = await delivery.begin(settings, previous: previous)
         if let warning { observer(.warning(source: name, message: warning)) }
         let ledger = RequestLedger(scope: name, known: run.validators, cache: delivery.state == nil ? nil : delivery.gateway,
-                                   warn: { observer(.warning(source: name, message: $0)) }, keepsValidators: delivery.state != nil)
+                                   warn: { observer(.warning(source: name, message: $0)) }, keepsValidators: delivery.state != nil,
+                                   collectsHints: settings.adaptive != nil && delivery.state != nil)
         let client = HTTPClient(transport: transport, retries: settings.retries, timeout: settings.timeout, ledger: ledger)
         // The processing stage: the source's filter, then its `process` list.
         let tally = ProcessingTally()
@@ -337,7 +343,7 @@ public struct Engine: Sendable {
             status = .notModified
         }
         let result = await delivery.finish(run, failure: failure, stopped: stopped, requests: ledger.requests, validators: ledger.takePending(),
-                                           seconds: seconds, statuses: ledger.takeStatuses())
+                                           seconds: seconds, statuses: ledger.takeStatuses(), hint: ledger.largestHint)
         for r in result.rejections { observer(.warning(source: name, message: r.message)) }
         for note in result.notes { observer(.warning(source: name, message: note)) }
         if let e = result.stateError { observer(.warning(source: name, message: e)) }
@@ -348,7 +354,7 @@ public struct Engine: Sendable {
     /// Why a source is not run now, and (for a quota) until when.
     func skipReason(_ settings: SourceSettings, _ previous: SourceState?, now: Double, observer: @Sendable (EngineEvent) -> Void) async -> (reason: String, until: Double?)? {
         guard delivery.state != nil else { return nil }
-        if options.respectSchedule, let due = previous?.nextDue, due > now {
+        if options.respectSchedule, let due = previous?.nextDue, due > now + options.dueWithin {
             return ("not due until \(Timestamp(seconds: due).rfc3339)", nil)
         }
         if let q = settings.quota {

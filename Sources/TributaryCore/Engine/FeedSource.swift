@@ -147,6 +147,13 @@ public struct FetchContext: Sendable {
         log(message())
     }
 
+    /// Tells the schedule how often the document says to ask again (an RSS `<ttl>`,
+    /// `sy:updatePeriod`): with `interval: "auto"` the source never runs sooner than the
+    /// largest such hint of its run (Docs/scheduling.md). `why` names it: `ttl 2h`.
+    public func suggestInterval(atLeast seconds: Double, because why: String) {
+        http.ledger?.noteHint(IntervalHint(seconds: seconds, why: why))
+    }
+
     /// A new item with `source`, `type` and `fetched` filled in.
     public func item(id: String, kind: String, title: String) -> Item {
         Item(id: id, source: settings.name, type: settings.type, kind: kind, title: title, fetched: fetched)

@@ -41,6 +41,10 @@ public final class SourceRun: @unchecked Sendable {
     var rejections: [SinkRejection] = []
     /// Ids delivered by this run, when ids are deduplicated per source run (`watch`).
     var seen = IDSet()
+    /// `interval: "auto"`: the times of its last new items, as the state has them
+    /// (`AdaptiveInterval.merged`), and the interval its run's end chose (written with the record).
+    var arrivals: [Double] = []
+    var intervalChoice: AdaptiveInterval.Choice?
 
     init(settings: SourceSettings, previous: SourceState?, validators: [String: HTTPValidators], buffersFirstRun: Bool) {
         self.settings = settings

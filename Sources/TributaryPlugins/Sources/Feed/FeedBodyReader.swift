@@ -103,6 +103,8 @@ final class FeedBodyReader {
     var title: String? { jsonDocument?.title ?? xml?.builder.feedTitle }
     /// Atom: the feed's authors, for entries that name none.
     var feedAuthor: String? { xml?.builder.feedAuthor }
+    /// How often the feed says to ask again (RSS `<ttl>`, `sy:updatePeriod`), as far as read.
+    var intervalHint: IntervalHint? { xml?.builder.intervalHint }
     /// Entries read, handed out or not.
     var entryCount: Int { jsonDocument?.entries.count ?? xml?.builder.entryCount ?? 0 }
 

@@ -12,12 +12,15 @@ enum FeedNamespace {
     static let media: Set<String> = ["http://search.yahoo.com/mrss/", "http://search.yahoo.com/mrss"]
     static let itunes: Set<String> = ["http://www.itunes.com/dtds/podcast-1.0.dtd", "http://www.itunes.com/DTDs/Podcast-1.0.dtd"]
     static let youtube: Set<String> = ["http://www.youtube.com/xml/schemas/2015"]
+    /// The syndication module: `sy:updatePeriod`, `sy:updateFrequency`.
+    static let syndication: Set<String> = ["http://purl.org/rss/1.0/modules/syndication/"]
 
     /// What the usual prefixes mean when a feed forgets to declare them.
     static let wellKnownPrefixes: [String: String] = [
         "media": "http://search.yahoo.com/mrss/", "dc": "http://purl.org/dc/elements/1.1/",
         "content": "http://purl.org/rss/1.0/modules/content/", "itunes": "http://www.itunes.com/dtds/podcast-1.0.dtd",
         "atom": "http://www.w3.org/2005/Atom", "yt": "http://www.youtube.com/xml/schemas/2015",
+        "sy": "http://purl.org/rss/1.0/modules/syndication/",
     ]
 }
 

@@ -38,6 +38,11 @@ final class FeedStreamBuilder: XMLEventHandler {
     private(set) var feedTitle: String?
     private var titleSeen = false
     private var authorNames: [String] = []
+    /// RSS `<ttl>` (minutes), and the syndication module's `sy:updatePeriod` /
+    /// `sy:updateFrequency`, as the channel (or Atom feed) gives them.
+    private(set) var ttl: String?
+    private(set) var updatePeriod: String?
+    private(set) var updateFrequency: String?
     /// Entries read and not yet taken.
     private(set) var entries: [FeedEntry] = []
     private(set) var entryCount = 0
@@ -115,6 +120,7 @@ final class FeedStreamBuilder: XMLEventHandler {
         }
         let rss = FeedNamespace.rss.contains(namespace)
         let atom = FeedNamespace.atom.contains(namespace)
+        let schedule = FeedNamespace.syndication.contains(namespace) && (name == "updatePeriod" || name == "updateFrequency")
         let read: Bool
         switch (format, containers.count) {
         case (.rss2?, 1), (.rss1?, 1):
@@ -124,9 +130,9 @@ final class FeedStreamBuilder: XMLEventHandler {
             }
             read = rss && name == "item"
         case (.rss2?, 2), (.rss1?, 2):
-            read = rss && (name == "item" || (name == "title" && !titleSeen))
+            read = rss && (name == "item" || (name == "title" && !titleSeen) || name == "ttl") || schedule
         case (.atom?, 1):
-            read = atom && (name == "entry" || name == "author" || (name == "title" && !titleSeen))
+            read = atom && (name == "entry" || name == "author" || (name == "title" && !titleSeen)) || schedule
         default:
             read = false
         }
@@ -233,6 +239,9 @@ final class FeedStreamBuilder: XMLEventHandler {
     /// A whole piece was read.
     private func finish(_ node: XMLElementNode) {
         let ns = FeedNamespace.self
+        if node.matches(ns.syndication, "updatePeriod") { updatePeriod = node.trimmedText; return }
+        if node.matches(ns.syndication, "updateFrequency") { updateFrequency = node.trimmedText; return }
+        if node.matches(ns.rss, "ttl") { ttl = node.trimmedText; return }
         switch format {
         case .rss2?, .rss1?:
             if node.matches(ns.rss, "item") {
@@ -255,6 +264,27 @@ final class FeedStreamBuilder: XMLEventHandler {
         case nil:
             break
         }
+    }
+
+    /// How often the feed says to ask again, from `<ttl>` (minutes) or `sy:updatePeriod`
+    /// (`hourly`, `daily`, `weekly`, `monthly`, `yearly`; default daily when only the frequency
+    /// is given) divided by `sy:updateFrequency` (default 1); the longer of the two. Values
+    /// that are not numbers or periods, and 0, say nothing.
+    var intervalHint: IntervalHint? {
+        var hint: IntervalHint? = nil
+        if let t = ttl, let minutes = Double(t), minutes >= 1 {
+            hint = IntervalHint(seconds: minutes * 60, why: "ttl " + IntervalHint.shown(minutes * 60))
+        }
+        if updatePeriod != nil || updateFrequency != nil {
+            let periods: [String: Double] = ["hourly": 3600, "daily": 86400, "weekly": 7 * 86400, "monthly": 30 * 86400, "yearly": 365 * 86400]
+            let word = updatePeriod?.lowercased() ?? "daily"
+            let times = updateFrequency.flatMap { Double($0) } ?? 1
+            if let period = periods[word], times >= 1 {
+                let why = "sy:updatePeriod \(word)" + (times == 1 ? "" : " / sy:updateFrequency \(Int(times))")
+                hint = IntervalHint.larger(hint, IntervalHint(seconds: period / times, why: why))
+            }
+        }
+        return hint
     }
 
     /// The base of an element: its `xml:base` resolved against its parent's, else the parent's.

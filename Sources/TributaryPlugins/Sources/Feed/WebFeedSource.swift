@@ -112,6 +112,7 @@ public struct WebFeedSource: FeedSource {
             try await context.emit(items)
         }
         for w in reader.warnings { context.warn("\(shown): \(w)") }
+        if let hint = reader.intervalHint { context.suggestInterval(atLeast: hint.seconds, because: hint.why) }
         if skipped > 0 {
             context.warn("\(shown): skipped \(skipped) of \(reader.entryCount) \(reader.format) entries with no id, link, title or text")
         }
