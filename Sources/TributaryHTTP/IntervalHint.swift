@@ -1,8 +1,9 @@
 import TributaryBase
 
-/// What a server says about how often to ask it again: the shortest wait it asks for, and
-/// in words where that came from (`ttl 2h`, `Cache-Control max-age 30m`). A source with
-/// `interval: "auto"` never runs sooner than its run's largest hint (Docs/scheduling.md).
+/// An interval and, in words, why: what a server says about how often to ask it again (the
+/// shortest wait it asks for: `ttl 2h`, `Cache-Control max-age 30m`; a source with
+/// `interval: "auto"` never runs sooner than its run's largest hint, Docs/scheduling.md), and
+/// the interval `AdaptiveInterval` chooses from it (`median gap 3h`).
 public struct IntervalHint: Sendable, Equatable {
     public var seconds: Double
     public var why: String

@@ -36,15 +36,8 @@ public struct AdaptiveInterval: Sendable, Equatable {
 
     func clamp(_ s: Double) -> Double { Swift.min(Swift.max(s, min), max) }
 
-    /// An interval chosen, and why.
-    public struct Choice: Sendable, Equatable {
-        public var seconds: Double
-        public var why: String
-        public init(seconds: Double, why: String) {
-            self.seconds = seconds
-            self.why = why
-        }
-    }
+    /// An interval chosen, and why: the same pair as a server's hint.
+    public typealias Choice = IntervalHint
 
     /// The interval for a source whose new items came at `arrivals` (ascending, distinct), at
     /// `now`, with its run's largest server hint.
