@@ -175,7 +175,7 @@ extension ConfigLoader {
         let reader = OptionReader(object: obj, context: context, specs: specs.of(desc), diagnostics: diag, configDirectory: part.directory)
         let quota = reader[CommonOptions.quota]
         let interval = reader[CommonOptions.interval] ?? defaults.interval
-        let settings = SourceSettings(
+        var settings = SourceSettings(
             name: name ?? "source\(i)", type: type,
             enabled: reader[CommonOptions.enabled],
             interval: interval,
@@ -188,6 +188,7 @@ extension ConfigLoader {
             quota: quota.map { q in (q[CommonOptions.Quota.requests], q[CommonOptions.Quota.per]) },
             expectNewWithin: reader[CommonOptions.expectNewWithin],
             filter: FilterOptions.read(reader) ?? defaults.filter)
+        settings.auth = AuthOptions.read(reader, specs: desc.options)
         // The plugin's own checks run even when a key was wrong (typed reads give a
         // placeholder then), so every error of the config is reported at once.
         let own = reader[CommonOptions.process].map { makeProcessors($0, context: context + ".process", reader: reader, registry: registry) }
