@@ -29,8 +29,7 @@ public enum AuthOptions {
     static let token = Option.secret("token", "bearer: the token, sent as \"Authorization: Bearer <token>\" (a secret)")
     static let username = Option.string("username", "basic: the user name")
     static let password = Option.secret("password", "basic: the password (a secret)")
-    static let tokenURL = Option.url("token_url", "oauth2_client_credentials: the token endpoint (http or https)")
-        .checked { $0.lowercased().hasPrefix("http") ? nil : "expected an http:// or https:// URL, found \"\(Redactor.redactURL($0))\"" }
+    static let tokenURL = Option.httpURL("token_url", "oauth2_client_credentials: the token endpoint")
     static let clientID = Option.string("client_id", "oauth2_client_credentials: the client id")
     static let clientSecret = Option.secret("client_secret", "oauth2_client_credentials: the client secret (a secret)")
     static let scope = Option.string("scope", "oauth2_client_credentials: the scope asked for (space-separated), if any")
