@@ -3,7 +3,7 @@ import XCTest
 import TributaryCore
 import TributaryTestSupport
 
-/// `auth` (SPEC section 16) on the release binary: bearer and basic headers arrive at the
+/// The common source option `auth` on the release binary: bearer and basic headers arrive at the
 /// source's host and nowhere else; OAuth2 client credentials against a loopback token server
 /// that counts its requests: one token for two sources of one client, cached across the
 /// requests of a run, fetched again after it expires and after a 401 (once), a failing token

@@ -2,7 +2,7 @@
 import Glibc
 #endif
 
-/// The common source option `auth` (SPEC section 16): credentials for the source's HTTP
+/// The common source option `auth`: credentials for the source's HTTP
 /// requests, in one of three forms, checked when the config is loaded and handed to the
 /// source's `HTTPClient` as a `SourceAuth` (Docs/configuration.md, "auth").
 ///
