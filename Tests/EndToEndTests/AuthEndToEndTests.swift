@@ -53,6 +53,40 @@ final class AuthEndToEndTests: XCTestCase {
         }
     }
 
+    /// API sources get `auth` with no code of their own: sent to their `base_url`'s host, next
+    /// to their own key (openweathermap's `APPID`), one token for two sources of one client.
+    func testAPISourcesSendAuthToTheirBaseURLsHost() throws {
+        let desk = TokenDesk()
+        let tokenServer = try LoopbackServer { desk.answer($0) }
+        defer { tokenServer.stop() }
+        let tokyo = #"{"latitude":35.7,"longitude":139.6875,"utc_offset_seconds":32400,"timezone":"Asia/Tokyo","current":{"time":"2026-11-30T02:00","interval":900,"temperature_2m":8.4,"relative_humidity_2m":71,"weather_code":0,"wind_speed_10m":1.2,"wind_direction_10m":10,"is_day":0}}"#
+        let berlin = #"{"coord":{"lon":13.4105,"lat":52.5244},"weather":[{"id":804,"main":"Clouds","description":"overcast clouds","icon":"04d"}],"main":{"temp":3.52,"humidity":87},"wind":{"speed":4.12,"deg":250},"dt":1795956000,"sys":{"country":"DE"},"timezone":3600,"id":2950159,"name":"Berlin","cod":200}"#
+        let api = try LoopbackServer { req in
+            let auth = req.header("Authorization") ?? ""
+            if req.path.hasPrefix("/v1/forecast?"), desk.allIssued.contains(where: { "Bearer " + $0 == auth }) { return .text(tokyo) }
+            if req.path.hasPrefix("/data/2.5/weather?APPID=OWM-key-55&"), auth == "Basic " + Data("owm:\(Self.basicPassword)".utf8).base64EncodedString() { return .text(berlin) }
+            return .text(#"{"error":true,"reason":"unauthorized"}"#, status: 401)
+        }
+        defer { api.stop() }
+        let dir = TempDir()
+        defer { dir.remove() }
+        let oauth = #""auth":{"type":"oauth2_client_credentials","token_url":"\#(tokenServer.url("/token/m"))","client_id":"m","client_secret":"${SECRET_M}"}"#
+        let sources = [
+            #"{"name":"om1","type":"open-meteo","coordinates":[{"lat":35.6895,"lon":139.6917}],"base_url":"\#(api.baseURL)",\#(oauth)}"#,
+            #"{"name":"om2","type":"open-meteo","coordinates":[{"lat":48.8566,"lon":2.3522,"name":"Paris"}],"base_url":"\#(api.baseURL)",\#(oauth)}"#,
+            #"{"name":"owm","type":"openweathermap","cities":["Berlin,DE"],"api_key":"OWM-key-55","base_url":"\#(api.baseURL)","auth":{"type":"basic","username":"owm","password":"${PW}"}}"#,
+        ]
+        let cfg = dir.write("tributary.json", #"{"sources":[\#(sources.joined(separator: ","))],"sinks":[{"type":"stdout","format":"jsonl"}]}"#)
+        let r = try BinaryRunner.run(["run", "-c", cfg, "--no-state"], env: ["SECRET_M": TokenDesk.secret("m"), "PW": Self.basicPassword])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.stdoutLines.count, 3, r.stdout)
+        XCTAssertEqual(desk.issued("m").count, 1, "two open-meteo sources, one client: one token")
+        XCTAssertEqual(api.requests.count, 3, "no 401")
+        for secret in desk.allIssued + [TokenDesk.secret("m"), Self.basicPassword, "OWM-key-55"] {
+            XCTAssertFalse(r.stdout.contains(secret) || r.stderr.contains(secret), secret)
+        }
+    }
+
     func testAuthIsCheckedWhenTheConfigIsLoaded() throws {
         let dir = TempDir()
         defer { dir.remove() }
