@@ -19,6 +19,12 @@ public struct HTTPClient: Sendable {
     /// Which failures get another attempt: `HTTPError.isRetryable` unless a caller (the webhook
     /// sink: every 5xx) says otherwise.
     public var shouldRetry: @Sendable (HTTPError) -> Bool = { $0.isRetryable }
+    /// The source's `auth` (`SourceAuth`: which credential, to which hosts); nil: no
+    /// `Authorization` header is added. An OAuth2 token that a request is answered 401 with is
+    /// fetched again once for that request, which is then sent once more.
+    public var auth: SourceAuth?
+    /// Where OAuth2 tokens are kept: the process's shared cache unless a test gives its own.
+    public var tokens: OAuth2TokenCache = .shared
 
     public init(transport: any HTTPTransport, retries: Int = 2, timeout: Double = 20, backoffBase: Double = 0.5, ledger: RequestLedger? = nil) {
         self.transport = transport
@@ -44,6 +50,14 @@ public struct HTTPClient: Sendable {
             let has = Set(req.headers.map { $0.name.lowercased() })
             if let e = v.etag, !has.contains("if-none-match") { req.headers.append(("If-None-Match", e)); conditional = true }
             if let m = v.lastModified, !has.contains("if-modified-since") { req.headers.append(("If-Modified-Since", m)); conditional = true }
+        }
+        // The source's credential, for its own hosts, unless the request carries its own.
+        var credential: SourceAuth.Credential? = nil
+        var refreshed = false
+        if let auth, auth.applies(to: req.url), !req.headers.contains(where: { $0.name.lowercased() == "authorization" }) {
+            let c = try await auth.credential(client: self)
+            req.headers.append(("Authorization", c.header))
+            credential = c
         }
         var attempt = 0
         while true {
@@ -87,6 +101,16 @@ public struct HTTPClient: Sendable {
                 if req.method == "GET" { ledger?.recordFresh(method: req.method, url: request.url, response: r) }
                 return r
             case .failure(let e):
+                // An OAuth2 token answered 401 (revoked, expired early): one new token, one more try.
+                if e.kind == .status, e.status == 401, !refreshed, let auth, case .oauth2(let c) = auth.auth, let stale = credential?.accessToken {
+                    refreshed = true
+                    tokens.invalidate(c, stale: stale)
+                    let fresh = try await auth.credential(client: self)
+                    req.headers.removeAll { $0.name.lowercased() == "authorization" }
+                    req.headers.append(("Authorization", fresh.header))
+                    credential = fresh
+                    continue
+                }
                 guard shouldRetry(e), attempt < retries, !Task.isCancelled else { throw e }
                 let delay = e.retryAfter.map { min($0, 60) } ?? backoff(attempt: attempt)
                 attempt += 1

@@ -22,6 +22,10 @@ public struct HTTPRequest: Sendable, Equatable {
     /// A smaller limit on the body than `http.max_body` for this request (the `fulltext`
     /// processor's `max_size`): a longer body fails with `bodyTooLarge` naming `option`.
     public var bodyLimit: BodyLimit?
+    /// The response carries credentials (an OAuth2 token response): a transport that keeps
+    /// responses (`RecordingTransport`) registers the tokens in it with `Secrets` before it
+    /// keeps it (`OAuth2TokenResponse.registerSecrets`), so they are scrubbed from it.
+    public var carriesCredentials = false
 
     public struct BodyLimit: Sendable, Equatable {
         public var bytes: Int

@@ -145,6 +145,7 @@ public final class RecordingTransport: HTTPTransport, Sendable {
 
     public func send(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
         let response = try await inner.send(request)
+        if request.carriesCredentials { OAuth2TokenResponse.registerSecrets(response.body) }
         let rec = Recording(method: request.method, url: request.url, status: response.status, headers: response.headers, body: response.body)
         let key = Recording.key(method: request.method, url: request.url)
         let host = URLEncoding.hostKey(request.url).map { $0.isLetter || $0.isNumber || $0 == "." ? $0 : "_" }

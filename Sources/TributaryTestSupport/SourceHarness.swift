@@ -53,8 +53,10 @@ public struct SourceHarness: Sendable {
                       explain: Bool = false) async -> Fetch {
         let box = Locked(Fetch())
         let watched = WatchedTransport(inner: transport, box: box)
+        var client = HTTPClient(transport: watched, retries: retries, backoffBase: backoffBase)
+        client.auth = configured.settings.auth
         let context = FetchContext(
-            settings: configured.settings, http: HTTPClient(transport: watched, retries: retries, backoffBase: backoffBase), fetched: fetched,
+            settings: configured.settings, http: client, fetched: fetched,
             previousSuccess: previousSuccess, parallelism: parallelism, explains: explain,
             emit: { items throws(SourceError) in box.withLock { $0.items += items; $0.batches.append(items) } },
             warn: { m in box.withLock { $0.warnings.append(m) } },

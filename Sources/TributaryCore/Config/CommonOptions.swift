@@ -49,7 +49,7 @@ public enum CommonOptions {
         spec: OptionSpec("process", .pluginList, "processors the items go through after the filter, in order: objects with a `type` (see `tributary sources`) and its options"),
         read: { v, _ in v.arrayValue }, show: { _ in "[...]" }, placeholder: { [] })
 
-    public static let source: [any OptionDeclaration] = [name, sourceType, enabled, interval, intervalMin, intervalMax, timeout, retries, maxItems, firstRun, emitUpdates, quota, expectNewWithin, FilterOptions.filter, process]
+    public static let source: [any OptionDeclaration] = [name, sourceType, enabled, interval, intervalMin, intervalMax, timeout, retries, maxItems, firstRun, emitUpdates, quota, expectNewWithin, FilterOptions.filter, process, AuthOptions.auth]
 
     // MARK: every sink
 

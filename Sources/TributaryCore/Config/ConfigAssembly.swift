@@ -204,6 +204,7 @@ extension ConfigLoader {
             expectNewWithin: reader[CommonOptions.expectNewWithin],
             filter: FilterOptions.read(reader) ?? defaults.filter)
         settings.adaptive = adaptive
+        settings.auth = AuthOptions.read(reader, specs: desc.options)
         // The plugin's own checks run even when a key was wrong (typed reads give a
         // placeholder then), so every error of the config is reported at once.
         let own = reader[CommonOptions.process].map { makeProcessors($0, context: context + ".process", reader: reader, registry: registry) }

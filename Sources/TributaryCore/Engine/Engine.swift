@@ -291,7 +291,8 @@ public struct Engine: Sendable {
         let ledger = RequestLedger(scope: name, known: run.validators, cache: delivery.state == nil ? nil : delivery.gateway,
                                    warn: { observer(.warning(source: name, message: $0)) }, keepsValidators: delivery.state != nil,
                                    collectsHints: settings.adaptive != nil && delivery.state != nil)
-        let client = HTTPClient(transport: transport, retries: settings.retries, timeout: settings.timeout, ledger: ledger)
+        var client = HTTPClient(transport: transport, retries: settings.retries, timeout: settings.timeout, ledger: ledger)
+        client.auth = settings.auth
         // The processing stage: the source's filter, then its `process` list.
         let tally = ProcessingTally()
         let stage: ProcessingStage? = configured.processors.isEmpty ? nil : await ProcessingStage.start(configured.processors, context: ProcessorContext(

@@ -37,6 +37,8 @@ public struct ExecSource: FeedSource {
 
     init?(settings: SourceSettings, reader: OptionReader) {
         self.command = reader[Self.command]
+        // The program fetches for itself: pass it a credential in `env` ("${VAR}") instead.
+        if reader.object["auth"] != nil { reader.error("auth", "the exec source makes no HTTP request (its program does): give the program its credential in \"env\"") }
         self.directory = reader.configDirectory
         self.env = reader[Self.env] ?? []
         Secrets.registerCredentials(env)

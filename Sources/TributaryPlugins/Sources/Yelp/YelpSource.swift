@@ -38,6 +38,8 @@ public struct YelpSource: FeedSource {
 
     init?(settings: SourceSettings, reader: OptionReader) {
         apiKey = reader[Self.apiKey]
+        // `api_key` is the Authorization header already: a second credential would be ignored.
+        if settings.auth != nil { reader.error("auth", "the yelp source sends \"api_key\" as its Authorization header; give the credential there, not in \"auth\"") }
         var query: [(String, String)] = []
         if let term = reader[Self.term] { query.append(("term", term)) }
         let location = reader[Self.location]
