@@ -222,6 +222,9 @@ public struct JSONSource: FeedSource {
         var seen: Set<String> = [first]
         var position = Paging.Position(base: first, page: { if case .page(_, let start, _) = paging.rule { return start } else { return 1 } }())
         let home = URLEncoding.hostKey(first)
+        let paged: Bool = { if case .single = paging.rule { return false } else { return true } }()
+        // Under `tributary test`: why this chain of pages ended.
+        func done(_ why: @autoclosure () -> String) { if paged { context.explain("pagination: \(why()): done") } }
         for page in 1...paging.maxPages {
             // The configured headers carry credentials: a next page on another host (which the
             // server named, not the config) gets none of them unless the host is trusted, as curl
@@ -259,11 +262,11 @@ public struct JSONSource: FeedSource {
                 if let p = cursor!.tracker.proposal(stored: cursor!.stored, warn: { _ in }) { context.proposeCursor(p) }
             }
             if mapped.items.isEmpty {
-                context.explain("pagination: page \(page) has no records: done")
+                done("page \(page) has no records")
                 break
             }
             guard page < paging.maxPages else {
-                if case .single = paging.rule {} else { context.explain("pagination: max_pages (\(paging.maxPages)) reached") }
+                done("max_pages (\(paging.maxPages)) reached")
                 break
             }
             let next: Paging.Next
@@ -273,14 +276,14 @@ public struct JSONSource: FeedSource {
                 throw SourceError("\(method) \(Redactor.redactURL(url)): pagination: \(error)")
             }
             guard case .url(var n) = next else {
-                if case .single = paging.rule {} else if case .stop(let why) = next { context.explain("pagination: \(why): done") }
+                if case .stop(let why) = next { done(why) }
                 break
             }
             if let cursor, paging.followsServerURLs, let value = cursor.sent, !QueryParameters.has(n, cursor.param) {
                 n = QueryParameters.setting(n, cursor.param, value)
             }
             guard seen.insert(n).inserted else {
-                context.explain("pagination: \(Redactor.redactURL(n)) was already fetched: done")
+                done("\(Redactor.redactURL(n)) was already fetched")
                 break
             }
             url = n

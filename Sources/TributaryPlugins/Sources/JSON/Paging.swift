@@ -145,14 +145,15 @@ struct Paging: Sendable {
                 if Double(position.offset) >= t { return .stop("offset \(position.offset) reached the total \(node.value.map { String(decoding: JSONWriter.serialize($0), as: UTF8.self) } ?? "")") }
             }
             return .url(QueryParameters.setting(position.base, param, String(position.offset)))
-        case .page(let param, _, let totalPages):
+        case .page(let param, let start, let totalPages):
             position.page += 1
             if let totalPages {
                 let node = root[totalPages]
                 guard let t = try node.optionalDouble(allowString: true) else {
                     throw JSONAccessError(path: node.path, expected: "the number of pages (pagination.total_pages_path)", found: node.typeName)
                 }
-                if Double(position.page) > t { return .stop("page \(position.page - 1) was the last of \(Int(t))") }
+                // Pages are numbered from `start`: the last is start + total - 1.
+                if Double(position.page - start) >= t { return .stop("page \(position.page - 1) was the last of \(t < 1e15 ? String(Int(t)) : String(t))") }
             }
             return .url(QueryParameters.setting(position.base, param, String(position.page)))
         case .cursor(let p, let param):
