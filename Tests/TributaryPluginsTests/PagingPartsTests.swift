@@ -30,6 +30,17 @@ final class PagingPartsTests: XCTestCase {
         XCTAssertNil(LinkHeader.next([("Link", #"</1>; rel="nextish""#)]))
     }
 
+    func testAParameterIsSetWhereItStandsAndNeverTwice() {
+        XCTAssertEqual(QueryParameters.setting("https://a/w?f=x&offset=0&per-page=2", "offset", "2"), "https://a/w?f=x&offset=2&per-page=2")
+        XCTAssertEqual(QueryParameters.setting("https://a/w?page=1&q=a&page=9", "page", "2"), "https://a/w?page=2&q=a")
+        XCTAssertEqual(QueryParameters.setting("https://a/w", "since_id", "10"), "https://a/w?since_id=10")
+        XCTAssertEqual(QueryParameters.setting("https://a/w?q=a%20b", "page token", "x&y"), "https://a/w?q=a%20b&page%20token=x%26y")
+        XCTAssertEqual(QueryParameters.setting("https://a/w?page%20token=1", "page token", "2"), "https://a/w?page%20token=2")
+        XCTAssertEqual(QueryParameters.setting("https://a/w?pages=1", "page", "2"), "https://a/w?pages=1&page=2")
+        XCTAssertTrue(QueryParameters.has("https://a/w?limit=2&max_id=5", "max_id"))
+        XCTAssertFalse(QueryParameters.has("https://a/w?limit=2&max_idx=5", "max_id"))
+    }
+
     func testCursorOrderIsNumericOfAnyLengthOrTimeAsInstants() {
         XCTAssertEqual(CursorOrder.less("9999999999999999", "109876543210987654"), true, "longer numbers are larger")
         XCTAssertEqual(CursorOrder.less("109876543210987655", "109876543210987654"), false)

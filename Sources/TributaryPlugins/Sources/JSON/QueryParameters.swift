@@ -4,10 +4,24 @@ import TributaryCore
 /// Query parameters the `json` source sets on a URL it builds (a page number, an offset, a
 /// cursor, the incremental cursor).
 enum QueryParameters {
-    /// `url` with `name` set to `value`: every `name=...` already in its query is removed and
-    /// `name=<value>` (encoded) appended, so a parameter is never sent twice.
+    /// `url` with `name` set to `value` (encoded): the first `name=...` in its query is replaced
+    /// where it stands and any further ones removed, or, without one, `name=<value>` is
+    /// appended; a parameter is never sent twice, and the others keep their order.
     static func setting(_ url: String, _ name: String, _ value: String) -> String {
-        URLEncoding.appendQuery(removing(url, name), [(name, value)])
+        let (head, query, fragment) = split(url)
+        guard let query, has(url, name) else { return URLEncoding.appendQuery(url, [(name, value)]) }
+        let wanted = URLEncoding.encode(name)
+        var replaced = false
+        var pairs: [String] = []
+        for pair in query.split(separator: "&", omittingEmptySubsequences: true) {
+            guard key(of: pair) == wanted || key(of: pair) == name else {
+                pairs.append(String(pair))
+                continue
+            }
+            if !replaced { pairs.append(URLEncoding.query([(name, value)])) }
+            replaced = true
+        }
+        return head + "?" + pairs.joined(separator: "&") + (fragment.map { "#" + $0 } ?? "")
     }
 
     /// Whether the query of `url` has a parameter called `name` (compared encoded).
@@ -16,15 +30,6 @@ enum QueryParameters {
         guard let query else { return false }
         let wanted = URLEncoding.encode(name)
         return query.split(separator: "&", omittingEmptySubsequences: true).contains { key(of: $0) == wanted || key(of: $0) == name }
-    }
-
-    /// `url` without its `name=...` parameters (the fragment kept).
-    static func removing(_ url: String, _ name: String) -> String {
-        let (head, query, fragment) = split(url)
-        guard let query else { return url }
-        let wanted = URLEncoding.encode(name)
-        let kept = query.split(separator: "&", omittingEmptySubsequences: true).filter { key(of: $0) != wanted && key(of: $0) != name }
-        return head + (kept.isEmpty ? "" : "?" + kept.joined(separator: "&")) + (fragment.map { "#" + $0 } ?? "")
     }
 
     private static func key(of pair: Substring) -> Substring {
