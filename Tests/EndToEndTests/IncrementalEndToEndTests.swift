@@ -146,4 +146,36 @@ final class IncrementalEndToEndTests: XCTestCase {
         XCTAssertEqual(after.status, 0, after.stderr)
         XCTAssertEqual(api.withLock { $0.refused }, [])
     }
+
+    /// On a PostgreSQL state the cursor is the database's: a second worker's run sends the
+    /// largest id the first worker's run delivered, and the value is in the state's `kv`.
+    func testWorkersOnAPostgreSQLStateShareTheCursor() throws {
+        let pg = try PostgresServer.shared()
+        let api = Locked(API())
+        let base = Locked("")
+        let server = try LoopbackServer(handler: Self.mastodon(api, base: { base.withLock { $0 } }))
+        base.withLock { $0 = server.baseURL }
+        let dir = TempDir()
+        defer { server.stop(); dir.remove() }
+        let schema = "t_" + UUID().uuidString.prefix(8).lowercased()
+        let config = dir.write("pg.json", #"""
+        {"state":{"url":"\#(pg.url())","schema":"\#(schema)"},"sources":[{"name":"timeline","type":"json",
+          "url":"\#(server.baseURL)/api/v1/timelines/public?limit=2","items":"auto","fields":{"id":"id","title":"content"},
+          "pagination":{"type":"link_header"},"incremental":{"cursor_path":"id","param":"since_id","initial":"100"}}],
+         "sinks":[{"type":"jsonl","path":"out.jsonl"}]}
+        """#)
+        api.withLock { $0.expected = "100"; $0.statuses = ["101", "1000000000000000000001", "99999"] }
+        let a = try BinaryRunner.run(["run", "-c", config, "--worker", "a"])
+        XCTAssertEqual(a.status, 0, a.stderr)
+        api.withLock { $0.expected = "1000000000000000000001"; $0.statuses += ["1000000000000000000002"] }
+        let b = try BinaryRunner.run(["run", "-c", config, "--worker", "b"])
+        XCTAssertEqual(b.status, 0, b.stderr)
+        XCTAssertEqual(ids(dir.read("out.jsonl")).last, "timeline:1000000000000000000002")
+        api.withLock { $0.expected = "1000000000000000000002" }
+        let c = try BinaryRunner.run(["run", "-c", config, "--worker", "a"])
+        XCTAssertEqual(c.status, 0, c.stderr)
+        XCTAssertEqual(api.withLock { $0.refused }, [])
+        let kept = try pg.psql("SELECT convert_from(value, 'UTF8') FROM \(schema).kv WHERE ns = 'cursor'")
+        XCTAssertEqual(kept.trimmingCharacters(in: .whitespacesAndNewlines), "1000000000000000000002")
+    }
 }
