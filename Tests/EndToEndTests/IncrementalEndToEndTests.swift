@@ -147,6 +147,32 @@ final class IncrementalEndToEndTests: XCTestCase {
         XCTAssertEqual(api.withLock { $0.refused }, [])
     }
 
+    /// `first_run: N` holds the first run's items until its end: the cursor is kept with them,
+    /// in the transaction that records the run, and is the largest of all records fetched.
+    func testAFirstRunThatKeepsTheNewestNStillKeepsTheCursor() throws {
+        let api = Locked(API())
+        let base = Locked("")
+        let server = try LoopbackServer(handler: Self.mastodon(api, base: { base.withLock { $0 } }))
+        base.withLock { $0 = server.baseURL }
+        let dir = TempDir()
+        defer { server.stop(); dir.remove() }
+        let config = dir.write("first.json", #"""
+        {"state":{"path":"state.sqlite"},"sources":[{"name":"timeline","type":"json","first_run":1,
+          "url":"\#(server.baseURL)/api/v1/timelines/public?limit=2","items":"auto","fields":{"id":"id","title":"content"},
+          "pagination":{"type":"link_header"},"incremental":{"cursor_path":"id","param":"since_id"}}],
+         "sinks":[{"type":"jsonl","path":"out.jsonl"}]}
+        """#)
+        api.withLock { $0.expected = nil; $0.statuses = ["7", "9", "8"] }
+        let first = try BinaryRunner.run(["run", "-c", config])
+        XCTAssertEqual(first.status, 0, first.stderr)
+        XCTAssertEqual(ids(dir.read("out.jsonl")).count, 1)
+        api.withLock { $0.expected = "9"; $0.statuses += ["10"] }
+        let second = try BinaryRunner.run(["run", "-c", config])
+        XCTAssertEqual(second.status, 0, second.stderr)
+        XCTAssertEqual(ids(dir.read("out.jsonl")).last, "timeline:10")
+        XCTAssertEqual(api.withLock { $0.refused }, [])
+    }
+
     /// On a PostgreSQL state the cursor is the database's: a second worker's run sends the
     /// largest id the first worker's run delivered, and the value is in the state's `kv`.
     func testWorkersOnAPostgreSQLStateShareTheCursor() throws {
