@@ -14,6 +14,8 @@ final class IncrementalEndToEndTests: XCTestCase {
         var statuses: [String] = []
         var expected: String?
         var refused: [String] = []
+        /// Answer 503 to every request for an older page (`max_id`): a run that fails midway.
+        var failOlderPages = false
     }
 
     static func query(_ target: String) -> [String: String] {
@@ -36,6 +38,7 @@ final class IncrementalEndToEndTests: XCTestCase {
                     a.refused.append(why)
                     return .text(#"{"error":"\#(why)"}"#, status: 400)
                 }
+                if a.failOlderPages, q["max_id"] != nil { return .text(#"{"error":"down"}"#, status: 503) }
                 var ids = a.statuses.sorted { greater($0, $1) }
                 if let s = q["since_id"] { ids = ids.filter { greater($0, s) } }
                 if let m = q["max_id"] { ids = ids.filter { greater(m, $0) } }
@@ -144,6 +147,36 @@ final class IncrementalEndToEndTests: XCTestCase {
         XCTAssertTrue(mixed.stderr.contains(#"incremental: records[0].updated_at: "yesterday" is neither a number nor an RFC 3339 time; the cursor stays at "2026-11-30T13:15:00+01:00""#), mixed.stderr)
         let after = try BinaryRunner.run(["run", "-c", config])
         XCTAssertEqual(after.status, 0, after.stderr)
+        XCTAssertEqual(api.withLock { $0.refused }, [])
+    }
+
+    /// A run that fails after delivering its first page keeps its items delivered but not the
+    /// cursor: the next run asks again from the old value.
+    func testASourceThatFailsMidwayDoesNotAdvanceTheCursor() throws {
+        let api = Locked(API())
+        let base = Locked("")
+        let server = try LoopbackServer(handler: Self.mastodon(api, base: { base.withLock { $0 } }))
+        base.withLock { $0 = server.baseURL }
+        let dir = TempDir()
+        defer { server.stop(); dir.remove() }
+        let config = dir.write("midway.json", #"""
+        {"state":{"path":"state.sqlite"},"sources":[{"name":"timeline","type":"json","retries":0,
+          "url":"\#(server.baseURL)/api/v1/timelines/public?limit=2","items":"auto","fields":{"id":"id","title":"content"},
+          "pagination":{"type":"link_header"},"incremental":{"cursor_path":"id","param":"since_id","initial":"5"}}],
+         "sinks":[{"type":"jsonl","path":"out.jsonl"}]}
+        """#)
+        api.withLock { $0.expected = "5"; $0.statuses = ["6", "7", "8"]; $0.failOlderPages = true }
+        let failed = try BinaryRunner.run(["run", "-c", config])
+        XCTAssertNotEqual(failed.status, 0, failed.stderr)
+        XCTAssertTrue(failed.stderr.contains("HTTP 503"), failed.stderr)
+        XCTAssertEqual(ids(dir.read("out.jsonl")), ["timeline:8", "timeline:7"], "the first page stays delivered")
+        api.withLock { $0.failOlderPages = false }
+        let again = try BinaryRunner.run(["run", "-c", config])
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertEqual(ids(dir.read("out.jsonl")).last, "timeline:6")
+        api.withLock { $0.expected = "8" }
+        let then = try BinaryRunner.run(["run", "-c", config])
+        XCTAssertEqual(then.status, 0, then.stderr)
         XCTAssertEqual(api.withLock { $0.refused }, [])
     }
 
