@@ -186,12 +186,11 @@ public struct JSONSource: FeedSource {
     public func fetch(_ context: FetchContext) async throws(SourceError) {
         if let incremental {
             let stored = try await context.storedCursor()
-            var run: IncrementalRun? = IncrementalRun(param: incremental.param, sent: stored ?? incremental.initial, path: incremental.path, stored: stored)
-            var first = urls[0]
-            if let value = run!.sent { first = QueryParameters.setting(first, incremental.param, value) }
-            try await fetchPages(first, context, cursor: &run)
+            let sent = stored ?? incremental.initial
+            var run: IncrementalRun? = IncrementalRun(param: incremental.param, sent: sent, path: incremental.path, stored: stored)
+            try await fetchPages(sent.map { QueryParameters.setting(urls[0], incremental.param, $0) } ?? urls[0], context, cursor: &run)
             // Said once, at the end of a run that delivered everything.
-            if let p = run!.tracker.proposal(stored: stored, warn: { context.warn($0) }) { context.proposeCursor(p) }
+            if let p = run?.tracker.proposal(stored: stored, warn: { context.warn($0) }) { context.proposeCursor(p) }
             return
         }
         var none: IncrementalRun? = nil
@@ -257,9 +256,10 @@ public struct JSONSource: FeedSource {
                 }
             }
             try await context.emit(mapped.items)
-            if cursor != nil {
-                for v in values { cursor!.tracker.add(v.value, at: v.path) }
-                if let p = cursor!.tracker.proposal(stored: cursor!.stored, warn: { _ in }) { context.proposeCursor(p) }
+            if var c = cursor {
+                for v in values { c.tracker.add(v.value, at: v.path) }
+                if let p = c.tracker.proposal(stored: c.stored, warn: { _ in }) { context.proposeCursor(p) }
+                cursor = c
             }
             if mapped.items.isEmpty {
                 done("page \(page) has no records")
