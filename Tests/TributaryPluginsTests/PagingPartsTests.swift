@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 @testable import TributaryJSON
 @testable import TributaryPlugins
+import TributaryTestSupport
 
 /// The parts of the `json` source's paging that have rules of their own: the `Link` header
 /// parser (RFC 8288), the incremental cursor's order and its kind rule, the body search of
@@ -115,5 +116,20 @@ final class PagingPartsTests: XCTestCase {
         XCTAssertEqual(try list(#"{"tags":["a"],"items":[]}"#), "items", "an empty list is a list (an empty last page)")
         XCTAssertEqual(try list(#"{"data":["a","b"],"posts":[{"id":1}]}"#), "posts", "strings are not records")
         XCTAssertNil(try list(#"{"payload":{"things":[{"id":1}]}}"#))
+    }
+
+    /// Through the source with replayed pages: a missing total is an error naming the path
+    /// (the first page stays delivered), and `explain` says why paging ended.
+    func testAMissingTotalIsAnErrorAndExplainSaysWhyPagingEnded() async throws {
+        let source = #"{"name":"w","type":"json","url":"https://api.example.org/works","items":"auto","fields":{"id":"id"},"pagination":{"type":"offset","limit":2,"total_path":"meta.count"}}"#
+        let missing = try await plugins.fetch(source, [("https://api.example.org/works?offset=0&limit=2", 200, #"{"results":[{"id":1},{"id":2}]}"#)])
+        XCTAssertEqual(missing.items.map(\.id), ["w:1", "w:2"])
+        XCTAssertEqual(missing.error, "GET https://api.example.org/works?offset=0&limit=2: pagination: meta.count: missing, expected the total number of records (pagination.total_path)")
+        let pages = [("https://api.example.org/works?offset=0&limit=2", 200, #"{"meta":{"count":"3"},"results":[{"id":1},{"id":2}]}"#),
+                     ("https://api.example.org/works?offset=2&limit=2", 200, #"{"meta":{"count":"3"},"results":[{"id":3}]}"#)]
+        let r = try await plugins.fetch(source, responses: pages.map { CannedResponse(url: $0.0, status: $0.1, body: $0.2, contentType: "application/json") }, explain: true)
+        XCTAssertNil(r.error)
+        XCTAssertEqual(r.items.map(\.id), ["w:1", "w:2", "w:3"])
+        XCTAssertEqual(r.logs, ["pagination: offset 3 reached the total 3: done"])
     }
 }

@@ -142,7 +142,7 @@ struct Paging: Sendable {
                 guard let t = try node.optionalDouble(allowString: true) else {
                     throw JSONAccessError(path: node.path, expected: "the total number of records (pagination.total_path)", found: node.typeName)
                 }
-                if Double(position.offset) >= t { return .stop("offset \(position.offset) reached the total \(node.value.map { String(decoding: JSONWriter.serialize($0), as: UTF8.self) } ?? "")") }
+                if Double(position.offset) >= t { return .stop("offset \(position.offset) reached the total \(Self.shown(t))") }
             }
             return .url(QueryParameters.setting(position.base, param, String(position.offset)))
         case .page(let param, let start, let totalPages):
@@ -153,7 +153,7 @@ struct Paging: Sendable {
                     throw JSONAccessError(path: node.path, expected: "the number of pages (pagination.total_pages_path)", found: node.typeName)
                 }
                 // Pages are numbered from `start`: the last is start + total - 1.
-                if Double(position.page - start) >= t { return .stop("page \(position.page - 1) was the last of \(t < 1e15 ? String(Int(t)) : String(t))") }
+                if Double(position.page - start) >= t { return .stop("page \(position.page - 1) was the last of \(Self.shown(t))") }
             }
             return .url(QueryParameters.setting(position.base, param, String(position.page)))
         case .cursor(let p, let param):
@@ -162,6 +162,9 @@ struct Paging: Sendable {
             return .url(QueryParameters.setting(position.base, param, c))
         }
     }
+
+    /// A count as read (`3`, or `1e+20` when it is no integer that fits).
+    static func shown(_ t: Double) -> String { t.rounded() == t && abs(t) < 1e15 ? String(Int(t)) : String(t) }
 
     /// Whether the next URLs come from the server (the incremental parameter is then added to
     /// those that lack it) rather than from the first URL.
