@@ -288,7 +288,8 @@ public final class Delivery: @unchecked Sendable {
 
     /// Claims the batch's ids, gives what is new its story (`StoryStage`), writes it to every
     /// sink, commits; `record` joins the same transaction (a source's last batch).
-    private func process(_ batch: [Item], _ run: SourceRun, validators: [(key: String, response: CachedResponse)], record: RunRecord? = nil) throws(SourceError) {
+    private func process(_ batch: [Item], _ run: SourceRun, validators: [(key: String, response: CachedResponse)], record: RunRecord? = nil,
+                         cursor: String? = nil) throws(SourceError) {
         guard let state else {
             defer { failedSink = nil }
             var toEmit = batch
@@ -352,6 +353,7 @@ public final class Delivery: @unchecked Sendable {
             if let record {
                 try tx.recordRun(record)
                 try recordInterval(tx, run, now: now)
+                try storeCursor(cursor, of: record, in: tx)
                 try tx.releaseLease(source: record.source, worker: options.worker)
             }
             try tx.commit()
@@ -452,8 +454,10 @@ public final class Delivery: @unchecked Sendable {
     /// so there is no failure count and no backoff. `seconds`: how long the run took;
     /// `statuses`: the HTTP answers since the last batch.
     /// `hint`: what the servers said about asking again (`interval: "auto"`).
+    /// `cursor`: the source's proposed incremental cursor (`CursorSlot`), kept with the record
+    /// of a successful run only.
     public func finish(_ run: SourceRun, failure: String?, stopped: Bool, requests: Int, validators: [(key: String, response: CachedResponse)],
-                       seconds: Double? = nil, statuses: [String: Int] = [:], hint: IntervalHint? = nil) async -> SourceRunResult {
+                       seconds: Double? = nil, statuses: [String: Int] = [:], hint: IntervalHint? = nil, cursor: String? = nil) async -> SourceRunResult {
         // Without state there is nothing to record: the counts are read here, after the last
         // `deliver` has come back from the thread (every write to them happened before that).
         guard state != nil else {
@@ -477,7 +481,7 @@ public final class Delivery: @unchecked Sendable {
                     let buffered = run.buffer
                     run.buffer = []
                     try self.checkStillDelivering()
-                    try self.process(buffered, run, validators: run.bufferedValidators + kept, record: stopped ? nil : record)
+                    try self.process(buffered, run, validators: run.bufferedValidators + kept, record: stopped ? nil : record, cursor: cursor)
                 }
                 // The record and the end of the lease in one transaction (the lease alone for a
                 // stopped run, so another worker may take the source at once).
@@ -488,6 +492,7 @@ public final class Delivery: @unchecked Sendable {
                             try tx.storeValidators(kept, now: now)
                             try tx.recordRun(record)
                             try self.recordInterval(tx, run, now: now)
+                            try self.storeCursor(cursor, of: record, in: tx)
                         }
                         try tx.addCounters(self.uncountedCounters(run, written: []))
                         try tx.releaseLease(source: settings.name, worker: self.options.worker)
@@ -534,6 +539,12 @@ public final class Delivery: @unchecked Sendable {
     private func recordInterval(_ tx: any StateTransaction, _ run: SourceRun, now: Double) throws(StateError) {
         guard let choice = run.intervalChoice else { return }
         try tx.putValues(namespace: AdaptiveInterval.intervalNamespace, [(run.settings.name, AdaptiveInterval.encode(choice))], now: now)
+    }
+
+    /// Keeps a successful run's proposed cursor in the transaction that records the run.
+    private func storeCursor(_ cursor: String?, of record: RunRecord, in tx: any StateTransaction) throws(StateError) {
+        guard let cursor, record.success else { return }
+        try tx.putValues(namespace: CursorSlot.namespace, [(key: record.source, value: Array(cursor.utf8))], now: record.now)
     }
 
     private func begin(_ state: any StateBackend) throws(SourceError) -> any StateTransaction {

@@ -299,10 +299,17 @@ public struct Engine: Sendable {
             settings: settings, http: client, fetched: fetched, store: delivery.state == nil ? nil : ProcessorStore(gateway: delivery.gateway), tally: tally,
             warn: { observer(.warning(source: name, message: $0)) }, log: { observer(.log(source: name, message: $0)) },
             wouldEmit: { items in await delivery.wouldEmit(items, for: run) }))
+        let cursor = CursorSlot { () async throws(SourceError) -> String? in
+            do throws(StateError) {
+                return try await delivery.gateway.values(namespace: CursorSlot.namespace, keys: [name])[name].map { String(decoding: $0, as: UTF8.self) }
+            } catch {
+                throw SourceError("state: cannot read the stored cursor: \(error.message)")
+            }
+        }
         let context = FetchContext(
             settings: settings, http: client, fetched: fetched,
             previousSuccess: previous?.lastSuccess.map { Timestamp(seconds: $0) },
-            parallelism: options.concurrency, explains: options.explain,
+            parallelism: options.concurrency, explains: options.explain, cursor: cursor,
             emit: { items throws(SourceError) in
                 // The processing stage, then the item rules every backend and sink relies on: an id
                 // longer than they take is one item's problem, skipped with a warning.
@@ -344,7 +351,7 @@ public struct Engine: Sendable {
             status = .notModified
         }
         let result = await delivery.finish(run, failure: failure, stopped: stopped, requests: ledger.requests, validators: ledger.takePending(),
-                                           seconds: seconds, statuses: ledger.takeStatuses(), hint: ledger.largestHint)
+                                           seconds: seconds, statuses: ledger.takeStatuses(), hint: ledger.largestHint, cursor: cursor.proposed)
         for r in result.rejections { observer(.warning(source: name, message: r.message)) }
         for note in result.notes { observer(.warning(source: name, message: note)) }
         if let e = result.stateError { observer(.warning(source: name, message: e)) }

@@ -107,12 +107,15 @@ public struct FetchContext: Sendable {
     /// config, and the source may say what its rules matched (`explain`). False in `run` and
     /// `watch`, where those lines would be noise.
     public let explains: Bool
+    /// This run's incremental cursor (`CursorSlot`): read the stored value with
+    /// `storedCursor()`, propose the next one with `proposeCursor(_:)`.
+    public let cursorSlot: CursorSlot
     private let emitHandler: @Sendable ([Item]) async throws(SourceError) -> Void
     private let warnHandler: @Sendable (String) -> Void
     private let logHandler: (@Sendable (String) -> Void)?
 
     public init(settings: SourceSettings, http: HTTPClient, fetched: Timestamp, previousSuccess: Timestamp? = nil, parallelism: Int = 32,
-                explains: Bool = false,
+                explains: Bool = false, cursor: CursorSlot = .empty(),
                 emit: @escaping @Sendable ([Item]) async throws(SourceError) -> Void,
                 warn: @escaping @Sendable (String) -> Void, log: (@Sendable (String) -> Void)? = nil) {
         self.settings = settings
@@ -121,6 +124,7 @@ public struct FetchContext: Sendable {
         self.previousSuccess = previousSuccess
         self.parallelism = max(1, parallelism)
         self.explains = explains
+        self.cursorSlot = cursor
         self.emitHandler = emit
         self.warnHandler = warn
         self.logHandler = log
@@ -132,6 +136,15 @@ public struct FetchContext: Sendable {
         guard !items.isEmpty else { return }
         try await emitHandler(items)
     }
+
+    /// The cursor value the source's last successful run proposed (nil: none kept, or no
+    /// state); read from the state when called. A state that cannot be read is an error.
+    public func storedCursor() async throws(SourceError) -> String? { try await cursorSlot.stored() }
+
+    /// Proposes the cursor value to keep for the next run (the last call wins). It is kept only
+    /// if this run succeeds, with the run's record, after every batch was written (`CursorSlot`):
+    /// propose only values of items already handed to `emit` and delivered.
+    public func proposeCursor(_ value: String) { cursorSlot.propose(value) }
 
     /// Logs a warning on stderr, prefixed by the source name (secrets redacted).
     public func warn(_ message: String) { warnHandler(Redactor.redactText(message)) }

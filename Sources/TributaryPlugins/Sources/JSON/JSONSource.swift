@@ -32,12 +32,30 @@ public struct JSONSource: FeedSource {
     }
 
     enum Pagination {
+        static let type = Option.choice("type", Paging.Kind.self, "how the next page is found: auto (Link header, else a next key in the body), link_header, offset, page, cursor").documented(default: "next_url / next_token, whichever is given")
         static let nextURL = Option.keyPath("next_url", "key path of the next page's URL in each response").aliases("next", "next_page", "next_link")
         static let nextToken = Option.keyPath("next_token", "key path of the next page token in each response")
         static let tokenParam = Option.string("token_param", "query parameter that carries the token (with next_token)")
         static let maxPages = Option.integer("max_pages", 1...1000, "page cap per URL").defaulted(10)
         static let trustedHosts = Option.stringList("trusted_hosts", "other hosts (host or host:port) a next page may be fetched from with the configured headers; any other host gets none of them")
-        static let all: [any OptionDeclaration] = [nextURL, nextToken, tokenParam, maxPages, trustedHosts]
+        static let offsetParam = Option.string("offset_param", "query parameter of the offset (type offset)").documented(default: "offset")
+        static let limitParam = Option.string("limit_param", "query parameter of the page size (type offset)").documented(default: "limit")
+        static let limit = Option.integer("limit", 1...1_000_000, "page size, sent as limit_param (type offset); the offset advances by the records each page holds")
+        static let totalPath = Option.keyPath("total_path", "key path of the total number of records in each response (type offset)")
+        static let pageParam = Option.string("page_param", "query parameter of the page number (type page)").documented(default: "page")
+        static let start = Option.integer("start", 0...1_000_000, "number of the first page (type page)").documented(default: "1")
+        static let totalPagesPath = Option.keyPath("total_pages_path", "key path of the number of pages in each response (type page)")
+        static let cursorPath = Option.keyPath("cursor_path", "key path of the next cursor in each response (type cursor)")
+        static let cursorParam = Option.string("cursor_param", "query parameter that carries the cursor (type cursor)")
+        static let all: [any OptionDeclaration] = [type, nextURL, nextToken, tokenParam, offsetParam, limitParam, limit, totalPath, pageParam, start, totalPagesPath,
+                                                   cursorPath, cursorParam, maxPages, trustedHosts]
+    }
+
+    enum Incremental {
+        static let cursorPath = Option.keyPath("cursor_path", "key path in each record of the value the cursor follows (an id or a time)").required
+        static let param = Option.string("param", "query parameter that carries the kept cursor on the first request").required
+        static let initial = Option.string("initial", "value sent on a run with no cursor kept yet (none: the parameter is left out)")
+        static let all: [any OptionDeclaration] = [cursorPath, param, initial]
     }
 
     static let url = Option.url("url", "the API URL (http, https, or file: for a local document)").aliases("link", "href", "endpoint")
@@ -46,14 +64,15 @@ public struct JSONSource: FeedSource {
     static let headers = Option.stringMap("headers", "extra request headers")
     static let query = Option.stringMap("query", "query parameters, percent-encoded (RFC 3986, UTF-8) and appended to every URL")
     static let body = Option.string("body", "request body for POST")
-    static let items = Option.keyPath("items", "key path of the array of items (an object there is taken as one item)").documented(default: "the document itself")
+    static let items = Option.keyPath("items", "key path of the array of items (an object there is taken as one item); \"auto\": found by name (data, items, results, ...)").documented(default: "the document itself")
     static let kind = Option.itemKind("item kind ([a-z][a-z0-9_]*)")
     static let idPrefix = Option.string("id_prefix", "the id family: ids are <id_prefix>:<native id>").documented(default: "the source name")
         .checked { ConfigLoader.isValidName($0) ? nil : "\"\($0)\" must match [a-z0-9][a-z0-9._-]*" }
     static let fields = Option.object("fields", Fields.all, "key paths of the item fields, relative to each item").required
     static let pagination = Option.object("pagination", Pagination.all, "follow further pages")
+    static let incremental = Option.object("incremental", Incremental.all, "keep the largest cursor value of a successful run and send it on the next run's first request")
 
-    public static let options: [any OptionDeclaration] = [url, urls, method, headers, query, body, items, kind, idPrefix, fields, pagination]
+    public static let options: [any OptionDeclaration] = [url, urls, method, headers, query, body, items, kind, idPrefix, fields, pagination, incremental]
 
     enum DateFormat: String, CaseIterable, Sendable { case auto, rfc3339, rfc822, unix, unix_ms }
 
@@ -79,13 +98,14 @@ public struct JSONSource: FeedSource {
     let headers: [(name: String, value: String)]
     let body: [UInt8]?
     let itemsPath: KeyPath
+    /// `"items": "auto"`: the list is found by name on each page (`ItemsLocator`).
+    let itemsAuto: Bool
     let kind: String
     let idPrefix: String
     let fields: FieldPaths
-    let nextURL: KeyPath?
-    let nextToken: KeyPath?
-    let tokenParam: String?
-    let maxPages: Int
+    let paging: Paging
+    /// `incremental`: the record key path of the cursor, its parameter, the first run's value.
+    let incremental: (path: KeyPath, param: String, initial: String?)?
     /// Hosts besides the first URL's that may receive `headers` (credentials) on a next page.
     let trustedHosts: Set<String>
 
@@ -101,6 +121,8 @@ public struct JSONSource: FeedSource {
         self.body = reader[Self.body].map { Array($0.utf8) }
         if body != nil && method != "POST" { reader.error(Self.body, "a request body needs \"method\": \"POST\"") }
         self.itemsPath = reader[Self.items] ?? .root
+        // "auto" is the detection; a key named auto is written ["auto"].
+        self.itemsAuto = reader.raw(Self.items) == .string("auto")
         self.kind = reader[Self.kind]
         self.idPrefix = reader[Self.idPrefix] ?? settings.name
         let fr = reader[Self.fields]
@@ -128,15 +150,15 @@ public struct JSONSource: FeedSource {
         if (f.lat == nil) != (f.lon == nil) { fr.error(f.lat == nil ? Fields.lon.spec.name : Fields.lat.spec.name, "\"lat\" and \"lon\" go together") }
         self.fields = f
         let pr = reader[Self.pagination]
-        self.nextURL = pr?[Pagination.nextURL]
-        self.nextToken = pr?[Pagination.nextToken]
-        self.tokenParam = pr?[Pagination.tokenParam]
-        self.maxPages = pr.map { $0[Pagination.maxPages] } ?? 1
+        self.paging = pr.map { Paging($0) } ?? .single
         self.trustedHosts = Set((pr?[Pagination.trustedHosts] ?? []).map { $0.lowercased() })
-        if let pr {
-            if nextURL != nil && nextToken != nil { pr.error(nil, "use either \"next_url\" or \"next_token\", not both") }
-            if nextURL == nil && nextToken == nil { pr.error(nil, "needs \"next_url\" or \"next_token\"") }
-            if nextToken != nil && tokenParam == nil { pr.error(Pagination.tokenParam, "required with \"next_token\"") }
+        if let ir = reader[Self.incremental] {
+            self.incremental = (ir[Incremental.cursorPath], ir[Incremental.param], ir[Incremental.initial])
+            if urls.count > 1 {
+                reader.error(Self.incremental, "needs a single URL (one cursor is kept per source); this source has \(urls.count)")
+            }
+        } else {
+            self.incremental = nil
         }
     }
 
@@ -158,48 +180,112 @@ public struct JSONSource: FeedSource {
 
     /// Each URL is paged on its own, at most `context.parallelism` URLs at once; every page's
     /// items are delivered as soon as the page is mapped. A failing URL fails only itself: the
-    /// source then fails naming (at most three of) the URLs that did.
+    /// source then fails naming (at most three of) the URLs that did. With `incremental` (one
+    /// URL), the kept cursor (else `initial`) goes on the first request, and after each
+    /// delivered page the largest cursor so far is proposed for the next run (`CursorSlot`).
     public func fetch(_ context: FetchContext) async throws(SourceError) {
-        if urls.count == 1 { return try await fetchPages(urls[0], context) }
+        if let incremental {
+            let stored = try await context.storedCursor()
+            let sent = stored ?? incremental.initial
+            var run: IncrementalRun? = IncrementalRun(param: incremental.param, sent: sent, path: incremental.path, stored: stored)
+            try await fetchPages(sent.map { QueryParameters.setting(urls[0], incremental.param, $0) } ?? urls[0], context, cursor: &run)
+            // Said once, at the end of a run that delivered everything.
+            if let p = run?.tracker.proposal(stored: stored, warn: { context.warn($0) }) { context.proposeCursor(p) }
+            return
+        }
+        var none: IncrementalRun? = nil
+        if urls.count == 1 { return try await fetchPages(urls[0], context, cursor: &none) }
         let failures = try await FanOut.run(urls, limit: context.parallelism) { url throws(SourceError) in
-            try await fetchPages(url, context)
+            var none: IncrementalRun? = nil
+            try await fetchPages(url, context, cursor: &none)
         }
         guard !failures.isEmpty else { return }
         throw SourceError(FanOut.summary(failures.map(\.error.message), of: urls.count, noun: "URLs"))
     }
 
-    private func fetchPages(_ first: String, _ context: FetchContext) async throws(SourceError) {
+    /// One run's `incremental` cursor: the parameter, the value sent (added to a server's next
+    /// URL that lacks the parameter), the record key path, and the values delivered so far.
+    struct IncrementalRun {
+        let param: String
+        let sent: String?
+        let path: KeyPath
+        let stored: String?
+        var tracker = CursorTracker()
+    }
+
+    /// Pages one URL chain. With `cursor`, each page's records' cursor values join its tracker
+    /// once the page is delivered, and the largest so far is proposed.
+    private func fetchPages(_ configured: String, _ context: FetchContext, cursor: inout IncrementalRun?) async throws(SourceError) {
+        let first = paging.firstURL(configured)
         var url = first
         var seen: Set<String> = [first]
+        var position = Paging.Position(base: first, page: { if case .page(_, let start, _) = paging.rule { return start } else { return 1 } }())
         let home = URLEncoding.hostKey(first)
-        for page in 1...maxPages {
+        let paged: Bool = { if case .single = paging.rule { return false } else { return true } }()
+        // Under `tributary test`: why this chain of pages ended.
+        func done(_ why: @autoclosure () -> String) { if paged { context.explain("pagination: \(why()): done") } }
+        for page in 1...paging.maxPages {
             // The configured headers carry credentials: a next page on another host (which the
             // server named, not the config) gets none of them unless the host is trusted, as curl
             // and python-requests drop Authorization and Cookie on a redirect to another host.
             let host = URLEncoding.hostKey(url)
             let sent = host == home || trustedHosts.contains(host) ? headers : []
-            let response = try await context.get(url, headers: sent, method: method, body: body, allowFile: url == first && first.hasPrefix("file:"))
+            let response = try await context.get(url, headers: sent, method: method, body: body, allowFile: page == 1 && configured.hasPrefix("file:"))
             let doc = try context.parseJSONDocument(response, method: method)
+            let root = JSONNode(doc)
             // A page is delivered whole or not at all: an item that cannot be mapped fails the
             // page (the pages before it stay delivered).
-            let mapped = mapItems(doc, base: response.url, context: context)
+            let list: JSONNode
+            switch itemsAuto ? ItemsLocator.locate(root) : .success(root[itemsPath]) {
+            case .success(let node): list = node
+            case .failure(let e): throw SourceError("\(method) \(Redactor.redactURL(url)): \(e)")
+            }
+            let mapped = mapItems(list, base: response.url, context: context)
             if let failure = mapped.failure {
                 throw SourceError("\(method) \(Redactor.redactURL(url)): \(failure)")
             }
-            try await context.emit(mapped.items)
-            guard page < maxPages else { break }
-            let root = JSONNode(doc)
-            var next: String? = nil
-            do {
-                if let p = nextURL, let n = try root[p].optionalString(), !n.isEmpty {
-                    next = Links.resolve(n, against: response.url)
-                } else if let p = nextToken, let param = tokenParam, let t = try root[p].optionalString(allowNumber: true), !t.isEmpty {
-                    next = URLEncoding.appendQuery(first, [(param, t)])
+            var values: [(value: String, path: String)] = []
+            if let cursor {
+                do throws(JSONAccessError) {
+                    for el in mapped.elements {
+                        let n = el[cursor.path]
+                        if let v = try n.optionalString(allowNumber: true), !v.isEmpty { values.append((v, n.path.description)) }
+                    }
+                } catch {
+                    throw SourceError("\(method) \(Redactor.redactURL(url)): incremental: \(error)")
                 }
+            }
+            try await context.emit(mapped.items)
+            if var c = cursor {
+                for v in values { c.tracker.add(v.value, at: v.path) }
+                if let p = c.tracker.proposal(stored: c.stored, warn: { _ in }) { context.proposeCursor(p) }
+                cursor = c
+            }
+            if mapped.items.isEmpty {
+                done("page \(page) has no records")
+                break
+            }
+            guard page < paging.maxPages else {
+                done("max_pages (\(paging.maxPages)) reached")
+                break
+            }
+            let next: Paging.Next
+            do throws(JSONAccessError) {
+                next = try paging.next(after: response, root: root, records: mapped.items.count, at: &position)
             } catch {
                 throw SourceError("\(method) \(Redactor.redactURL(url)): pagination: \(error)")
             }
-            guard let n = next, seen.insert(n).inserted else { break }
+            guard case .url(var n) = next else {
+                if case .stop(let why) = next { done(why) }
+                break
+            }
+            if let cursor, paging.followsServerURLs, let value = cursor.sent, !QueryParameters.has(n, cursor.param) {
+                n = QueryParameters.setting(n, cursor.param, value)
+            }
+            guard seen.insert(n).inserted else {
+                done("\(Redactor.redactURL(n)) was already fetched")
+                break
+            }
             url = n
         }
     }
@@ -208,10 +294,18 @@ public struct JSONSource: FeedSource {
     /// `doc` is read on its tape (`kind` and the typed accessors): no `JSONValue` tree is built
     /// for a page, only for `published` and `data` values.
     func mapItems(_ doc: JSONDocument, base: String, context: FetchContext) -> (items: [Item], failure: JSONAccessError?) {
-        mapItems(JSONNode(doc)[itemsPath], base: base, context: context)
+        let root = JSONNode(doc)
+        switch itemsAuto ? ItemsLocator.locate(root) : .success(root[itemsPath]) {
+        case .success(let node):
+            let m = mapItems(node, base: base, context: context)
+            return (m.items, m.failure)
+        case .failure(let e): return ([], e)
+        }
     }
 
-    private func mapItems(_ node: JSONNode, base: String, context: FetchContext) -> (items: [Item], failure: JSONAccessError?) {
+    /// The items of the list at `node`, the records they came from (for the incremental
+    /// cursor), or the error of the first item that cannot be mapped.
+    private func mapItems(_ node: JSONNode, base: String, context: FetchContext) -> (items: [Item], elements: [JSONNode], failure: JSONAccessError?) {
         let elements: [JSONNode]
         do throws(JSONAccessError) {
             switch node.kind {
@@ -224,18 +318,18 @@ public struct JSONSource: FeedSource {
             default: throw JSONAccessError(path: node.path, expected: "array of items", found: node.typeName)
             }
         } catch {
-            return ([], error)
+            return ([], [], error)
         }
         var items: [Item] = []
         items.reserveCapacity(elements.count)
         for el in elements {
             do { items.append(try mapItem(el, base: base, context: context)) } catch let e as JSONAccessError {
-                return (items, e)
+                return (items, elements, e)
             } catch {
-                return (items, JSONAccessError(path: el.path, expected: "an item", found: "\(error)"))
+                return (items, elements, JSONAccessError(path: el.path, expected: "an item", found: "\(error)"))
             }
         }
-        return (items, nil)
+        return (items, elements, nil)
     }
 
     /// One record's fields as nodes: a key path's node in the record, or the value a jq
