@@ -42,6 +42,10 @@ public final class CurlTransport: HTTPTransport, @unchecked Sendable {
         self.library = library
     }
 
+    /// Told once, when the first request starts the transport, what `http2Note` says (nil:
+    /// nothing to tell). The CLI logs it at debug level (--verbose).
+    public var notice: (@Sendable (String) -> Void)?
+
     /// The version of the libcurl this process uses, or would use once it fetches, e.g. `7.88.1`.
     ///
     /// Once libcurl is loaded this is `curl_version_info(CURLVERSION_NOW)->version`. Before
@@ -64,6 +68,15 @@ public final class CurlTransport: HTTPTransport, @unchecked Sendable {
             return "\(LIBCURL_VERSION) (build headers; \(CurlLibrary.soname) not found)"
         }
         return LibraryFile.embeddedVersion(after: "libcurl/", inFile: path) ?? "\(LIBCURL_VERSION) (build headers; no version in \(path))"
+    }
+
+    /// What a run with these settings should be told about HTTP/2, or nil: with `http.http2`
+    /// on and a libcurl built without HTTP/2 (no nghttp2), requests use HTTP/1.1, one request
+    /// per connection at a time. `tributary check` prints it (this loads libcurl, as a run
+    /// would); `run` and `watch` say it once at --verbose when their first request starts.
+    public static func http2Note(_ settings: HTTPSettings) -> String? {
+        guard settings.http2, case .success(let lib) = CurlLibrary.shared(), !lib.hasHTTP2 else { return nil }
+        return CurlDriver.noHTTP2Note(lib)
     }
 
     /// After this, new requests fail with `.cancelled` at once; transfers in flight continue.
@@ -109,6 +122,7 @@ public final class CurlTransport: HTTPTransport, @unchecked Sendable {
             case .idle:
                 switch library() {
                 case .success(let lib):
+                    if settings.http2, !lib.hasHTTP2 { notice?(CurlDriver.noHTTP2Note(lib)) }
                     let d = running.storeIfNil(CurlDriver(settings: settings, curl: lib))
                     p = .running(d)
                     return .success(d)
@@ -147,6 +161,13 @@ final class CurlDriver: @unchecked Sendable {
     private let shared = Locked(Shared())
     private var active: [Transfer] = []      // curl thread only
     private var perHost: [String: Int] = [:]  // curl thread only
+    /// Hosts whose last completed transfer came over HTTP/2 (curl thread only): they take up to
+    /// `multiplexedPerHost` transfers in flight instead of `http.per_host`.
+    private var multiplexed: Set<String> = []
+    /// `http.http2` and a libcurl that has it.
+    let http2: Bool
+    /// `http.ca_file` with the system bundle (`CABundle`); nil without `ca_file`.
+    private let caBundle: Result<CABundle, CABundleError>?
     /// The curl thread, set first thing in `loop` and read only there (debug assertions).
     private var loopThread = pthread_t()
     private let finished = DispatchSemaphore(value: 0)
@@ -157,8 +178,33 @@ final class CurlDriver: @unchecked Sendable {
         self.api = curl.api
         self.multi = tributary_curl_multi_init(curl.api)!
         tributary_multi_setopt_long(api, multi, CURLMOPT_MAXCONNECTS, Int(max(settings.concurrency, 8)))
+        // libcurl 7.62+ multiplexes by default; say it either way, so `http2: false` means it.
+        http2 = settings.http2 && curl.hasHTTP2
+        tributary_multi_setopt_long(api, multi, CURLMOPT_PIPELINING, http2 ? Int(CURLPIPE_MULTIPLEX) : Int(CURLPIPE_NOTHING))
+        caBundle = settings.caFile.map { CABundle.make(system: Self.systemCAFile(curl), extra: $0) }
         DetachedThread.start(name: "tributary-curl") { [unowned self] in self.loop() }
     }
+
+    /// The sentence `CurlTransport.http2Note` and the --verbose notice say.
+    static func noHTTP2Note(_ curl: CurlLibrary) -> String {
+        "http.http2: libcurl \(curl.version) was built without HTTP/2 (no nghttp2): requests use HTTP/1.1"
+    }
+
+    /// The CA bundle this libcurl verifies against by default (`CURLINFO_CAINFO`, libcurl
+    /// 7.84+), or nil when it does not say (then `CABundle` takes Debian's).
+    static func systemCAFile(_ curl: CurlLibrary) -> String? {
+        guard let h = tributary_curl_easy_init(curl.api) else { return nil }
+        defer { tributary_curl_easy_cleanup(curl.api, h) }
+        var path: UnsafeMutablePointer<CChar>? = nil
+        guard tributary_easy_getinfo_string(curl.api, h, CURLINFO_CAINFO, &path) == CURLE_OK, let path else { return nil }
+        return String(cString: path)
+    }
+
+    /// The most transfers in flight to a host that answers over HTTP/2: they are streams of
+    /// one connection, not connections, so `http.per_host` (meant for HTTP/1.1 connections)
+    /// does not bound them; `http.concurrency` and 100 (libcurl's default
+    /// `CURLMOPT_MAX_CONCURRENT_STREAMS`, and below nginx's 128) do.
+    var multiplexedPerHost: Int { max(settings.perHost, min(settings.concurrency, 100)) }
 
     func refuseNewRequests() {
         shared.withLock { $0.refuseNew = true }
@@ -268,7 +314,8 @@ final class CurlDriver: @unchecked Sendable {
             var hostCounts = perHost
             for t in s.waiting {
                 let host = t.host
-                if inFlight < settings.concurrency && hostCounts[host, default: 0] < settings.perHost {
+                let hostLimit = multiplexed.contains(host) ? multiplexedPerHost : settings.perHost
+                if inFlight < settings.concurrency && hostCounts[host, default: 0] < hostLimit {
                     taken.append(t)
                     inFlight += 1
                     hostCounts[host, default: 0] += 1
@@ -285,7 +332,15 @@ final class CurlDriver: @unchecked Sendable {
                 t.finish(.failure(t.error(.cancelled, "cancelled")))
                 continue
             }
-            guard let easy = t.configure(settings: settings) else {
+            var caFile: String? = nil
+            switch caBundle {
+            case .failure(let e)?:
+                t.finish(.failure(t.error(.other, e.message)))
+                continue
+            case .success(let bundle)?: caFile = bundle.path
+            case nil: break
+            }
+            guard let easy = t.configure(settings: settings, http2: http2, caFile: caFile) else {
                 t.finish(.failure(t.error(.other, "could not create a curl handle")))
                 continue
             }
@@ -309,11 +364,24 @@ final class CurlDriver: @unchecked Sendable {
             release(t)
             tributary_curl_multi_remove_handle(api, multi, easy)
             let result = t.complete(code: code)
+            if http2, code == CURLE_OK { noteProtocol(t, easy) }
             t.cleanup()
             t.finish(result)
             finished += 1
         }
         return finished
+    }
+
+    /// Marks the transfer's host as multiplexed when it answered over HTTP/2, and as not when
+    /// it answered over HTTP/1.x (a server can stop offering h2).
+    private func noteProtocol(_ t: Transfer, _ easy: UnsafeMutableRawPointer) {
+        var version = 0
+        guard tributary_easy_getinfo_long(api, easy, CURLINFO_HTTP_VERSION, &version) == CURLE_OK, version != 0 else { return }
+        if version == Int(CURL_HTTP_VERSION_2_0) {
+            multiplexed.insert(t.host)
+        } else if version == Int(CURL_HTTP_VERSION_1_0) || version == Int(CURL_HTTP_VERSION_1_1) {
+            multiplexed.remove(t.host)
+        }
     }
 
     private func release(_ t: Transfer) {
@@ -379,7 +447,8 @@ final class Transfer: @unchecked Sendable {
         self.limitName = limitName
         self.request = request
         self.api = curl.api
-        self.host = URLEncoding.hostKey(request.url)
+        // Through a proxy, another path to the host: counted apart.
+        self.host = request.proxy.map { URLEncoding.hostKey(request.url) + " via " + Redactor.redactURL($0) } ?? URLEncoding.hostKey(request.url)
         self.maxBody = maxBody
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
     }
@@ -401,7 +470,10 @@ final class Transfer: @unchecked Sendable {
         c.resume(returning: result)
     }
 
-    func configure(settings: HTTPSettings) -> UnsafeMutableRawPointer? {
+    /// The easy handle for this transfer. `http2`: offer HTTP/2 over TLS (ALPN) and wait for a
+    /// connection that may multiplex (`CURLOPT_PIPEWAIT`) rather than open another; else
+    /// HTTP/1.1 only. `caFile`: the CA bundle to verify against (nil: libcurl's default).
+    func configure(settings: HTTPSettings, http2: Bool, caFile: String?) -> UnsafeMutableRawPointer? {
         guard let h = tributary_curl_easy_init(api) else { return nil }
         easy = h
         let timeoutSeconds = request.timeout ?? 20
@@ -420,6 +492,14 @@ final class Transfer: @unchecked Sendable {
         tributary_easy_setopt_long(api, h, CURLOPT_SSL_VERIFYPEER, 1)
         tributary_easy_setopt_long(api, h, CURLOPT_SSL_VERIFYHOST, 2)
         tributary_easy_setopt_string(api, h, CURLOPT_USERAGENT, settings.userAgent)
+        if http2 {
+            tributary_easy_setopt_long(api, h, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
+            tributary_easy_setopt_long(api, h, CURLOPT_PIPEWAIT, 1)
+        } else {
+            tributary_easy_setopt_long(api, h, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_1_1))
+        }
+        if let caFile { tributary_easy_setopt_string(api, h, CURLOPT_CAINFO, caFile) }
+        if let proxy = request.proxy { tributary_easy_setopt_string(api, h, CURLOPT_PROXY, proxy) }
         // A peek reads a few KiB whatever the body's announced length: no size refusal then.
         if request.peek == nil { tributary_easy_setopt_off(api, h, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(maxBody)) }
         tributary_easy_setopt_pointer(api, h, CURLOPT_ERRORBUFFER, errorBuffer)

@@ -19,6 +19,8 @@ public struct HTTPClient: Sendable {
     /// Which failures get another attempt: `HTTPError.isRetryable` unless a caller (the webhook
     /// sink: every 5xx) says otherwise.
     public var shouldRetry: @Sendable (HTTPError) -> Bool = { $0.isRetryable }
+    /// The source's `proxy`: set on every request that does not name one itself.
+    public var proxy: String?
 
     public init(transport: any HTTPTransport, retries: Int = 2, timeout: Double = 20, backoffBase: Double = 0.5, ledger: RequestLedger? = nil) {
         self.transport = transport
@@ -34,6 +36,7 @@ public struct HTTPClient: Sendable {
     public func fetch(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
         var req = request
         req.timeout = request.timeout ?? timeout
+        req.proxy = request.proxy ?? proxy
         // Conditional GET: send the validators state has for this URL; a 304 answers with the
         // body kept from last time, so every source handles "nothing new" without special code.
         // The redacted key is built only when state has validators to look up; a fresh response

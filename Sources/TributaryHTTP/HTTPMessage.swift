@@ -22,6 +22,8 @@ public struct HTTPRequest: Sendable, Equatable {
     /// A smaller limit on the body than `http.max_body` for this request (the `fulltext`
     /// processor's `max_size`): a longer body fails with `bodyTooLarge` naming `option`.
     public var bodyLimit: BodyLimit?
+    /// The proxy this request goes through (`ProxyURL`; the source's `proxy`), nil: direct.
+    public var proxy: String?
 
     public struct BodyLimit: Sendable, Equatable {
         public var bytes: Int

@@ -57,6 +57,8 @@ public struct SourceSettings: Sendable {
     public var expectNewWithin: Double?
     /// Which of its items the source emits (its own `filter`, else `defaults.filter`).
     public var filter: ItemFilter?
+    /// `proxy`: the proxy URL all its requests go through (nil: direct).
+    public var proxy: String?
 
     public init(name: String, type: String, enabled: Bool = true, interval: Double = 900, jitter: Double? = nil, timeout: Double = 20, retries: Int = 2, maxItems: Int? = nil,
                 firstRun: FirstRun = .all, emitUpdates: Bool = false, quota: (requests: Int, per: Double)? = nil, expectNewWithin: Double? = nil, filter: ItemFilter? = nil) {

@@ -38,6 +38,8 @@ extension ConfigLoader {
         http.perHost = min(http.perHost, http.concurrency)
         http.userAgent = httpR[CommonOptions.HTTP.userAgent]
         http.maxBody = httpR[CommonOptions.HTTP.maxBody]
+        http.http2 = httpR[CommonOptions.HTTP.http2]
+        http.caFile = httpR[CommonOptions.HTTP.caFile]
         let stateR = section(Self.state, CommonOptions.State.all)
         let metricsR = owner["metrics"].flatMap { tops[$0][Self.metrics] }
         let metricsFile = metricsR.flatMap { $0[CommonOptions.Metrics.file] }
@@ -175,7 +177,7 @@ extension ConfigLoader {
         let reader = OptionReader(object: obj, context: context, specs: specs.of(desc), diagnostics: diag, configDirectory: part.directory)
         let quota = reader[CommonOptions.quota]
         let interval = reader[CommonOptions.interval] ?? defaults.interval
-        let settings = SourceSettings(
+        var settings = SourceSettings(
             name: name ?? "source\(i)", type: type,
             enabled: reader[CommonOptions.enabled],
             interval: interval,
@@ -188,6 +190,8 @@ extension ConfigLoader {
             quota: quota.map { q in (q[CommonOptions.Quota.requests], q[CommonOptions.Quota.per]) },
             expectNewWithin: reader[CommonOptions.expectNewWithin],
             filter: FilterOptions.read(reader) ?? defaults.filter)
+        settings.proxy = reader[CommonOptions.proxy]
+        if let proxy = settings.proxy { ProxyURL.registerCredentials(proxy) }
         // The plugin's own checks run even when a key was wrong (typed reads give a
         // placeholder then), so every error of the config is reported at once.
         let own = reader[CommonOptions.process].map { makeProcessors($0, context: context + ".process", reader: reader, registry: registry) }

@@ -285,7 +285,8 @@ public struct Engine: Sendable {
         if let warning { observer(.warning(source: name, message: warning)) }
         let ledger = RequestLedger(scope: name, known: run.validators, cache: delivery.state == nil ? nil : delivery.gateway,
                                    warn: { observer(.warning(source: name, message: $0)) }, keepsValidators: delivery.state != nil)
-        let client = HTTPClient(transport: transport, retries: settings.retries, timeout: settings.timeout, ledger: ledger)
+        var client = HTTPClient(transport: transport, retries: settings.retries, timeout: settings.timeout, ledger: ledger)
+        client.proxy = settings.proxy
         // The processing stage: the source's filter, then its `process` list.
         let tally = ProcessingTally()
         let stage: ProcessingStage? = configured.processors.isEmpty ? nil : await ProcessingStage.start(configured.processors, context: ProcessorContext(
