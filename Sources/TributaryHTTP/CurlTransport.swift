@@ -598,6 +598,9 @@ final class Transfer: @unchecked Sendable {
         case CURLE_COULDNT_CONNECT, CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY, CURLE_RECV_ERROR,
              CURLE_SEND_ERROR, CURLE_GOT_NOTHING, CURLE_PARTIAL_FILE, CURLE_SSL_CONNECT_ERROR:
             return .failure(error(.connection, text))
+        case CURLE_PEER_FAILED_VERIFICATION:
+            // Not retried: the same certificate fails the same way.
+            return .failure(error(.other, "TLS certificate not trusted: \(text) (a private CA's certificates go in http.ca_file)"))
         case CURLE_TOO_MANY_REDIRECTS:
             return .failure(error(.tooManyRedirects, "too many redirects: \(text)"))
         case CURLE_UNSUPPORTED_PROTOCOL:
