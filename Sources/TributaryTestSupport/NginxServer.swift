@@ -96,6 +96,19 @@ public final class NginxServer: @unchecked Sendable {
         }
     }
 
+    /// The access log once it has at least `count` lines, or after `within` seconds whatever
+    /// it has: nginx writes a request's line after the response's last byte went out, so a
+    /// client can hold the response a moment before the line is there.
+    public func accessLog(atLeast count: Int, within: Double = 3) -> [Request] {
+        let deadline = Date().addingTimeInterval(within)
+        var log = accessLog
+        while log.count < count && Date() < deadline {
+            usleep(10_000)
+            log = accessLog
+        }
+        return log
+    }
+
     /// Stops nginx. Idempotent. SIGKILL at once: a test's threads (Dispatch's, the
     /// cooperative pool's) block most signals and a spawned child inherits that mask, and
     /// nginx in single-process mode never unblocks them, so SIGTERM would stay pending. Nothing

@@ -93,12 +93,12 @@ final class HTTP2EndToEndTests: XCTestCase {
         return dir.write("tributary.json", #"{"http":\#(http),"sources":[\#(sources)],"sinks":[{"type":"jsonl","path":"items.jsonl"}]}"#)
     }
 
-    /// Runs the config and returns the access log lines it added.
-    func run(_ cfg: String, _ fx: Fixture, args: [String] = []) throws -> (BinaryRunner.Result, [NginxServer.Request]) {
+    /// Runs the config and returns the access log lines it added, once there are `expect` of
+    /// them (nginx writes a line just after the response went out: a moment later, at worst).
+    func run(_ cfg: String, _ fx: Fixture, expect: Int) throws -> (BinaryRunner.Result, [NginxServer.Request]) {
         let before = fx.nginx.accessLog.count
-        let r = try BinaryRunner.run(["run", "-c", cfg, "--no-state"] + args, timeout: 60)
-        // nginx writes a line when a request ends; the run ended after every response arrived.
-        return (r, Array(fx.nginx.accessLog.dropFirst(before)))
+        let r = try BinaryRunner.run(["run", "-c", cfg, "--no-state"], timeout: 60)
+        return (r, Array(fx.nginx.accessLog(atLeast: before + expect, within: expect == 0 ? 0.3 : 3).dropFirst(before)))
     }
 
     func testTwoHundredFeedsShareOneMultiplexedConnection() throws {
@@ -106,7 +106,7 @@ final class HTTP2EndToEndTests: XCTestCase {
         let dir = TempDir()
         defer { dir.remove() }
         let cfg = config(dir, fx, count: Self.feeds, http: #"{"ca_file":"\#(fx.certificates.ca)"}"#)
-        let (r, log) = try run(cfg, fx)
+        let (r, log) = try run(cfg, fx, expect: Self.feeds)
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertTrue(r.stderr.contains("total: 200 sources, 0 failed, 4000 fetched, 4000 new"), r.stderr)
         XCTAssertEqual(dir.read("items.jsonl")?.split(separator: "\n").count, Self.feeds * Self.itemsPerFeed)
@@ -124,7 +124,7 @@ final class HTTP2EndToEndTests: XCTestCase {
         let dir = TempDir()
         defer { dir.remove() }
         let cfg = config(dir, fx, count: 40, http: #"{"ca_file":"\#(fx.certificates.ca)","http2":false}"#)
-        let (r, log) = try run(cfg, fx)
+        let (r, log) = try run(cfg, fx, expect: 40)
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertEqual(log.count, 40)
         XCTAssertEqual(log.filter { $0.proto != "HTTP/1.1" }, [], "http2: false asks for HTTP/1.1 only")
@@ -137,7 +137,7 @@ final class HTTP2EndToEndTests: XCTestCase {
         let dir = TempDir()
         defer { dir.remove() }
         let cfg = config(dir, fx, count: 1, http: "{}", extra: #","retries":0"#)
-        let (r, log) = try run(cfg, fx)
+        let (r, log) = try run(cfg, fx, expect: 0)
         XCTAssertEqual(r.status, 1, r.stderr)
         let url = fx.nginx.baseURL + "/feeds/" + Self.feedName(0)
         let line = r.stderr.split(separator: "\n").first { $0.contains(url) }.map(String.init) ?? ""
