@@ -162,7 +162,6 @@ public enum TributaryCommand {
             err.log("tributary: \(problems.count) problem\(problems.count == 1 ? "" : "s") a run would stop on; nothing was fetched\n")
             return 2
         }
-        if config.replayDirectory == nil, let note = CurlTransport.http2Note(config.http) { err.log("note: \(note)\n") }
         func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
         let files = config.files.count > 1 || config.files.first != config.file ? count(config.files.count, "file") + ", " : ""
         err.log("\(config.file): ok: \(files)\(count(config.sources.count, "source")) (\(enabled.count) enabled), \(count(config.sinks.count, "sink"))\n")

@@ -52,7 +52,7 @@ struct CurlLibrary: LoadedLibrary, @unchecked Sendable {
 
     /// Whether this libcurl speaks HTTP/2 (`CURL_VERSION_HTTP2` in `curl_version_info`'s
     /// features: built with nghttp2). Debian's libcurl4 is; a libcurl without it gets HTTP/1.1
-    /// whatever `http.http2` says (`CurlTransport.http2Note`).
+    /// whatever `http.http2` says (`CurlTransport.notice`).
     var hasHTTP2: Bool { tributary_curl_has_http2(api) != 0 }
 
     /// The version of the libcurl file the dynamic loader would open for `libcurl.so.4`, read

@@ -42,8 +42,10 @@ public final class CurlTransport: HTTPTransport, @unchecked Sendable {
         self.library = library
     }
 
-    /// Told once, when the first request starts the transport, what `http2Note` says (nil:
-    /// nothing to tell). The CLI logs it at debug level (--verbose).
+    /// Told once, when the first request starts the transport, when `http.http2` is on and the
+    /// loaded libcurl has no HTTP/2 (no nghttp2): requests use HTTP/1.1 then. The CLI logs it at
+    /// debug level (`run --verbose`). Not `check`: it never loads libcurl (StartupTests), and
+    /// the answer is the loaded library's.
     public var notice: (@Sendable (String) -> Void)?
 
     /// The version of the libcurl this process uses, or would use once it fetches, e.g. `7.88.1`.
@@ -68,15 +70,6 @@ public final class CurlTransport: HTTPTransport, @unchecked Sendable {
             return "\(LIBCURL_VERSION) (build headers; \(CurlLibrary.soname) not found)"
         }
         return LibraryFile.embeddedVersion(after: "libcurl/", inFile: path) ?? "\(LIBCURL_VERSION) (build headers; no version in \(path))"
-    }
-
-    /// What a run with these settings should be told about HTTP/2, or nil: with `http.http2`
-    /// on and a libcurl built without HTTP/2 (no nghttp2), requests use HTTP/1.1, one request
-    /// per connection at a time. `tributary check` prints it (this loads libcurl, as a run
-    /// would); `run` and `watch` say it once at --verbose when their first request starts.
-    public static func http2Note(_ settings: HTTPSettings) -> String? {
-        guard settings.http2, case .success(let lib) = CurlLibrary.shared(), !lib.hasHTTP2 else { return nil }
-        return CurlDriver.noHTTP2Note(lib)
     }
 
     /// After this, new requests fail with `.cancelled` at once; transfers in flight continue.
@@ -185,7 +178,7 @@ final class CurlDriver: @unchecked Sendable {
         DetachedThread.start(name: "tributary-curl") { [unowned self] in self.loop() }
     }
 
-    /// The sentence `CurlTransport.http2Note` and the --verbose notice say.
+    /// The sentence of `CurlTransport.notice`.
     static func noHTTP2Note(_ curl: CurlLibrary) -> String {
         "http.http2: libcurl \(curl.version) was built without HTTP/2 (no nghttp2): requests use HTTP/1.1"
     }
