@@ -463,8 +463,9 @@ final class Transfer: @unchecked Sendable {
         c.resume(returning: result)
     }
 
-    /// The easy handle for this transfer. `http2`: offer HTTP/2 over TLS (ALPN) and wait for a
-    /// connection that may multiplex (`CURLOPT_PIPEWAIT`) rather than open another; else
+    /// The easy handle for this transfer. `http2`: offer HTTP/2 over TLS (ALPN) and, for an
+    /// https URL, wait for a connection that may multiplex (`CURLOPT_PIPEWAIT`) rather than
+    /// open another; else
     /// HTTP/1.1 only. `caFile`: the CA bundle to verify against (nil: libcurl's default).
     func configure(settings: HTTPSettings, http2: Bool, caFile: String?) -> UnsafeMutableRawPointer? {
         guard let h = tributary_curl_easy_init(api) else { return nil }
@@ -487,7 +488,9 @@ final class Transfer: @unchecked Sendable {
         tributary_easy_setopt_string(api, h, CURLOPT_USERAGENT, settings.userAgent)
         if http2 {
             tributary_easy_setopt_long(api, h, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
-            tributary_easy_setopt_long(api, h, CURLOPT_PIPEWAIT, 1)
+            // Only where HTTP/2 can be had: a plain http:// URL gets HTTP/1.1 anyway, and waiting
+            // would hold its first transfers until the first connection is up.
+            if request.url.utf8.count > 8, request.url.prefix(8).lowercased() == "https://" { tributary_easy_setopt_long(api, h, CURLOPT_PIPEWAIT, 1) }
         } else {
             tributary_easy_setopt_long(api, h, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_1_1))
         }
