@@ -194,10 +194,11 @@ final class CurlDriver: @unchecked Sendable {
     }
 
     /// The most transfers in flight to a host that answers over HTTP/2: they are streams of
-    /// one connection, not connections, so `http.per_host` (meant for HTTP/1.1 connections)
-    /// does not bound them; `http.concurrency` and 100 (libcurl's default
-    /// `CURLMOPT_MAX_CONCURRENT_STREAMS`, and below nginx's 128) do.
-    var multiplexedPerHost: Int { max(settings.perHost, min(settings.concurrency, 100)) }
+    /// one connection, not connections, so the default `http.per_host` (meant for HTTP/1.1
+    /// connections) does not bound them; `http.concurrency` and 100 (libcurl's default
+    /// `CURLMOPT_MAX_CONCURRENT_STREAMS`, and below nginx's 128) do. A `per_host` written in
+    /// the config is the user's limit for the host whatever the protocol, and stays.
+    var multiplexedPerHost: Int { settings.perHostIsSet ? settings.perHost : max(settings.perHost, min(settings.concurrency, 100)) }
 
     func refuseNewRequests() {
         shared.withLock { $0.refuseNew = true }
@@ -366,8 +367,12 @@ final class CurlDriver: @unchecked Sendable {
     }
 
     /// Marks the transfer's host as multiplexed when it answered over HTTP/2, and as not when
-    /// it answered over HTTP/1.x (a server can stop offering h2).
+    /// it answered over HTTP/1.x (a server can stop offering h2). A response from elsewhere
+    /// (a redirect to another host) says nothing about this host.
     private func noteProtocol(_ t: Transfer, _ easy: UnsafeMutableRawPointer) {
+        var effective: UnsafeMutablePointer<CChar>? = nil
+        if tributary_easy_getinfo_string(api, easy, CURLINFO_EFFECTIVE_URL, &effective) == CURLE_OK, let effective,
+           URLEncoding.hostKey(String(cString: effective)) != URLEncoding.hostKey(t.request.url) { return }
         var version = 0
         guard tributary_easy_getinfo_long(api, easy, CURLINFO_HTTP_VERSION, &version) == CURLE_OK, version != 0 else { return }
         if version == Int(CURL_HTTP_VERSION_2_0) {

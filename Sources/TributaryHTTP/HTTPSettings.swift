@@ -7,6 +7,9 @@ public struct HTTPSettings: Sendable, Equatable {
     // The defaults are the options', declared once below.
     public var concurrency: Int = Options.concurrency.defaultValue
     public var perHost: Int = Options.perHost.defaultValue
+    /// `per_host` was written in the config: then it bounds a host's HTTP/2 streams too (a
+    /// limit set to be gentle with a server), not only its HTTP/1.1 connections.
+    public var perHostIsSet = false
     public var userAgent: String = Options.userAgent.defaultValue
     public var maxBody: Int = Options.maxBody.defaultValue
     /// `http.http2`: offer HTTP/2 (over TLS, by ALPN) and multiplex requests to one host on one
@@ -46,6 +49,7 @@ public struct HTTPSettings: Sendable, Equatable {
             r.error(Options.perHost, "must not exceed http.concurrency (\(http.concurrency)), found \(http.perHost)")
         }
         http.perHost = min(http.perHost, http.concurrency)
+        http.perHostIsSet = r.has(Options.perHost)
         http.userAgent = r[Options.userAgent]
         http.maxBody = r[Options.maxBody]
         http.http2 = r[Options.http2]

@@ -36,6 +36,7 @@ extension ConfigLoader {
             httpR.error(CommonOptions.HTTP.perHost, "must not exceed http.concurrency (\(http.concurrency)), found \(http.perHost)")
         }
         http.perHost = min(http.perHost, http.concurrency)
+        http.perHostIsSet = httpR.has(CommonOptions.HTTP.perHost)
         http.userAgent = httpR[CommonOptions.HTTP.userAgent]
         http.maxBody = httpR[CommonOptions.HTTP.maxBody]
         http.http2 = httpR[CommonOptions.HTTP.http2]
