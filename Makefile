@@ -25,10 +25,11 @@ DEMO_PACKAGES := python3
 # (util-linux), the NATS server with JetStream (nats-server), sqlite3 (the state file's own
 # shell, which writes old schemas), curl (the scale-out recipe asks its servers whether they
 # are up), openssl (a self-signed certificate for a TLS server) and faketime (a preload that moves
-# the environment, for the argument tests) and jq (the jq processor's output beside the jq command's). Installed without apt's
+# the environment, for the argument tests), jq (the jq processor's output beside the jq command's) and nginx (the HTTP/2
+# test's TLS server, run by the test in the foreground on a free port). Installed without apt's
 # recommended packages: each one's own dependencies are all the tests use
 # (TributaryTestSupport/Tools.swift names the package of every program a test runs).
-TOOL_PACKAGES := binutils systemd dpkg-dev zsh fish man-db groff-base python3-venv postgresql util-linux nats-server sqlite3 curl openssl faketime jq
+TOOL_PACKAGES := binutils systemd dpkg-dev zsh fish man-db groff-base python3-venv postgresql util-linux nats-server sqlite3 curl openssl faketime jq nginx
 # The tests' Python tools, from PyPI into a venv of their own: the feed readers
 # (TributaryTestSupport/FeedReader): feedparser for RSS and Atom, fastfeedparser for JSON Feed
 # (released feedparser reads none); prometheus_client, whose text-format parser reads the
@@ -80,13 +81,27 @@ define apt_ensure
 	fi
 endef
 
+# apt_ensure_no_start PACKAGES: apt_ensure, with the packages' services not started by the
+# install (a policy-rc.d that says no, for the install only, unless the machine has its own):
+# Debian's nginx would otherwise start a system nginx on port 80, and postgresql a cluster on
+# 5432; the tests start their own servers, on free ports.
+define apt_ensure_no_start
+	@if ! dpkg -s $(1) >/dev/null 2>&1; then \
+		echo "installing $(1) (apt-get; their services are not started)"; \
+		made=; if [ ! -e /usr/sbin/policy-rc.d ]; then printf '#!/bin/sh\nexit 101\n' | $(SUDO) tee /usr/sbin/policy-rc.d >/dev/null && $(SUDO) chmod 755 /usr/sbin/policy-rc.d && made=1; fi; \
+		$(SUDO) apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $(1) >/dev/null; status=$$?; \
+		if [ -n "$$made" ]; then $(SUDO) rm -f /usr/sbin/policy-rc.d; fi; exit $$status; \
+	fi
+endef
+
 ## deps: install the C libraries the build links if missing
 deps:
 	$(call apt_ensure,$(APT_PACKAGES))
 
 ## test-tools: install the tools the tests and `make deb` run if missing
 test-tools:
-	$(call apt_ensure,$(TOOL_PACKAGES))
+	$(call apt_ensure_no_start,$(TOOL_PACKAGES))
 	@if ! $(TEST_VENV)/bin/python3 -c 'import feedparser, fastfeedparser, prometheus_client, nats, html5lib' 2>/dev/null; then \
 		echo "installing feedparser $(FEEDPARSER_VERSION), fastfeedparser $(FASTFEEDPARSER_VERSION), prometheus_client $(PROMETHEUS_CLIENT_VERSION) nats-py $(NATS_PY_VERSION) and html5lib $(HTML5LIB_VERSION) into $(TEST_VENV) (pip)"; \
 		python3 -m venv $(TEST_VENV) && $(TEST_VENV)/bin/pip install -q --disable-pip-version-check \

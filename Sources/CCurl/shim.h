@@ -41,6 +41,11 @@ typedef int (*tributary_xferinfo_cb)(void *, curl_off_t, curl_off_t, curl_off_t,
 
 static inline CURLcode tributary_curl_global_init(const tributary_curl *c, long flags) { return TRIBUTARY_CURL_FN(c, global_init)(flags); }
 static inline curl_version_info_data *tributary_curl_version_info(const tributary_curl *c) { return TRIBUTARY_CURL_FN(c, version_info)(CURLVERSION_NOW); }
+// Whether the loaded libcurl speaks HTTP/2 (built with nghttp2): its CURL_VERSION_HTTP2 feature bit.
+static inline int tributary_curl_has_http2(const tributary_curl *c) {
+    curl_version_info_data *info = tributary_curl_version_info(c);
+    return info != NULL && (info->features & CURL_VERSION_HTTP2) != 0;
+}
 
 static inline CURL *tributary_curl_easy_init(const tributary_curl *c) { return TRIBUTARY_CURL_FN(c, easy_init)(); }
 static inline void tributary_curl_easy_cleanup(const tributary_curl *c, CURL *h) { TRIBUTARY_CURL_FN(c, easy_cleanup)(h); }

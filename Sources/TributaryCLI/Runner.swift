@@ -87,6 +87,8 @@ struct Runner {
                 return (try ReplayTransport(directory: dir), nil)
             }
             let c = CurlTransport(settings: config.http)
+            let log = self.log
+            c.notice = { log.debug($0) }
             return (try args.value(ifDeclared: Flags.record).map { try RecordingTransport(inner: c, directory: $0) } ?? c, c)
         } catch {
             log.error("\(error)")

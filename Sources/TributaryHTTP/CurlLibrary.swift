@@ -50,6 +50,11 @@ struct CurlLibrary: LoadedLibrary, @unchecked Sendable {
         return String(cString: v)
     }
 
+    /// Whether this libcurl speaks HTTP/2 (`CURL_VERSION_HTTP2` in `curl_version_info`'s
+    /// features: built with nghttp2). Debian's libcurl4 is; a libcurl without it gets HTTP/1.1
+    /// whatever `http.http2` says (`CurlTransport.notice`).
+    var hasHTTP2: Bool { tributary_curl_has_http2(api) != 0 }
+
     /// The version of the libcurl file the dynamic loader would open for `libcurl.so.4`, read
     /// from its data without loading it; nil when there is no such file or no version in it.
     static func versionOnDisk() -> String? {

@@ -42,6 +42,12 @@ public final class CurlTransport: HTTPTransport, @unchecked Sendable {
         self.library = library
     }
 
+    /// Told once, when the first request starts the transport, when `http.http2` is on and the
+    /// loaded libcurl has no HTTP/2 (no nghttp2): requests use HTTP/1.1 then. The CLI logs it at
+    /// debug level (`run --verbose`). Not `check`: it never loads libcurl (StartupTests), and
+    /// the answer is the loaded library's.
+    public var notice: (@Sendable (String) -> Void)?
+
     /// The version of the libcurl this process uses, or would use once it fetches, e.g. `7.88.1`.
     ///
     /// Once libcurl is loaded this is `curl_version_info(CURLVERSION_NOW)->version`. Before
@@ -109,6 +115,7 @@ public final class CurlTransport: HTTPTransport, @unchecked Sendable {
             case .idle:
                 switch library() {
                 case .success(let lib):
+                    if settings.http2, !lib.hasHTTP2 { notice?(CurlDriver.noHTTP2Note(lib)) }
                     let d = running.storeIfNil(CurlDriver(settings: settings, curl: lib))
                     p = .running(d)
                     return .success(d)
@@ -147,6 +154,13 @@ final class CurlDriver: @unchecked Sendable {
     private let shared = Locked(Shared())
     private var active: [Transfer] = []      // curl thread only
     private var perHost: [String: Int] = [:]  // curl thread only
+    /// Hosts whose last completed transfer came over HTTP/2 (curl thread only): they take up to
+    /// `multiplexedPerHost` transfers in flight instead of `http.per_host`.
+    private var multiplexed: Set<String> = []
+    /// `http.http2` and a libcurl that has it.
+    let http2: Bool
+    /// `http.ca_file` with the system bundle (`CABundle`); nil without `ca_file`.
+    private let caBundle: Result<CABundle, CABundleError>?
     /// The curl thread, set first thing in `loop` and read only there (debug assertions).
     private var loopThread = pthread_t()
     private let finished = DispatchSemaphore(value: 0)
@@ -157,8 +171,34 @@ final class CurlDriver: @unchecked Sendable {
         self.api = curl.api
         self.multi = tributary_curl_multi_init(curl.api)!
         tributary_multi_setopt_long(api, multi, CURLMOPT_MAXCONNECTS, Int(max(settings.concurrency, 8)))
+        // libcurl 7.62+ multiplexes by default; say it either way, so `http2: false` means it.
+        http2 = settings.http2 && curl.hasHTTP2
+        tributary_multi_setopt_long(api, multi, CURLMOPT_PIPELINING, http2 ? Int(CURLPIPE_MULTIPLEX) : Int(CURLPIPE_NOTHING))
+        caBundle = settings.caFile.map { CABundle.make(system: Self.systemCAFile(curl), extra: $0) }
         DetachedThread.start(name: "tributary-curl") { [unowned self] in self.loop() }
     }
+
+    /// The sentence of `CurlTransport.notice`.
+    static func noHTTP2Note(_ curl: CurlLibrary) -> String {
+        "http.http2: libcurl \(curl.version) was built without HTTP/2 (no nghttp2): requests use HTTP/1.1"
+    }
+
+    /// The CA bundle this libcurl verifies against by default (`CURLINFO_CAINFO`, libcurl
+    /// 7.84+), or nil when it does not say (then `CABundle` takes Debian's).
+    static func systemCAFile(_ curl: CurlLibrary) -> String? {
+        guard let h = tributary_curl_easy_init(curl.api) else { return nil }
+        defer { tributary_curl_easy_cleanup(curl.api, h) }
+        var path: UnsafeMutablePointer<CChar>? = nil
+        guard tributary_easy_getinfo_string(curl.api, h, CURLINFO_CAINFO, &path) == CURLE_OK, let path else { return nil }
+        return String(cString: path)
+    }
+
+    /// The most transfers in flight to a host that answers over HTTP/2: they are streams of
+    /// one connection, not connections, so the default `http.per_host` (meant for HTTP/1.1
+    /// connections) does not bound them; `http.concurrency` and 100 (libcurl's default
+    /// `CURLMOPT_MAX_CONCURRENT_STREAMS`, and below nginx's 128) do. A `per_host` written in
+    /// the config is the user's limit for the host whatever the protocol, and stays.
+    var multiplexedPerHost: Int { settings.perHostIsSet ? settings.perHost : max(settings.perHost, min(settings.concurrency, 100)) }
 
     func refuseNewRequests() {
         shared.withLock { $0.refuseNew = true }
@@ -268,7 +308,8 @@ final class CurlDriver: @unchecked Sendable {
             var hostCounts = perHost
             for t in s.waiting {
                 let host = t.host
-                if inFlight < settings.concurrency && hostCounts[host, default: 0] < settings.perHost {
+                let hostLimit = multiplexed.contains(host) ? multiplexedPerHost : settings.perHost
+                if inFlight < settings.concurrency && hostCounts[host, default: 0] < hostLimit {
                     taken.append(t)
                     inFlight += 1
                     hostCounts[host, default: 0] += 1
@@ -285,7 +326,15 @@ final class CurlDriver: @unchecked Sendable {
                 t.finish(.failure(t.error(.cancelled, "cancelled")))
                 continue
             }
-            guard let easy = t.configure(settings: settings) else {
+            var caFile: String? = nil
+            switch caBundle {
+            case .failure(let e)?:
+                t.finish(.failure(t.error(.other, e.message)))
+                continue
+            case .success(let bundle)?: caFile = bundle.path
+            case nil: break
+            }
+            guard let easy = t.configure(settings: settings, http2: http2, caFile: caFile) else {
                 t.finish(.failure(t.error(.other, "could not create a curl handle")))
                 continue
             }
@@ -309,11 +358,28 @@ final class CurlDriver: @unchecked Sendable {
             release(t)
             tributary_curl_multi_remove_handle(api, multi, easy)
             let result = t.complete(code: code)
+            if http2, code == CURLE_OK { noteProtocol(t, easy) }
             t.cleanup()
             t.finish(result)
             finished += 1
         }
         return finished
+    }
+
+    /// Marks the transfer's host as multiplexed when it answered over HTTP/2, and as not when
+    /// it answered over HTTP/1.x (a server can stop offering h2). A response from elsewhere
+    /// (a redirect to another host) says nothing about this host.
+    private func noteProtocol(_ t: Transfer, _ easy: UnsafeMutableRawPointer) {
+        var effective: UnsafeMutablePointer<CChar>? = nil
+        if tributary_easy_getinfo_string(api, easy, CURLINFO_EFFECTIVE_URL, &effective) == CURLE_OK, let effective,
+           URLEncoding.hostKey(String(cString: effective)) != URLEncoding.hostKey(t.request.url) { return }
+        var version = 0
+        guard tributary_easy_getinfo_long(api, easy, CURLINFO_HTTP_VERSION, &version) == CURLE_OK, version != 0 else { return }
+        if version == Int(CURL_HTTP_VERSION_2_0) {
+            multiplexed.insert(t.host)
+        } else if version == Int(CURL_HTTP_VERSION_1_0) || version == Int(CURL_HTTP_VERSION_1_1) {
+            multiplexed.remove(t.host)
+        }
     }
 
     private func release(_ t: Transfer) {
@@ -379,7 +445,8 @@ final class Transfer: @unchecked Sendable {
         self.limitName = limitName
         self.request = request
         self.api = curl.api
-        self.host = URLEncoding.hostKey(request.url)
+        // Through a proxy, another path to the host: counted apart.
+        self.host = request.proxy.map { URLEncoding.hostKey(request.url) + " via " + Redactor.redactURL($0) } ?? URLEncoding.hostKey(request.url)
         self.maxBody = maxBody
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
     }
@@ -401,7 +468,11 @@ final class Transfer: @unchecked Sendable {
         c.resume(returning: result)
     }
 
-    func configure(settings: HTTPSettings) -> UnsafeMutableRawPointer? {
+    /// The easy handle for this transfer. `http2`: offer HTTP/2 over TLS (ALPN) and, for an
+    /// https URL, wait for a connection that may multiplex (`CURLOPT_PIPEWAIT`) rather than
+    /// open another; else
+    /// HTTP/1.1 only. `caFile`: the CA bundle to verify against (nil: libcurl's default).
+    func configure(settings: HTTPSettings, http2: Bool, caFile: String?) -> UnsafeMutableRawPointer? {
         guard let h = tributary_curl_easy_init(api) else { return nil }
         easy = h
         let timeoutSeconds = request.timeout ?? 20
@@ -420,6 +491,16 @@ final class Transfer: @unchecked Sendable {
         tributary_easy_setopt_long(api, h, CURLOPT_SSL_VERIFYPEER, 1)
         tributary_easy_setopt_long(api, h, CURLOPT_SSL_VERIFYHOST, 2)
         tributary_easy_setopt_string(api, h, CURLOPT_USERAGENT, settings.userAgent)
+        if http2 {
+            tributary_easy_setopt_long(api, h, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
+            // Only where HTTP/2 can be had: a plain http:// URL gets HTTP/1.1 anyway, and waiting
+            // would hold its first transfers until the first connection is up.
+            if request.url.utf8.count > 8, request.url.prefix(8).lowercased() == "https://" { tributary_easy_setopt_long(api, h, CURLOPT_PIPEWAIT, 1) }
+        } else {
+            tributary_easy_setopt_long(api, h, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_1_1))
+        }
+        if let caFile { tributary_easy_setopt_string(api, h, CURLOPT_CAINFO, caFile) }
+        if let proxy = request.proxy { tributary_easy_setopt_string(api, h, CURLOPT_PROXY, proxy) }
         // A peek reads a few KiB whatever the body's announced length: no size refusal then.
         if request.peek == nil { tributary_easy_setopt_off(api, h, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(maxBody)) }
         tributary_easy_setopt_pointer(api, h, CURLOPT_ERRORBUFFER, errorBuffer)
@@ -518,6 +599,9 @@ final class Transfer: @unchecked Sendable {
         case CURLE_COULDNT_CONNECT, CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY, CURLE_RECV_ERROR,
              CURLE_SEND_ERROR, CURLE_GOT_NOTHING, CURLE_PARTIAL_FILE, CURLE_SSL_CONNECT_ERROR:
             return .failure(error(.connection, text))
+        case CURLE_PEER_FAILED_VERIFICATION:
+            // Not retried: the same certificate fails the same way.
+            return .failure(error(.other, "TLS certificate not trusted: \(text) (a private CA's certificates go in http.ca_file)"))
         case CURLE_TOO_MANY_REDIRECTS:
             return .failure(error(.tooManyRedirects, "too many redirects: \(text)"))
         case CURLE_UNSUPPORTED_PROTOCOL:

@@ -25,6 +25,8 @@ public struct HTTPClient: Sendable {
     public var auth: SourceAuth?
     /// Where OAuth2 tokens are kept: the process's shared cache unless a test gives its own.
     public var tokens: OAuth2TokenCache = .shared
+    /// The source's `proxy`: set on every request that does not name one itself.
+    public var proxy: String?
 
     public init(transport: any HTTPTransport, retries: Int = 2, timeout: Double = 20, backoffBase: Double = 0.5, ledger: RequestLedger? = nil) {
         self.transport = transport
@@ -40,6 +42,7 @@ public struct HTTPClient: Sendable {
     public func fetch(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
         var req = request
         req.timeout = request.timeout ?? timeout
+        req.proxy = request.proxy ?? proxy
         // Conditional GET: send the validators state has for this URL; a 304 answers with the
         // body kept from last time, so every source handles "nothing new" without special code.
         // The redacted key is built only when state has validators to look up; a fresh response

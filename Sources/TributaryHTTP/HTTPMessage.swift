@@ -26,6 +26,8 @@ public struct HTTPRequest: Sendable, Equatable {
     /// responses (`RecordingTransport`) registers the tokens in it with `Secrets` before it
     /// keeps it (`OAuth2TokenResponse.registerSecrets`), so they are scrubbed from it.
     public var carriesCredentials = false
+    /// The proxy this request goes through (`ProxyURL`; the source's `proxy`), nil: direct.
+    public var proxy: String?
 
     public struct BodyLimit: Sendable, Equatable {
         public var bytes: Int

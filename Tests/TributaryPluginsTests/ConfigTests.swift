@@ -8,6 +8,7 @@ import XCTest
 @testable import TributaryPostgres
 @testable import TributaryPluginKit
 @testable import TributaryPlugins
+import TributaryTestSupport
 
 final class ConfigTests: XCTestCase {
     func load(_ text: String, env: [String: String] = [:]) throws(ConfigError) -> Config {
@@ -36,6 +37,10 @@ final class ConfigTests: XCTestCase {
         XCTAssertEqual(c.http.concurrency, 32)
         XCTAssertEqual(c.http.perHost, 6)
         XCTAssertEqual(c.http.maxBody, 16 << 20)
+        XCTAssertTrue(c.http.http2)
+        XCTAssertNil(c.http.caFile)
+        XCTAssertFalse(c.http.perHostIsSet, "the default per_host gives way to HTTP/2 streams")
+        XCTAssertNil(c.sources[0].settings.proxy)
     }
 
     func testSettingsAndDefaultsApply() throws {
@@ -52,6 +57,22 @@ final class ConfigTests: XCTestCase {
         XCTAssertEqual(c.http.maxBody, 1 << 20)
         XCTAssertEqual(c.http.userAgent, "ua/1")
         XCTAssertEqual(c.replayDirectory, "/cfg/rec")
+    }
+
+    func testHTTP2CAFileAndProxy() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        _ = dir.write("ca.pem", "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n")
+        let c = try ConfigLoader.load(bytes: Array(#"""
+        {"http":{"http2":false,"per_host":2,"ca_file":"ca.pem"},
+         "sources":[{"name":"a","type":"json","url":"https://e.org/x","fields":{"title":"t"},"proxy":"socks5h://u:pr0xy-secret@127.0.0.1:1080"}]}
+        """#.utf8), file: "tributary.json", directory: dir.path, registry: BuiltinRegistry.standard, environment: { _ in nil })
+        defer { Secrets.removeAll() }
+        XCTAssertFalse(c.http.http2)
+        XCTAssertTrue(c.http.perHostIsSet, "a per_host written in the config bounds HTTP/2 streams too")
+        XCTAssertEqual(c.http.caFile, dir.path + "/ca.pem")
+        XCTAssertEqual(c.sources[0].settings.proxy, "socks5h://u:pr0xy-secret@127.0.0.1:1080")
+        XCTAssertEqual(Secrets.scrub("proxy said pr0xy-secret"), "proxy said ***")
     }
 
     func testSyntaxErrorHasLineAndColumn() {

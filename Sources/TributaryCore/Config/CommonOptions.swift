@@ -37,6 +37,8 @@ public enum CommonOptions {
         placeholder: { .all }).defaulted(.all)
     public static let emitUpdates = Option.bool("emit_updates", "re-emit an item whose content changed under the same id, with data.updated = true").defaulted(false)
     public static let quota = Option.object("quota", [Quota.requests, Quota.per], "request budget: skip the source once `requests` were made in the current `per` window")
+    public static let proxy = Option.string("proxy", "send this source's requests through this proxy: an http://, https://, socks5:// or socks5h:// URL (a user and password in it are secrets)")
+        .checked { ProxyURL.problem($0) }
     public static let expectNewWithin = Option.duration("expect_new_within", atLeast: 1, "`tributary status` calls the source stale (and exits 1) when it has delivered nothing new for longer than this")
 
     public enum Quota {
@@ -49,7 +51,7 @@ public enum CommonOptions {
         spec: OptionSpec("process", .pluginList, "processors the items go through after the filter, in order: objects with a `type` (see `tributary sources`) and its options"),
         read: { v, _ in v.arrayValue }, show: { _ in "[...]" }, placeholder: { [] })
 
-    public static let source: [any OptionDeclaration] = [name, sourceType, enabled, interval, intervalMin, intervalMax, timeout, retries, maxItems, firstRun, emitUpdates, quota, expectNewWithin, FilterOptions.filter, process, AuthOptions.auth]
+    public static let source: [any OptionDeclaration] = [name, sourceType, enabled, interval, intervalMin, intervalMax, timeout, retries, maxItems, firstRun, emitUpdates, quota, expectNewWithin, FilterOptions.filter, process, AuthOptions.auth, proxy]
 
     // MARK: every sink
 

@@ -62,6 +62,8 @@ public struct SourceSettings: Sendable {
     public var filter: ItemFilter?
     /// Its `auth` and the hosts that receive it (`AuthOptions`), for its `HTTPClient`.
     public var auth: SourceAuth? = nil
+    /// `proxy`: the proxy URL all its requests go through (nil: direct).
+    public var proxy: String?
 
     public init(name: String, type: String, enabled: Bool = true, interval: Double = 900, jitter: Double? = nil, timeout: Double = 20, retries: Int = 2, maxItems: Int? = nil,
                 firstRun: FirstRun = .all, emitUpdates: Bool = false, quota: (requests: Int, per: Double)? = nil, expectNewWithin: Double? = nil, filter: ItemFilter? = nil) {

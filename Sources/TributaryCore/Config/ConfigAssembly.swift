@@ -36,8 +36,11 @@ extension ConfigLoader {
             httpR.error(CommonOptions.HTTP.perHost, "must not exceed http.concurrency (\(http.concurrency)), found \(http.perHost)")
         }
         http.perHost = min(http.perHost, http.concurrency)
+        http.perHostIsSet = httpR.has(CommonOptions.HTTP.perHost)
         http.userAgent = httpR[CommonOptions.HTTP.userAgent]
         http.maxBody = httpR[CommonOptions.HTTP.maxBody]
+        http.http2 = httpR[CommonOptions.HTTP.http2]
+        http.caFile = httpR[CommonOptions.HTTP.caFile]
         let stateR = section(Self.state, CommonOptions.State.all)
         let metricsR = owner["metrics"].flatMap { tops[$0][Self.metrics] }
         let metricsFile = metricsR.flatMap { $0[CommonOptions.Metrics.file] }
@@ -205,6 +208,8 @@ extension ConfigLoader {
             filter: FilterOptions.read(reader) ?? defaults.filter)
         settings.adaptive = adaptive
         settings.auth = AuthOptions.read(reader, specs: desc.options)
+        settings.proxy = reader[CommonOptions.proxy]
+        if let proxy = settings.proxy { ProxyURL.registerCredentials(proxy) }
         // The plugin's own checks run even when a key was wrong (typed reads give a
         // placeholder then), so every error of the config is reported at once.
         let own = reader[CommonOptions.process].map { makeProcessors($0, context: context + ".process", reader: reader, registry: registry) }

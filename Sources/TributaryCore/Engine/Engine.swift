@@ -293,6 +293,7 @@ public struct Engine: Sendable {
                                    collectsHints: settings.adaptive != nil && delivery.state != nil)
         var client = HTTPClient(transport: transport, retries: settings.retries, timeout: settings.timeout, ledger: ledger)
         client.auth = settings.auth
+        client.proxy = settings.proxy
         // The processing stage: the source's filter, then its `process` list.
         let tally = ProcessingTally()
         let stage: ProcessingStage? = configured.processors.isEmpty ? nil : await ProcessingStage.start(configured.processors, context: ProcessorContext(
