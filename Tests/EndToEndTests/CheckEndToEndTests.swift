@@ -24,8 +24,8 @@ final class CheckEndToEndTests: XCTestCase {
         XCTAssertEqual(r.stderr, """
         \(cfg): (top level).defaults.timeout: must be at least 1ms, found 0s
         \(cfg): sources[0] ("a").timeout: must be at least 1ms, found 0s
-        \(cfg): sources[0] ("a").interval: must be at least 1s, found 0s
-        \(cfg): sources[1] ("b").interval: must be at least 1s, found 500ms
+        \(cfg): sources[0] ("a").interval: must be at least 1s (or "auto"), found 0s
+        \(cfg): sources[1] ("b").interval: must be at least 1s (or "auto"), found 500ms
         tributary: 4 config errors; nothing was fetched
 
         """)
