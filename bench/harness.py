@@ -112,6 +112,14 @@ def stop_server(p):
     _children.discard(p.pid)
 
 
+def write_results(name, text):
+    """Prints a benchmark's report and keeps it as results/<name> (git-ignored)."""
+    print(text)
+    os.makedirs(RESULTS, exist_ok=True)
+    with open(os.path.join(RESULTS, name), "w") as f:
+        f.write(text)
+
+
 def cleanup():
     for g in list(_groups):
         _killpg(g)

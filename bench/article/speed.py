@@ -188,11 +188,7 @@ def main():
                             os.path.join(SCRATCH, "texts", "trafilatura"), "--name", "tributary", "--name", "trafilatura"],
                            capture_output=True, text=True)
     lines += ["", "Quality (F1 of 4-word shingles against the gold bodies, from the texts of this run):", "", "```", score.stdout.rstrip(), "```"]
-    text = "\n".join(lines) + "\n"
-    print(text)
-    os.makedirs(harness.RESULTS, exist_ok=True)
-    with open(os.path.join(harness.RESULTS, "article-speed-latest.md"), "w") as f:
-        f.write(text)
+    harness.write_results("article-speed-latest.md", "\n".join(lines) + "\n")
 
 
 if __name__ == "__main__":

@@ -267,11 +267,7 @@ def main():
                       [server.pid], sizes)
     harness.stop_server(server)
     harness.stop_server(upstream)
-    text = "\n".join(lines) + "\n"
-    print(text)
-    os.makedirs(harness.RESULTS, exist_ok=True)
-    with open(os.path.join(harness.RESULTS, "http2-latest.md"), "w") as f:
-        f.write(text)
+    harness.write_results("http2-latest.md", "\n".join(lines) + "\n")
 
 
 if __name__ == "__main__":
