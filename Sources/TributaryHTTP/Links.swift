@@ -59,8 +59,59 @@ public enum Links {
     /// The link when it is an absolute http(s) URL with a host, else nil.
     public static func httpOnly(_ s: String?) -> String? {
         guard let s, !s.isEmpty, isHTTP(s) else { return nil }
+        if isPlainHTTP(s) { return s }
         guard let u = URL(string: s), let host = u.host, !host.isEmpty else { return nil }
         return s
+    }
+
+    /// Whether `s` (which starts with http:// or https://) is an absolute URL that RFC 3986
+    /// certainly accepts with a non-empty host, checked in one pass over its bytes without
+    /// Foundation's parser: a host of letters, digits, `-` and `.`, an optional port of digits,
+    /// then only unreserved characters, sub-delims, `:@/?`, `%` with two hex digits and at most
+    /// one `#`. Most links are such URLs; anything else (userinfo, IPv6 literals, other bytes)
+    /// returns false and goes to `URL(string:)`, so the answer never differs from it.
+    static func isPlainHTTP(_ s: String) -> Bool {
+        var s = s
+        return s.withUTF8 { b -> Bool in
+            var i = b.count > 4 && (b[4] == 0x73 || b[4] == 0x53) ? 8 : 7   // past "https://" or "http://"
+            let hostStart = i
+            while i < b.count {
+                let c = b[i]
+                if (c >= 0x61 && c <= 0x7A) || (c >= 0x41 && c <= 0x5A) || (c >= 0x30 && c <= 0x39) || c == 0x2D || c == 0x2E {
+                    i += 1
+                } else { break }
+            }
+            guard i > hostStart else { return false }
+            if i < b.count && b[i] == 0x3A {   // ":" port
+                i += 1
+                while i < b.count && b[i] >= 0x30 && b[i] <= 0x39 { i += 1 }
+            }
+            guard i == b.count || b[i] == 0x2F || b[i] == 0x3F || b[i] == 0x23 else { return false }
+            var fragment = false
+            while i < b.count {
+                let c = b[i]
+                switch c {
+                case 0x30...0x39, 0x41...0x5A, 0x61...0x7A, 0x2D, 0x2E, 0x5F, 0x7E,          // unreserved
+                     0x21, 0x24, 0x26...0x2C, 0x3B, 0x3D,                                 // sub-delims
+                     0x3A, 0x40, 0x2F, 0x3F:                                               // : @ / ?
+                    i += 1
+                case 0x25:
+                    guard i + 2 < b.count, isHex(b[i + 1]), isHex(b[i + 2]) else { return false }
+                    i += 3
+                case 0x23:
+                    if fragment { return false }
+                    fragment = true
+                    i += 1
+                default:
+                    return false
+                }
+            }
+            return true
+        }
+    }
+
+    @inline(__always) private static func isHex(_ c: UInt8) -> Bool {
+        (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66)
     }
 
     /// `resolve` then `httpOnly`.
@@ -68,6 +119,8 @@ public enum Links {
         guard let link else { return nil }
         let trimmed = link.trimmingWhitespaceAndNewlines
         guard !trimmed.isEmpty else { return nil }
+        // Most links are absolute and plain already: nothing to resolve, encode or parse.
+        if isHTTP(trimmed) && isPlainHTTP(trimmed) { return trimmed }
         return httpOnly(resolve(trimmed, against: base))
     }
 }

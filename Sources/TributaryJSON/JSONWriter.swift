@@ -37,12 +37,37 @@ public enum JSONWriter {
 
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
+    /// Whether any of the eight bytes of `w` is below 0x20, `"` or `\\` (exact: the classic
+    /// has-less and has-zero-byte word tests, which never miss and only over-report bits above
+    /// a match, not whether there is one).
+    @inline(__always)
+    static func needsEscape(_ w: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let control = (w &- ones &* 0x20) & ~w & highs
+        let q = w ^ (ones &* 0x22)
+        let quote = (q &- ones) & ~q & highs
+        let bs = w ^ (ones &* 0x5C)
+        let backslash = (bs &- ones) & ~bs & highs
+        return control | quote | backslash != 0
+    }
+
     public static func writeString(_ s: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         var s = s
         s.withUTF8 { bytes in
             var runStart = 0
-            for i in 0..<bytes.count {
+            let n = bytes.count
+            guard let base = bytes.baseAddress else { return }
+            // Eight bytes at a time while none needs escaping (almost all text), then byte by
+            // byte from the chunk that holds one.
+            var clean = 0
+            while clean + 8 <= n && !needsEscape(UnsafeRawPointer(base + clean).loadUnaligned(as: UInt64.self)) { clean += 8 }
+            if clean == n {
+                out.append(contentsOf: bytes)
+                return
+            }
+            for i in clean..<n {
                 let b = bytes[i]
                 guard b < 0x20 || b == 0x22 || b == 0x5C else { continue }
                 if runStart < i { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i])) }

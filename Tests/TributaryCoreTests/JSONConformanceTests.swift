@@ -1213,6 +1213,47 @@ final class JSONConformanceTests: XCTestCase {
         XCTAssertEqual(serialize(.array([.null, .bool(true), .bool(false), .string("s"), .array([])])), utf8(#"[null,true,false,"s",[]]"#))
     }
 
+    /// The writer scans eight bytes at a time: every byte that needs escaping, at every position
+    /// of strings of 0 to 19 bytes among plain, high (0x7F..0xFF) and near-miss (0x20, 0x21,
+    /// 0x23, 0x5B, 0x5D) bytes, is escaped exactly as a byte-by-byte writer escapes it.
+    func testWriterEscapesAtEveryPositionOfAWord() {
+        func reference(_ s: String) -> [UInt8] {
+            var out: [UInt8] = [0x22]
+            for b in s.utf8 {
+                switch b {
+                case 0x22: out += [0x5C, 0x22]
+                case 0x5C: out += [0x5C, 0x5C]
+                case 0x0A: out += [0x5C, UInt8(ascii: "n")]
+                case 0x0D: out += [0x5C, UInt8(ascii: "r")]
+                case 0x09: out += [0x5C, UInt8(ascii: "t")]
+                case 0x08: out += [0x5C, UInt8(ascii: "b")]
+                case 0x0C: out += [0x5C, UInt8(ascii: "f")]
+                case ..<0x20: out += Array("\\u00".utf8) + Array(String(b, radix: 16).count == 1 ? "0\(String(b, radix: 16))".utf8 : String(b, radix: 16).utf8)
+                default: out.append(b)
+                }
+            }
+            return out + [0x22]
+        }
+        let fillers = ["a", "é", " ", "!", "#", "[", "]", "\u{7F}", "中", "😀"]
+        let specials = ["\"", "\\", "\n", "\u{0}", "\u{1F}", "\t", "\u{1}"]
+        for length in 0..<20 {
+            for (k, filler) in fillers.enumerated() {
+                let plain = String(repeating: filler, count: length)
+                var out: [UInt8] = []
+                JSONWriter.writeString(plain, into: &out)
+                XCTAssertEqual(out, reference(plain), "\(length) x \(filler)")
+                for at in 0..<length {
+                    var chars = Array(plain)
+                    chars[at] = Character(specials[(at + k) % specials.count])
+                    let s = String(chars)
+                    var o: [UInt8] = []
+                    JSONWriter.writeString(s, into: &o)
+                    XCTAssertEqual(o, reference(s), "\(length) x \(filler), special at \(at)")
+                }
+            }
+        }
+    }
+
     func testRoundTripValuesSurviveSerializeThenParse() {
         let allControls = String(decoding: (0..<0x20).map { UInt8($0) }, as: UTF8.self)
         var values: [(String, JSONValue)] = [

@@ -98,4 +98,39 @@ final class LinksTests: XCTestCase {
         XCTAssertNil(Links.absolute("file:///etc/passwd", base: "https://x/"))
         XCTAssertNil(Links.absolute("https://", base: "https://x/"))
     }
+
+    /// The byte check that skips Foundation's parser never accepts what Foundation rejects (or
+    /// gives no host for), and takes the common links: a differential test over hand-picked
+    /// edge cases and generated URLs.
+    func testPlainHTTPAgreesWithFoundation() {
+        let plain = ["https://i.ytimg.com/vi/abc-_1/hqdefault.jpg", "http://e.org", "http://e.org:8080/a?b=c&d=%2F#frag",
+                     "https://e.org/a/b;c=d/@x:y/(1)*+,$!'~", "HTTPS://E.ORG/?q=1/2?3", "http://127.0.0.1:9/x", "http://a..b/"]
+        for s in plain {
+            XCTAssertTrue(Links.isPlainHTTP(s), s)
+            XCTAssertEqual(Links.httpOnly(s), s)
+        }
+        let other = ["https://u:p@e.org/", "http://[::1]/", "https://e.org/%zz", "https://e.org/%2", "https://e.org/#a#b",
+                     "https://e.org/a b", "https:///path", "https://", "https://:80/", "https://e.org:8x/", "https://e_o.org/",
+                     "https://e.org/[x]", "https://e.org\\x", "https://é.org/", "https://e.org/\"", "https://e.org/<x>"]
+        for s in other { XCTAssertFalse(Links.isPlainHTTP(s), s) }
+        // Generated: every URL the fast path accepts, Foundation accepts with a host.
+        // Mostly characters a URL may hold, some that it may not; a fixed sequence (an LCG).
+        let good = Array("aZ09-._~!$&'()*+,;=:@/?#%".unicodeScalars), bad = Array("[]\\\"<> ^`{|}é\u{7F}".unicodeScalars)
+        var state: UInt64 = 0x2545_F491_4F6C_DD1D
+        func next(_ n: Int) -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int((state >> 33) % UInt64(n))
+        }
+        var accepted = 0
+        for _ in 0..<5000 {
+            var s = (next(2) == 0 ? "https://" : "http://") + (next(2) == 0 ? "e" : "")
+            for _ in 0..<next(15) { s.unicodeScalars.append(next(10) == 0 ? bad[next(bad.count)] : good[next(good.count)]) }
+            guard Links.isPlainHTTP(s) else { continue }
+            accepted += 1
+            let u = URL(string: s)
+            XCTAssertNotNil(u, s)
+            XCTAssertFalse((u?.host ?? "").isEmpty, s)
+        }
+        XCTAssertGreaterThan(accepted, 300)
+    }
 }

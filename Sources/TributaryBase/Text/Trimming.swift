@@ -25,6 +25,7 @@ extension String {
     /// ASCII at both ends) returns the string itself: no copy.
     public var trimmingBlanks: String {
         if let f = utf8.first, let l = utf8.last, Self.isPrintableASCII(f), Self.isPrintableASCII(l) { return self }
+        if keepsEnds(\.isFoundationBlank) { return self }
         return Substring(self).trimmingBlanks
     }
 
@@ -32,7 +33,15 @@ extension String {
     /// (printable ASCII at both ends) returns the string itself: no copy.
     public var trimmingWhitespaceAndNewlines: String {
         if let f = utf8.first, let l = utf8.last, Self.isPrintableASCII(f), Self.isPrintableASCII(l) { return self }
+        if keepsEnds(\.isFoundationWhitespaceOrNewline) { return self }
         return Substring(self).trimmingWhitespaceAndNewlines
+    }
+
+    /// Whether neither the first nor the last scalar is one `drop` accepts (a title ending in an
+    /// emoji or CJK): nothing to trim, so no copy. An empty string keeps its ends.
+    @inline(__always) func keepsEnds(_ drop: (Unicode.Scalar) -> Bool) -> Bool {
+        guard let f = unicodeScalars.first, let l = unicodeScalars.last else { return true }
+        return !drop(f) && !drop(l)
     }
 
     /// A byte that is a whole scalar and neither white space nor a control character.
@@ -58,6 +67,7 @@ extension Substring {
 extension String {
     /// Without leading and trailing whitespace (Character.isWhitespace).
     package var trimmingSpaces: String {
+        if let f = utf8.first, let l = utf8.last, Self.isPrintableASCII(f), Self.isPrintableASCII(l) { return self }
         var s = Substring(self)
         while let f = s.first, f.isWhitespace { s.removeFirst() }
         while let l = s.last, l.isWhitespace { s.removeLast() }

@@ -209,7 +209,16 @@ public final class Delivery: @unchecked Sendable {
         run.fetched += batch.count
         run.uncountedFetched += batch.count
         run.passed += batch.count
-        batch = batch.filter { options.dedupeAcrossSources ? seen.insert($0.id) : run.seen.insert($0.id) }
+        // The run's duplicates are dropped; most batches have none, and are then kept as they
+        // are rather than copied item by item.
+        var repeated: [Int] = []
+        for i in batch.indices where !(options.dedupeAcrossSources ? seen.insert(batch[i].id) : run.seen.insert(batch[i].id)) {
+            repeated.append(i)
+        }
+        if !repeated.isEmpty {
+            let drop = Set(repeated)
+            batch = batch.indices.filter { !drop.contains($0) }.map { batch[$0] }
+        }
         if run.buffersFirstRun {
             run.buffer += batch
             run.bufferedValidators += validators

@@ -91,6 +91,18 @@ public struct JSONSource: FeedSource {
         var id, title, summary, url, image, author, published, tags, lat, lon: Field?
         var publishedFormat = DateFormat.auto
         var data: [(String, Field)] = []
+
+        /// Every field's key path (the root for a jq program or an unmapped field), in slot
+        /// order: the fields in `Slot` order, then `data`'s. Looked up in one pass per record.
+        var keyPaths: KeyPathSet {
+            let fixed = [id, title, summary, url, image, author, published, tags, lat, lon]
+            return KeyPathSet((fixed + data.map { $0.1 }).map { $0?.path ?? .root })
+        }
+    }
+
+    /// A field's index in `FieldPaths.keyPaths` (`data` follows `lon`).
+    enum Slot {
+        static let id = 0, title = 1, summary = 2, url = 3, image = 4, author = 5, published = 6, tags = 7, lat = 8, lon = 9, data = 10
     }
 
     let urls: [String]
@@ -103,6 +115,7 @@ public struct JSONSource: FeedSource {
     let kind: String
     let idPrefix: String
     let fields: FieldPaths
+    let keyPaths: KeyPathSet
     let paging: Paging
     /// `incremental`: the record key path of the cursor, its parameter, the first run's value.
     let incremental: (path: KeyPath, param: String, initial: String?)?
@@ -149,6 +162,7 @@ public struct JSONSource: FeedSource {
         }
         if (f.lat == nil) != (f.lon == nil) { fr.error(f.lat == nil ? Fields.lon.spec.name : Fields.lat.spec.name, "\"lat\" and \"lon\" go together") }
         self.fields = f
+        self.keyPaths = f.keyPaths
         let pr = reader[Self.pagination]
         self.paging = pr.map { Paging($0) } ?? .single
         self.trustedHosts = Set((pr?[Pagination.trustedHosts] ?? []).map { $0.lowercased() })
@@ -337,14 +351,19 @@ public struct JSONSource: FeedSource {
     struct Record {
         let el: JSONNode
         private var json: [UInt8]?
+        /// Every field's node by key path (`FieldPaths.keyPaths`), found in one pass.
+        private let found: [JSONNode]
 
-        init(_ el: JSONNode) { self.el = el }
+        init(_ el: JSONNode, _ keyPaths: KeyPathSet) {
+            self.el = el
+            self.found = keyPaths.lookup(in: el)
+        }
 
-        /// The node of `field` (nil: not mapped); `name` is its key in `fields`.
-        mutating func node(_ field: Field?, _ name: String) throws -> JSONNode? {
+        /// The node of `field` (nil: not mapped), in `slot` (`Slot`); `name` is its key in `fields`.
+        mutating func node(_ field: Field?, _ slot: Int, _ name: @autoclosure () -> String) throws -> JSONNode? {
             guard let field else { return nil }
             switch field {
-            case .path(let p): return el[p]
+            case .path: return found[slot]
             case .jq(let program):
                 if json == nil {
                     var out: [UInt8] = []
@@ -353,22 +372,22 @@ public struct JSONSource: FeedSource {
                 }
                 var outputs: [JQOutput] = []
                 let failure = json!.withUnsafeBytes { raw in program.run(json: raw) { outputs.append($0) } }
-                if let failure { throw JSONAccessError(path: el.path, expected: "a value from the jq program of fields.\(name)", found: failure.description) }
+                if let failure { throw JSONAccessError(path: el.path, expected: "a value from the jq program of fields.\(name())", found: failure.description) }
                 guard outputs.count <= 1 else {
-                    throw JSONAccessError(path: el.path, expected: "one value from the jq program of fields.\(name)", found: "\(outputs.count) outputs")
+                    throw JSONAccessError(path: el.path, expected: "one value from the jq program of fields.\(name())", found: "\(outputs.count) outputs")
                 }
                 guard let output = outputs.first else { return JSONNode(JSONValue.null, path: el.path) }
                 do {
                     return JSONNode(try JSONParser.parse(output.json), path: el.path)
                 } catch {
-                    throw JSONAccessError(path: el.path, expected: "a value from the jq program of fields.\(name)", found: "\(error)")
+                    throw JSONAccessError(path: el.path, expected: "a value from the jq program of fields.\(name())", found: "\(error)")
                 }
             }
         }
 
         /// `body` on the node of `field`; a wrong type from a jq program names the program.
-        mutating func read<T>(_ field: Field?, _ name: String, _ body: (JSONNode) throws -> T?) throws -> T? {
-            guard let n = try node(field, name) else { return nil }
+        mutating func read<T>(_ field: Field?, _ slot: Int, _ name: String, _ body: (JSONNode) throws -> T?) throws -> T? {
+            guard let n = try node(field, slot, name) else { return nil }
             guard case .jq = field else { return try body(n) }
             do { return try body(n) } catch let e as JSONAccessError {
                 throw JSONAccessError(path: e.path, expected: "\(e.expected) from the jq program of fields.\(name)", found: e.found)
@@ -376,8 +395,8 @@ public struct JSONSource: FeedSource {
         }
     }
 
-    func text(_ record: inout Record, _ field: Field?, _ name: String) throws -> String? {
-        try record.read(field, name) { n in
+    func text(_ record: inout Record, _ field: Field?, _ slot: Int, _ name: String) throws -> String? {
+        try record.read(field, slot, name) { n in
             guard let s = try n.optionalString(allowNumber: true) else { return nil }
             let t = s.trimmingWhitespaceAndNewlines
             return t.isEmpty ? nil : t
@@ -385,38 +404,38 @@ public struct JSONSource: FeedSource {
     }
 
     func mapItem(_ el: JSONNode, base: String, context: FetchContext) throws -> Item {
-        var r = Record(el)
-        let url = Links.absolute(try text(&r, fields.url, "url"), base: base)
-        let title = try text(&r, fields.title, "title")
-        let summary = try text(&r, fields.summary, "summary")
-        let native = try text(&r, fields.id, "id") ?? url ?? title.map { "t" + Names.textHash($0) }
+        var r = Record(el, keyPaths)
+        let url = Links.absolute(try text(&r, fields.url, Slot.url, "url"), base: base)
+        let title = try text(&r, fields.title, Slot.title, "title")
+        let summary = try text(&r, fields.summary, Slot.summary, "summary")
+        let native = try text(&r, fields.id, Slot.id, "id") ?? url ?? title.map { "t" + Names.textHash($0) }
         guard let native else {
             throw JSONAccessError(path: el.path.appending(fields.id?.path ?? fields.url?.path ?? fields.title?.path ?? .root), expected: "an id, url or title for the item id", found: nil)
         }
-        let fallbackTitle = summary.map { String($0.prefix(80)) } ?? url ?? native
-        var item = context.item(id: "\(idPrefix):\(native)", kind: kind, title: title ?? fallbackTitle)
+        // The fallback title is made only when needed: `prefix(80)` walks 80 characters.
+        var item = context.item(id: idPrefix + ":" + native, kind: kind, title: title ?? summary.map { String($0.prefix(80)) } ?? url ?? native)
         item.summary = summary
         item.url = url
-        item.image = Links.absolute(try text(&r, fields.image, "image"), base: base)
-        item.author = try text(&r, fields.author, "author")
-        if let n = try r.node(fields.published, "published"), let k = n.kind, k != .null, let d = n.value {
+        item.image = Links.absolute(try text(&r, fields.image, Slot.image, "image"), base: base)
+        item.author = try text(&r, fields.author, Slot.author, "author")
+        if let n = try r.node(fields.published, Slot.published, "published"), let k = n.kind, k != .null, let d = n.value {
             do {
                 item.published = try parseDate(d, node: n, context: context)
             } catch let e as JSONAccessError where fields.published?.path == nil {
                 throw JSONAccessError(path: e.path, expected: "\(e.expected) from the jq program of fields.published", found: e.found)
             }
         }
-        if let tags = try r.read(fields.tags, "tags", { t in t.kind == .string ? [try t.string()] : try t.stringArray(allowNumber: true) }) {
+        if let tags = try r.read(fields.tags, Slot.tags, "tags", { t in t.kind == .string ? [try t.string()] : try t.stringArray(allowNumber: true) }) {
             item.tags = tags
         }
         if fields.lat != nil, fields.lon != nil,
-           let lat = try r.read(fields.lat, "lat", { try $0.optionalDouble(allowString: true) }),
-           let lon = try r.read(fields.lon, "lon", { try $0.optionalDouble(allowString: true) }) {
+           let lat = try r.read(fields.lat, Slot.lat, "lat", { try $0.optionalDouble(allowString: true) }),
+           let lon = try r.read(fields.lon, Slot.lon, "lon", { try $0.optionalDouble(allowString: true) }) {
             let g = Geo(lat: lat, lon: lon)
             if g.isValid { item.geo = g }
         }
-        for (name, field) in fields.data {
-            if let n = try r.node(field, "data.\(name)"), let k = n.kind, k != .null, let v = n.value { item.data[name] = v }
+        for (i, (name, field)) in fields.data.enumerated() {
+            if let n = try r.node(field, Slot.data + i, "data.\(name)"), let k = n.kind, k != .null, let v = n.value { item.data[name] = v }
         }
         return item
     }

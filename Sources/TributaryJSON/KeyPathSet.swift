@@ -1,0 +1,140 @@
+import TributaryBase
+
+/// Several key paths read from many records of the same shape (a `json` source's `fields`),
+/// found in one pass over each object on the way instead of one walk per path: the paths share
+/// their prefixes (`snippet.title`, `snippet.description`, ...), so `snippet` is looked up once,
+/// and the keys of each object are compared as bytes, without building a String or copying a
+/// key path component. What a path finds is exactly what `node[path]` finds (the last of
+/// duplicate keys; escaped and non-ASCII keys by String equality, as `JSONDocument.member`
+/// matches them): KeyPathSetTests compares the two. A path with an index (`a[0].b`) or the
+/// empty path is answered by `node[path]`.
+public struct KeyPathSet: Sendable {
+    /// One key of the trie: its bytes in `keyBytes`, its children in `childList`. No
+    /// references, so the lookup loop copies nothing that needs a retain.
+    struct Node: Sendable {
+        var start: Int
+        var count: Int
+        var isASCII: Bool
+        var childStart: Int = 0
+        var childCount: Int = 0
+    }
+
+    private var nodes: [Node] = []
+    private var keys: [String] = []
+    private var keyBytes: [UInt8] = []
+    /// The children of every node, each node's contiguous; the roots first.
+    private var childList: [Int] = []
+    private var rootCount = 0
+    /// For each path given: its trie node, or -1 for a path the set does not take.
+    private var ends: [Int] = []
+    public let paths: [KeyPath]
+
+    public init(_ paths: [KeyPath]) {
+        self.paths = paths
+        // Build a trie with children as lists, then lay the lists out contiguously.
+        var children: [[Int]] = [[]]   // [0]: the roots; node n's children at [n + 1]
+        for p in paths {
+            var ks: [String] = []
+            for c in p.components {
+                if case .key(let k) = c { ks.append(k) } else { ks = []; break }
+            }
+            guard !ks.isEmpty, ks.count == p.components.count else {
+                ends.append(-1)
+                continue
+            }
+            var parent = -1
+            for k in ks {
+                if let found = children[parent + 1].first(where: { keys[$0] == k }) {
+                    parent = found
+                    continue
+                }
+                let n = nodes.count
+                let bytes = Array(k.utf8)
+                nodes.append(Node(start: keyBytes.count, count: bytes.count, isASCII: bytes.allSatisfy { $0 < 0x80 }))
+                keys.append(k)
+                keyBytes += bytes
+                children.append([])
+                children[parent + 1].append(n)
+                parent = n
+            }
+            ends.append(parent)
+        }
+        rootCount = children[0].count
+        childList = children[0]
+        for n in nodes.indices {
+            nodes[n].childStart = childList.count
+            nodes[n].childCount = children[n + 1].count
+            childList += children[n + 1]
+        }
+    }
+
+    /// The node of each path in `record`, in the order the paths were given: what
+    /// `record[path]` gives for each.
+    public func lookup(in record: JSONNode) -> [JSONNode] {
+        guard let doc = record.document, record.found, !nodes.isEmpty else { return paths.map { record[$0] } }
+        // The slots live on the stack: a record costs one allocation, the array returned.
+        return withUnsafeTemporaryAllocation(of: Int.self, capacity: nodes.count) { s in
+            s.initialize(repeating: -1)
+            nodes.withUnsafeBufferPointer { ns in
+                childList.withUnsafeBufferPointer { cl in
+                    keyBytes.withUnsafeBufferPointer { kb in
+                        doc.withBytes { base in
+                            find(0, rootCount, in: record.index, doc, base, ns, cl, kb, s)
+                        }
+                    }
+                }
+            }
+            var out: [JSONNode] = []
+            out.reserveCapacity(paths.count)
+            for (i, end) in ends.enumerated() {
+                if end >= 0, s[end] >= 0 {
+                    out.append(JSONNode(doc, s[end], found: true, record.context))
+                } else {
+                    // Absent (or not taken): the usual walk, whose node knows the path asked for.
+                    out.append(record[paths[i]])
+                }
+            }
+            return out
+        }
+    }
+
+    /// Fills the slots of the keys `cl[from..<from + count]` in the object at `i` (none when it
+    /// is not an object), then their children's. Keys are walked from the last one backwards,
+    /// as `member` walks them, and the first match of each is kept: the last duplicate.
+    private func find(_ from: Int, _ count: Int, in i: Int, _ doc: JSONDocument, _ base: UnsafePointer<UInt8>,
+                      _ ns: UnsafeBufferPointer<Node>, _ cl: UnsafeBufferPointer<Int>, _ kb: UnsafeBufferPointer<UInt8>,
+                      _ s: UnsafeMutableBufferPointer<Int>) {
+        let object = doc.entry(i)
+        guard object.kind == JSONTapeEntry.object, object.length > 0 else { return }
+        var left = count
+        var j = Int(object.offset)
+        while j != i && left > 0 {
+            let e = doc.entry(j)
+            for c in from..<(from + count) {
+                let n = cl[c]
+                guard s[n] < 0 else { continue }
+                let node = ns[n]
+                let key = UnsafeBufferPointer(rebasing: kb[node.start..<(node.start + node.count)])
+                let matched: Bool
+                if e.flags == 0 {
+                    matched = (Int(e.length) == node.count && (node.count == 0 || JSONDocument.equalBytes(base + Int(e.offset), key.baseAddress!, node.count)))
+                        || (!node.isASCII && doc.string(at: j) == keys[n])
+                } else {
+                    matched = doc.string(at: j, equals: key, in: base) || doc.string(at: j) == keys[n]
+                }
+                if matched {
+                    s[n] = j + 1
+                    left -= 1
+                }
+            }
+            j = Int(e.end)
+        }
+        for c in from..<(from + count) {
+            let n = cl[c]
+            let node = ns[n]
+            if s[n] >= 0 && node.childCount > 0 {
+                find(node.childStart, node.childCount, in: s[n], doc, base, ns, cl, kb, s)
+            }
+        }
+    }
+}

@@ -1,0 +1,53 @@
+import XCTest
+@testable import TributaryJSON
+
+/// `KeyPathSet.lookup` finds, for every path, what `node[path]` finds: the same value, kind,
+/// presence and path (also for absent paths and their error messages), on records with
+/// duplicate keys, escaped and non-ASCII keys, shared prefixes, non-object steps and indexes.
+final class KeyPathSetTests: XCTestCase {
+    func assertSame(_ json: String, _ paths: [String], file: StaticString = #filePath, line: UInt = #line) throws {
+        let doc = try JSONDocument(json)
+        let keyPaths = try paths.map { try KeyPath(parsing: $0) }
+        let set = KeyPathSet(keyPaths)
+        // The document's root, and each element of an array at "items" when there is one.
+        var records = [doc.root()]
+        if let items = try? doc.root()[key: "items"].array() { records += items }
+        for record in records {
+            let found = set.lookup(in: record)
+            XCTAssertEqual(found.count, keyPaths.count, file: file, line: line)
+            for (p, node) in zip(keyPaths, found) {
+                let expected = record[p]
+                XCTAssertEqual(node.kind, expected.kind, "\(p) in \(json)", file: file, line: line)
+                XCTAssertEqual(node.value, expected.value, "\(p) in \(json)", file: file, line: line)
+                XCTAssertEqual(node.path, expected.path, "\(p) in \(json)", file: file, line: line)
+                XCTAssertEqual(try? node.string(), try? expected.string(), "\(p) in \(json)", file: file, line: line)
+            }
+        }
+    }
+
+    func testTheSameNodesAsOneWalkPerPath() throws {
+        let youtube = #"{"items":[{"kind":"v","id":{"videoId":"a1"},"snippet":{"title":"T","description":"D","thumbnails":{"high":{"url":"https://i/x"}},"channelTitle":"C","publishedAt":"2024-01-01T00:00:00Z"}},"#
+            + #"{"id":{"videoId":"b2"},"snippet":{"title":null}},{"id":"flat","snippet":[1,2]},7,{"snippet":{"thumbnails":{"high":{}}}}]}"#
+        try assertSame(youtube, ["id.videoId", "snippet.title", "snippet.description", "snippet.thumbnails.high.url", "snippet.channelTitle",
+                                 "snippet.publishedAt", "kind", "missing", "missing.deeper", "snippet", "", "id", "snippet.title.more"])
+        // Duplicates: the last one, at every level, as member() finds it.
+        try assertSame(#"{"a":{"b":1,"c":2},"a":{"b":3},"b":4,"b":5}"#, ["a.b", "a.c", "b", "a"])
+        // Escaped and non-ASCII keys, precomposed and decomposed (equal as Strings).
+        try assertSame(#"{"caf\u00e9":1,"na\"me":2,"t\u0061b":6,"é":{"x":3},"e\u0301":{"y":4},"\ud83d\ude00":5}"#,
+                       ["café", "tab", "é.x", "é.y", "e\u{301}.y", "😀", "e\u{301}"])
+        // Indexes and bracket keys: answered by the walk.
+        try assertSame(#"{"a":[{"b":1}],"a.b":2,"w":[{"d":"x"}]}"#, ["a[0].b", #"["a.b"]"#, "w[0].d", "a", "w[1].d"])
+        // A path that is a prefix of another, and the same path twice.
+        try assertSame(#"{"s":{"t":{"u":1}}}"#, ["s", "s.t", "s.t.u", "s.t", "s.x"])
+        // Not an object where the set expects one; empty object; empty key.
+        try assertSame(#"{"s":"text","e":{},"":{"":9}}"#, ["s.t", "e.f", "s"])
+    }
+
+    func testAnEmptySetAndAValueTreeNode() throws {
+        XCTAssertTrue(KeyPathSet([]).lookup(in: try JSONDocument(#"{"a":1}"#).root()).isEmpty)
+        let tree = JSONNode(try JSONParser.parse(#"{"a":{"b":2}}"#))
+        let found = KeyPathSet([try KeyPath(parsing: "a.b"), try KeyPath(parsing: "a.c")]).lookup(in: tree)
+        XCTAssertEqual(found[0].value, .number(JSONNumber(2)))
+        XCTAssertNil(found[1].kind)
+    }
+}
