@@ -56,6 +56,8 @@ struct Runner {
             if !unknown.isEmpty { usageUnknown(unknown); return nil }
             return config.sources.filter { args.values(Flags.only).contains($0.settings.name) }
         }
+        // The config's own list when every source is enabled: a copy of 10,000 sources is 4 MB.
+        if config.sources.allSatisfy(\.settings.enabled) { return config.sources }
         return config.sources.filter(\.settings.enabled)
     }
 

@@ -20,6 +20,7 @@ public final class ConfigDiagnostics {
     func addPreflight(_ check: PreflightCheck) { preflight.append(check) }
 
     /// Whether `value` (a string, or a list holding one) still has an unset `${NAME}`.
+    @usableFromInline
     func isUnresolved(_ value: JSONValue) -> Bool {
         guard !unresolved.isEmpty else { return false }
         switch value {
@@ -57,15 +58,32 @@ public final class OptionReader {
         if let key { diagnostics.add("\(context).\(key): \(message)") } else { diagnostics.add("\(context): \(message)") }
     }
 
-    func has(_ key: String) -> Bool { object[key] != nil }
+    func has(_ key: String) -> Bool { member(key) != nil }
 
-    private func spec(_ name: String) -> OptionSpec? { specs.first { $0.name == name } }
+    private func spec(_ name: String) -> OptionSpec? { specs.first { Self.same($0.name, name) } }
+
+    /// The value of `key` in the object, or nil (as `object[key]`). The lengths are compared first: most keys
+    /// looked up are absent, and most names differ in length (a config of 10,000 sources
+    /// makes a few hundred thousand of these lookups).
+    @usableFromInline
+    func member(_ key: String) -> JSONValue? {
+        // From the end, as `JSONObject`'s subscript: the last of repeated keys counts.
+        var i = object.entries.count - 1
+        while i >= 0 {
+            if Self.same(object.entries[i].key, key) { return object.entries[i].value }
+            i -= 1
+        }
+        return nil
+    }
+
+    @usableFromInline @inline(__always)
+    static func same(_ a: String, _ b: String) -> Bool { a.utf8.count == b.utf8.count && a == b }
 
     private func validate() {
         // Specs are read in place (`specs[i]`): a copy of one retains each of its fields, and
         // this runs for every key of every source.
         for (key, value) in object.entries {
-            guard let i = specs.firstIndex(where: { $0.name == key }) else {
+            guard let i = specs.firstIndex(where: { Self.same($0.name, key) }) else {
                 var msg = "unknown key \"\(key)\""
                 if let meant = specs.first(where: { $0.aliases.contains(key) }) {
                     msg += " (did you mean \"\(meant.name)\"?)"
@@ -89,7 +107,7 @@ public final class OptionReader {
                 diagnostics.addPreflight(PreflightCheck(location: "\(diagnostics.file): \(context).\(key)", test))
             }
         }
-        for i in specs.indices where specs[i].required && object[specs[i].name] == nil {
+        for i in specs.indices where specs[i].required && member(specs[i].name) == nil {
             diagnostics.add("\(context): missing required key \"\(specs[i].name)\" (\(specs[i].typeName): \(specs[i].help))")
         }
     }
@@ -125,6 +143,7 @@ public final class OptionReader {
             if ByteSizes.parse(value) == nil { bad("a size up to 1TiB (bytes, or a string like \"512KiB\", \"16MiB\")") }
         case .keyPath:
             guard let s = value.stringValue else { bad("a key path string"); return }
+            if KeyPaths.isPlain(s) { return }
             do { _ = try KeyPath(parsing: s) } catch { self.error(spec.name, "\(error)") }
         case .stringList:
             // Integers are accepted as their text: ids such as OpenWeatherMap city ids are numbers.
@@ -143,6 +162,7 @@ public final class OptionReader {
             guard let o = value.objectValue else { bad("an object of key paths"); return }
             for e in o.entries {
                 guard let s = e.value.stringValue else { error("\(spec.name).\(e.key)", "expected a key path string, found \(Self.show(e.value))"); continue }
+                if KeyPaths.isPlain(s) { continue }
                 do { _ = try KeyPath(parsing: s) } catch { self.error("\(spec.name).\(e.key)", "\(error)") }
             }
         case .fieldMapping:
@@ -256,17 +276,17 @@ public final class OptionReader {
 
     // MARK: typed getters (values were validated above; wrong ones read as nil)
 
-    func string(_ key: String) -> String? { object[key]?.stringValue }
+    func string(_ key: String) -> String? { member(key)?.stringValue }
 
-    func int(_ key: String) -> Int? { object[key]?.numberValue?.int64.map { Int($0) } }
+    func int(_ key: String) -> Int? { member(key)?.numberValue?.int64.map { Int($0) } }
 
-    func double(_ key: String) -> Double? { object[key]?.numberValue?.double }
+    func double(_ key: String) -> Double? { member(key)?.numberValue?.double }
 
-    func bool(_ key: String) -> Bool? { object[key]?.boolValue }
+    func bool(_ key: String) -> Bool? { member(key)?.boolValue }
 
-    func duration(_ key: String) -> Double? { object[key].flatMap(Durations.parse) }
+    func duration(_ key: String) -> Double? { member(key).flatMap(Durations.parse) }
 
-    func size(_ key: String) -> Int? { object[key].flatMap(ByteSizes.parse) }
+    func size(_ key: String) -> Int? { member(key).flatMap(ByteSizes.parse) }
 
     func keyPath(_ key: String) -> KeyPath? {
         guard let s = string(key) else { return nil }
@@ -274,7 +294,7 @@ public final class OptionReader {
     }
 
     /// A list of strings; a single string reads as a list of one.
-    func stringList(_ key: String) -> [String]? { object[key].flatMap(Self.strings) }
+    func stringList(_ key: String) -> [String]? { member(key).flatMap(Self.strings) }
 
     public static func strings(_ v: JSONValue) -> [String]? {
         if let s = v.stringValue { return [s] }
@@ -282,7 +302,7 @@ public final class OptionReader {
     }
 
     /// Ordered name/value pairs; numbers and bools are taken as their text.
-    func stringMap(_ key: String) -> [(String, String)]? { object[key].flatMap(Self.pairs) }
+    func stringMap(_ key: String) -> [(String, String)]? { member(key).flatMap(Self.pairs) }
 
     static func pairs(_ v: JSONValue) -> [(String, String)]? {
         guard let o = v.objectValue else { return nil }
@@ -297,7 +317,7 @@ public final class OptionReader {
     }
 
     func keyPathMap(_ key: String) -> [(String, KeyPath)]? {
-        guard let o = object[key]?.objectValue else { return nil }
+        guard let o = member(key)?.objectValue else { return nil }
         return o.entries.compactMap { e in
             guard let s = e.value.stringValue, let p = try? KeyPath(parsing: s) else { return nil }
             return (e.key, p)
@@ -320,7 +340,7 @@ public final class OptionReader {
 
     /// A reader over a nested object option, without re-validating it.
     package func nested(_ key: String) -> OptionReader? {
-        guard let o = object[key]?.objectValue, case .object(let sub)? = spec(key)?.kind else { return nil }
+        guard let o = member(key)?.objectValue, case .object(let sub)? = spec(key)?.kind else { return nil }
         return OptionReader(unchecked: o, context: "\(context).\(key)", specs: sub, parent: self)
     }
 
@@ -335,6 +355,28 @@ public final class OptionReader {
     /// Resolves a path relative to the config file's folder; `~` expands to $HOME.
     public func resolvePath(_ path: String) -> String {
         ConfigPaths.resolve(path, relativeTo: configDirectory)
+    }
+}
+
+/// Key paths as config values.
+enum KeyPaths {
+    /// True when `s` is a key path `KeyPath(parsing:)` takes for certain: dotted keys with no
+    /// empty key and no brackets or quotes (or the empty path). Validation then skips the parse
+    /// (a cache lookup under a lock), which the option's read does anyway.
+    static func isPlain(_ s: String) -> Bool {
+        var segment = 0
+        var any = false
+        for b in s.utf8 {
+            any = true
+            switch b {
+            case 0x5B, 0x5D, 0x22: return false  // [ ] "
+            case 0x2E:  // .
+                if segment == 0 { return false }
+                segment = 0
+            default: segment += 1
+            }
+        }
+        return !any || segment > 0
     }
 }
 

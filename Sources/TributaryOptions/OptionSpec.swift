@@ -95,6 +95,7 @@ public struct OptionSpec: Sendable {
         keeping(OptionSpec(name, kind, required: required, default: defaultText, secret: secret, help, rule: rule))
     }
 
+    @usableFromInline
     package func with(rule: @escaping @Sendable (JSONValue, OptionReader) -> String?) -> OptionSpec {
         keeping(OptionSpec(name, kind, required: required, default: defaultText, secret: secret, help, rule: rule))
     }

@@ -17,6 +17,19 @@ public enum Environment {
     /// Whether `a` is directly followed by `b` somewhere in the UTF-8 bytes (a necessary
     /// condition for a Character-wise match of the two ASCII characters).
     static func hasBytePair(_ s: String, _ a: UInt8, _ b: UInt8) -> Bool {
+        // A native string's bytes are searched with memchr for `a` (most config strings have
+        // none): the byte loop below was 2% of loading a config of 10,000 sources.
+        if let found = s.utf8.withContiguousStorageIfAvailable({ buf -> Bool in
+            guard buf.count >= 2, let base = buf.baseAddress else { return false }
+            var at = base
+            let last = base + buf.count - 1  // `a` must have a byte after it
+            while at < last, let hit = memchr(at, Int32(a), last - at) {
+                let p = UnsafePointer(hit.assumingMemoryBound(to: UInt8.self))
+                if p[1] == b { return true }
+                at = p + 1
+            }
+            return false
+        }) { return found }
         var previous: UInt8 = 0
         for byte in s.utf8 {
             if previous == a && byte == b { return true }

@@ -91,8 +91,9 @@ public struct SourceError: Error, CustomStringConvertible, Sendable {
     public var description: String { message }
 }
 
-/// What a source gets for one run.
-public struct FetchContext: Sendable {
+/// What a source gets for one run. A class: a source's async functions each keep the context,
+/// and a copy of the struct it was retained each of its dozen fields (its settings among them).
+public final class FetchContext: Sendable {
     public let settings: SourceSettings
     public let http: HTTPClient
     /// When this run fetched (the same for every item of the run).
