@@ -991,11 +991,12 @@ def mode_watch(scratch):
                     f"`defaults.jitter: \"0s\"`, http.concurrency = per_host = {n}, a SQLite state file (validators kept), "
                     f"a jsonl sink to a file; stopped with SIGTERM after {cycles} cycles",
                     f"curl: `curl --parallel --parallel-max {n} -K results/watch-curl.cfg`, one section per URL with "
-                    f"`etag-compare` and `etag-save` of its own etag file; started once per cycle, half an interval after "
-                    f"each of Tributary's cycles (Tributary's cycle k starts at (k-1) x {interval:g} s, curl's at (k-0.5) x {interval:g} s)",
-                    "CPU per cycle: tributary's utime + stime from /proc/<pid>/stat, sampled half an interval after each of its "
-                    "cycles starts (10 ms ticks); curl's from wait4 (each cycle is one curl process, start-up and config "
-                    "parsing included); RSS: VmRSS from /proc/<pid>/status at the same samples"], rounds=False)
+                    f"`etag-compare` and `etag-save` of its own etag file; run k starts at (k - 0.5) x {interval:g} s (Tributary's "
+                    f"sources are first due at 0 s, so if a cycle of Tributary's lasts less than half an interval the tools never meet)",
+                    "CPU: tributary's utime + stime from /proc/<pid>/stat (10 ms ticks), sampled right before each of curl's runs, so "
+                    "window k holds about one request per source (the access log gives the exact count); curl's from wait4 (one "
+                    "curl process per cycle, start-up and reading the config included); RSS: VmRSS from /proc/<pid>/status at the same samples"],
+                   rounds=False)
         logf = open(os.path.join(wdir, "watch.log"), "wb")
         env = dict(os.environ, XDG_STATE_HOME=os.path.join(wdir, "xdg"))
         t0 = time.time()
@@ -1039,13 +1040,22 @@ def mode_watch(scratch):
     with open(os.path.join(wdir, "watch.log"), errors="replace") as f:
         watch_log = f.read().strip()
 
-    # Who asked what, when: the access log, cut at the samples (Tributary) and at curl's runs.
+    # Who asked what, when. Tributary's cycle k of a URL is its k-th request of that URL (a
+    # cycle of 10,000 sources need not be a burst: it lasts as long as Tributary takes); its CPU
+    # is counted per window between two samples (one interval each, so about one request per
+    # source in the steady state). curl's cycle k is its k-th run.
     entries = read_access_log(access)
-    trib = [e for e in entries if e[2].startswith("tributary")]
+    trib = sorted((e for e in entries if e[2].startswith("tributary")), key=lambda e: e[0])
     curl = [e for e in entries if e[2].startswith("curl/")]
     others = len(entries) - len(trib) - len(curl)
-    trib_cycles = [burst_stats([e for e in trib if samples[k - 1]["t"] < e[0] <= samples[k]["t"]]) for k in range(1, cycles + 1)]
-    trib_outside = sum(1 for e in trib if not samples[0]["t"] < e[0] <= samples[-1]["t"])
+    nth = {}
+    by_cycle = {}
+    for e in trib:
+        k = nth[e[3]] = nth.get(e[3], 0) + 1
+        by_cycle.setdefault(k, []).append(e)
+    trib_cycles = [burst_stats(by_cycle.get(k, [])) for k in range(1, max(by_cycle, default=0) + 1)]
+    complete = [k for k, st in enumerate(trib_cycles, 1) if st["requests"] == count]
+    windows = [burst_stats([e for e in trib if samples[k - 1]["t"] < e[0] <= samples[k]["t"]]) for k in range(1, cycles + 1)]
     slack = 0.01  # nginx's $msec is the end of the request, in ms
     curl_cycles = [burst_stats([e for e in curl if c["start"] - slack <= e[0] <= c["end"] + slack]) for c in curl_runs]
     curl_outside = len(curl) - sum(st["requests"] for st in curl_cycles)
@@ -1054,74 +1064,84 @@ def mode_watch(scratch):
     rows = []
     for k in range(1, cycles + 1):
         smp, prev, c = samples[k], samples[k - 1], curl_runs[k - 1]
-        tc, cc = trib_cycles[k - 1], curl_cycles[k - 1]
+        win, cc = windows[k - 1], curl_cycles[k - 1]
         t_cpu = smp["cpu"] - prev["cpu"]
-        # nginx CPU during Tributary's cycle: from the end of curl's previous run to this sample.
-        ng_t = smp["nginx"] - (prev["nginx"] + (curl_runs[k - 2]["server_cpu"] if k > 1 else 0))
-        burst = (tc["last"] - tc["first"]) if tc["requests"] else 0
+        # nginx CPU in Tributary's part of the window: from the end of curl's previous run to this sample.
+        ng_t = smp["nginx"] - prev["nginx"] - (curl_runs[k - 2]["server_cpu"] if k > 1 else 0)
+        t_part = smp["t"] - (curl_runs[k - 2]["end"] if k > 1 else prev["t"])
         c_burst = (cc["last"] - cc["first"]) if cc["requests"] else 0
-        rows.append([str(k),
-                     f"{tc['requests']} ({tc['304']} x 304)", f"{tc['first'] - t0:.1f}" if tc["requests"] else "—", f"{burst:.2f}",
-                     f"{t_cpu:.2f}", f"{smp['rss'] / 1024:.1f}", str(smp["lines"]),
-                     f"{ng_t:.2f} ({ng_t / burst:.0%})" if burst > 0 else f"{ng_t:.2f}",
-                     f"{cc['requests']} ({cc['304']} x 304)", f"{c['start'] - t0:.1f}", f"{c['wall']:.2f}", f"{c['cpu']:.2f}",
+        rows.append([str(k), f"{prev['t'] - t0:.0f}..{smp['t'] - t0:.0f}",
+                     f"{win['requests']} ({win['304']} x 304)", f"{t_cpu:.2f}",
+                     f"{t_cpu * 1e6 / win['requests']:.0f}" if win["requests"] else "—",
+                     f"{smp['rss'] / 1024:.1f}", str(smp["lines"]),
+                     f"{ng_t:.2f} ({ng_t / t_part:.0%})" if t_part > 0 else f"{ng_t:.2f}",
+                     f"{cc['requests']} ({cc['304']} x 304)", f"{c['wall']:.2f}", f"{c['cpu']:.2f}",
+                     f"{c['cpu'] * 1e6 / cc['requests']:.0f}" if cc["requests"] else "—",
                      f"{c['server_cpu']:.2f} ({c['server_cpu'] / c_burst:.0%})" if c_burst > 0 else f"{c['server_cpu']:.2f}",
                      smp["load"]])
-    rep.add(*table(["cycle", "tributary requests", "starts at s", "burst s", "tributary CPU s", "RSS MiB", "items written",
-                    "nginx CPU s (share of a core in the burst)", "curl requests", "curl starts at s", "curl wall s", "curl CPU s",
-                    "nginx CPU s in curl's run (share)", "load (1 min)"], rows))
+    rep.add(f"Per window (tributary: from one sample to the next, one interval; curl: its run of that cycle):", "")
+    rep.add(*table(["k", "tributary window s", "tributary requests", "tributary CPU s", "CPU µs per request", "RSS MiB",
+                    "items written", "nginx CPU s (share of a core)", "curl requests", "curl wall s", "curl CPU s",
+                    "curl CPU µs per request", "nginx CPU s in curl's run (share)", "load (1 min)"], rows))
     steady = range(2, cycles + 1)
     t_cpu = [samples[k]["cpu"] - samples[k - 1]["cpu"] for k in steady]
+    t_per = [(samples[k]["cpu"] - samples[k - 1]["cpu"]) / windows[k - 1]["requests"] for k in steady if windows[k - 1]["requests"]]
     c_cpu = [curl_runs[k - 1]["cpu"] for k in steady]
+    c_per = [curl_runs[k - 1]["cpu"] / curl_cycles[k - 1]["requests"] for k in steady if curl_cycles[k - 1]["requests"]]
     t_med, c_med = statistics.median(t_cpu), statistics.median(c_cpu)
+    tp_med, cp_med = (statistics.median(t_per) if t_per else 0), (statistics.median(c_per) if c_per else 0)
     rss2, rss_last = samples[2]["rss"], samples[cycles]["rss"]
     growth = rss_last - rss2
-    all_requests = all(st["requests"] == count for st in trib_cycles + curl_cycles)
-    all_304 = all(st["304"] == count for st in (trib_cycles[1:] + curl_cycles[1:]))
-    first_200 = trib_cycles[0]["200"] == count and curl_cycles[0]["200"] == count
-    written = samples[cycles]["lines"]
-    nothing_new = all(samples[k]["lines"] == samples[1]["lines"] for k in range(1, cycles + 1))
-    t_bursts = [st["last"] - st["first"] for st in trib_cycles[1:] if st["requests"]]
-    ng_share = [(samples[k]["nginx"] - samples[k - 1]["nginx"] - (curl_runs[k - 2]["server_cpu"] if k > 1 else 0)) / b
-                for k, b in zip(steady, t_bursts) if b > 0]
-    total_wall = samples[cycles]["t"] - t0 + curl_runs[-1]["wall"]
+    spans = [st["last"] - st["first"] for st in trib_cycles if st["requests"]]
     ng_total = curl_runs[-1]["server_cpu"] + samples[cycles]["nginx"] - samples[0]["nginx"]
+    total_wall = samples[cycles]["t"] - t0 + curl_runs[-1]["wall"]
     rep.add("",
-            f"**CPU per cycle, cycles 2..{cycles} (every answer 304), median: tributary {t_med:.3f} s "
-            f"({t_med * 1e6 / count:.1f} µs per source), curl {c_med:.3f} s ({c_med * 1e6 / count:.1f} µs per URL): "
-            f"{t_med / c_med:.2f}x curl's** (per cycle: tributary {min(t_cpu):.2f}..{max(t_cpu):.2f} s, curl {min(c_cpu):.2f}..{max(c_cpu):.2f} s). "
-            f"Cycle 1 (start-up, every answer 200, {count} items written): tributary {samples[1]['cpu']:.2f} s, curl {curl_runs[0]['cpu']:.2f} s.",
+            f"**CPU per cycle, windows 2..{cycles} (304s), median: tributary {t_med:.2f} s per {interval:g} s window "
+            f"({tp_med * 1e6:.0f} µs per request), curl {c_med:.2f} s per run ({cp_med * 1e6:.0f} µs per request): "
+            f"{tp_med / cp_med if cp_med else 0:.1f}x curl's CPU per request** (tributary {min(t_cpu):.2f}..{max(t_cpu):.2f} s "
+            f"per window, curl {min(c_cpu):.2f}..{max(c_cpu):.2f} s per run). Window 1 (start-up, 200s, items written): "
+            f"tributary {samples[1]['cpu']:.2f} s for {windows[0]['requests']} requests; curl's first run (200s) {curl_runs[0]['cpu']:.2f} s.",
             "",
-            f"**RSS from cycle 2 to cycle {cycles}: {rss2 / 1024:.1f} MiB to {rss_last / 1024:.1f} MiB, {growth:+d} KiB** "
-            f"({'within' if growth <= 1024 else 'over'} the goal of at most 1 MiB); max over the cycles "
+            f"**RSS from sample 2 to sample {cycles}: {rss2 / 1024:.1f} MiB to {rss_last / 1024:.1f} MiB, {growth:+d} KiB** "
+            f"({'within' if growth <= 1024 else 'over'} the goal of at most 1 MiB); max over the samples "
             f"{max(s['rss'] for s in samples[1:]) / 1024:.1f} MiB.",
             "",
-            f"Burst length (first to last request in nginx's log), cycles 2..{cycles}: tributary {statistics.median(t_bursts):.2f} s median, "
-            f"curl {statistics.median([st['last'] - st['first'] for st in curl_cycles[1:] if st['requests']]):.2f} s; "
-            f"curl wall (process start to exit) {statistics.median([c['wall'] for c in curl_runs[1:]]):.2f} s. "
-            f"nginx's share of a core during Tributary's bursts: median {statistics.median(ng_share) if ng_share else 0:.0%}; "
-            f"over the whole run {ng_total:.2f} s of CPU in {total_wall:.0f} s ({ng_total / total_wall:.1%}).",
+            "Tributary's cycles, from nginx's access log (cycle k of a URL = Tributary's k-th request of it): "
+            + "; ".join(f"{k}: {st['requests']} requests ({st['200']} x 200, {st['304']} x 304{', ' + str(st['other']) + ' other' if st['other'] else ''}), "
+                        f"{st['first'] - t0:.1f}..{st['last'] - t0:.1f} s" for k, st in enumerate(trib_cycles, 1)) + ".",
+            "",
+            f"A cycle of Tributary (first to last request) lasted {statistics.median(spans) if spans else 0:.1f} s (median); "
+            f"curl's run {statistics.median([c['wall'] for c in curl_runs[1:]]):.2f} s (median wall, cycles 2..{cycles}). "
+            f"nginx over the whole run: {ng_total:.2f} s of CPU in {total_wall:.0f} s ({ng_total / total_wall:.1%} of a core).",
             "",
             "Checks from nginx's access log:",
-            f"- every cycle {count} requests from each tool: {'yes' if all_requests else 'no'} "
-            f"(tributary {', '.join(str(st['requests']) for st in trib_cycles)}; curl {', '.join(str(st['requests']) for st in curl_cycles)})",
-            f"- cycle 1 answered 200, every later one 304: {'yes' if first_200 and all_304 else 'no'} "
-            f"(304s, tributary: {', '.join(str(st['304']) for st in trib_cycles)}; curl: {', '.join(str(st['304']) for st in curl_cycles)})",
-            f"- the bursts did not meet: {'yes' if overlap == 0 else 'no'} ({overlap} of Tributary's requests fell inside one of "
-            f"curl's runs; {trib_outside} of Tributary's requests outside the sampled cycles, {curl_outside} of curl's outside its runs, "
-            f"{others} from other user agents)",
-            f"- items written by tributary: {written} ({'all in cycle 1, nothing new after it' if nothing_new and samples[1]['lines'] == count else 'see the table'}); "
-            f"curl downloaded {curl_runs[0]['bytes']} bytes in cycle 1 and {max(c['bytes'] for c in curl_runs[1:])} at most in a later cycle",
+            f"- Tributary's complete cycles (every one of the {count} URLs requested): {len(complete)} "
+            f"({', '.join(map(str, complete)) or 'none'}); each of the first {min(cycles, len(trib_cycles))} cycles {count} requests: "
+            f"{'yes' if all(st['requests'] == count for st in trib_cycles[:cycles]) and len(trib_cycles) >= cycles else 'no'}",
+            f"- Tributary: cycle 1 answered 200, every later request 304: "
+            f"{'yes' if trib_cycles and trib_cycles[0]['200'] == count and all(st['304'] == st['requests'] for st in trib_cycles[1:]) else 'no'}",
+            f"- curl: {count} requests each run: {'yes' if all(st['requests'] == count for st in curl_cycles) else 'no'} "
+            f"({', '.join(str(st['requests']) for st in curl_cycles)}); run 1 answered 200 and every later one 304: "
+            f"{'yes' if curl_cycles[0]['200'] == count and all(st['304'] == count for st in curl_cycles[1:]) else 'no'}; "
+            f"{curl_outside} of curl's requests outside its runs",
+            f"- the tools apart: {'yes' if overlap == 0 else 'no'} ({overlap} of Tributary's {len(trib)} requests fell inside one of "
+            f"curl's runs; {others} requests from other user agents)",
+            f"- items written by tributary: {samples[cycles]['lines']} "
+            f"({'all in window 1 or 2, nothing new after' if all(samples[k]['lines'] == count for k in steady) else 'see the table'}); "
+            f"curl downloaded {curl_runs[0]['bytes']} bytes in its first run and {max(c['bytes'] for c in curl_runs[1:])} at most in a later one",
             f"- tributary watch after SIGTERM: {status} (143 expected)",
             "")
-    if not all_requests:
-        rep.warn("a cycle did not make one request per source (see the table)")
-    if not (first_200 and all_304):
-        rep.warn("not every request after cycle 1 was answered 304")
+    if len(trib_cycles) < cycles or any(st["requests"] != count for st in trib_cycles[:cycles]):
+        rep.warn(f"Tributary did not complete {cycles} cycles of {count} requests (see its cycles above)")
+    if any(st["304"] != st["requests"] for st in trib_cycles[1:]) or any(st["304"] != count for st in curl_cycles[1:]):
+        rep.warn("not every request after the first cycle was answered 304")
     if overlap:
-        rep.warn(f"{overlap} of Tributary's requests fell inside curl's runs: the bursts met")
+        rep.warn(f"{overlap} of Tributary's requests fell inside curl's runs: the tools ran at the same time")
+        rep.add(f"The tools met: a cycle of Tributary lasted {statistics.median(spans) if spans else 0:.1f} s, more than the "
+                f"{interval / 2:g} s from its cycle's start to curl's. Each tool's CPU is its own process's and stands; the "
+                "walls and nginx's shares are those of two tools running at once.", "")
     if growth > 1024:
-        rep.warn(f"tributary's RSS grew {growth} KiB from cycle 2 to cycle {cycles} (goal: at most 1024)")
+        rep.warn(f"tributary's RSS grew {growth} KiB from sample 2 to sample {cycles} (goal: at most 1024)")
     if status != 143:
         rep.warn(f"tributary watch ended with {status}, not 143, after SIGTERM")
     if watch_log:
