@@ -1025,6 +1025,28 @@ def mode_watch(scratch):
             curl_runs.append(c)
             log(f"watch cycle {k}/{cycles}: tributary CPU {smp['cpu'] - samples[-2]['cpu']:.2f} s, RSS {smp['rss'] / 1024:.1f} MiB, "
                 f"{smp['lines']} items written; curl {c['wall']:.2f} s wall, {c['cpu']:.2f} s CPU (load {smp['load']})")
+        # A source is due an interval after its last run, so Tributary's cycles drift later when
+        # a cycle takes long: wait (at most one more interval) until every URL has had its
+        # `cycles` requests, then take a last sample and stop it.
+        seen, offset = {}, 0
+        deadline = time.time() + interval
+        while time.time() < deadline and proc.poll() is None:
+            with open(access, "rb") as f:
+                f.seek(offset)
+                chunk = f.read()
+            cut = chunk.rfind(b"\n") + 1
+            offset += cut
+            for line in chunk[:cut].splitlines():
+                parts = line.split()
+                if len(parts) >= 4 and parts[2].startswith(b"tributary"):
+                    seen[parts[-1]] = seen.get(parts[-1], 0) + 1
+            if len(seen) >= count and min(seen.values()) >= cycles:
+                break
+            time.sleep(1)
+        end = {"t": time.time(), "cpu": proc_cpu_seconds([pid]), "rss": proc_rss_kib(pid), "nginx": proc_cpu_seconds(nginx.pids),
+               "lines": count_lines(jsonl) if os.path.exists(jsonl) else 0, "load": loadavg()[0]}
+        log(f"watch: end at {end['t'] - t0:.0f} s: tributary CPU {end['cpu'] - samples[-1]['cpu']:.2f} s since the last sample, "
+            f"RSS {end['rss'] / 1024:.1f} MiB")
         proc.send_signal(signal.SIGTERM)
         try:
             status = proc.wait(timeout=60)
@@ -1079,7 +1101,10 @@ def mode_watch(scratch):
                      f"{c['cpu'] * 1e6 / cc['requests']:.0f}" if cc["requests"] else "—",
                      f"{c['server_cpu']:.2f} ({c['server_cpu'] / c_burst:.0%})" if c_burst > 0 else f"{c['server_cpu']:.2f}",
                      smp["load"]])
-    rep.add(f"Per window (tributary: from one sample to the next, one interval; curl: its run of that cycle):", "")
+    rows.append(["end", f"{samples[cycles]['t'] - t0:.0f}..{end['t'] - t0:.0f}", "—", f"{end['cpu'] - samples[cycles]['cpu']:.2f}", "—",
+                 f"{end['rss'] / 1024:.1f}", str(end["lines"]), "—", "—", "—", "—", "—", "—", end["load"]])
+    rep.add("Per window (tributary: from one sample to the next, one interval; `end`: from the last sample until Tributary's "
+            f"cycle {cycles} was complete in the access log, at most one more interval, then SIGTERM; curl: its run of that cycle):", "")
     rep.add(*table(["k", "tributary window s", "tributary requests", "tributary CPU s", "CPU µs per request", "RSS MiB",
                     "items written", "nginx CPU s (share of a core)", "curl requests", "curl wall s", "curl CPU s",
                     "curl CPU µs per request", "nginx CPU s in curl's run (share)", "load (1 min)"], rows))
@@ -1090,11 +1115,12 @@ def mode_watch(scratch):
     c_per = [curl_runs[k - 1]["cpu"] / curl_cycles[k - 1]["requests"] for k in steady if curl_cycles[k - 1]["requests"]]
     t_med, c_med = statistics.median(t_cpu), statistics.median(c_cpu)
     tp_med, cp_med = (statistics.median(t_per) if t_per else 0), (statistics.median(c_per) if c_per else 0)
-    rss2, rss_last = samples[2]["rss"], samples[cycles]["rss"]
+    rss2, rss_last = samples[2]["rss"], end["rss"]
+    rss_series = [s_["rss"] for s_ in samples[1:]] + [end["rss"]]
     growth = rss_last - rss2
     spans = [st["last"] - st["first"] for st in trib_cycles if st["requests"]]
-    ng_total = curl_runs[-1]["server_cpu"] + samples[cycles]["nginx"] - samples[0]["nginx"]
-    total_wall = samples[cycles]["t"] - t0 + curl_runs[-1]["wall"]
+    ng_total = end["nginx"] - samples[0]["nginx"]
+    total_wall = end["t"] - t0
     rep.add("",
             f"**CPU per cycle, windows 2..{cycles} (304s), median: tributary {t_med:.2f} s per {interval:g} s window "
             f"({tp_med * 1e6:.0f} µs per request), curl {c_med:.2f} s per run ({cp_med * 1e6:.0f} µs per request): "
@@ -1102,9 +1128,10 @@ def mode_watch(scratch):
             f"per window, curl {min(c_cpu):.2f}..{max(c_cpu):.2f} s per run). Window 1 (start-up, 200s, items written): "
             f"tributary {samples[1]['cpu']:.2f} s for {windows[0]['requests']} requests; curl's first run (200s) {curl_runs[0]['cpu']:.2f} s.",
             "",
-            f"**RSS from sample 2 to sample {cycles}: {rss2 / 1024:.1f} MiB to {rss_last / 1024:.1f} MiB, {growth:+d} KiB** "
-            f"({'within' if growth <= 1024 else 'over'} the goal of at most 1 MiB); max over the samples "
-            f"{max(s['rss'] for s in samples[1:]) / 1024:.1f} MiB.",
+            f"**RSS from sample 2 to the end: {rss2 / 1024:.1f} MiB to {rss_last / 1024:.1f} MiB, {growth:+d} KiB** "
+            f"({'within' if growth <= 1024 else 'over'} the goal of at most 1 MiB); the highest sample of window 1 or 2 "
+            f"{max(rss_series[:2]) / 1024:.1f} MiB, the highest after {max(rss_series[2:]) / 1024:.1f} MiB "
+            f"({max(rss_series[2:]) - max(rss_series[:2]):+d} KiB); every sample: {', '.join(f'{r / 1024:.1f}' for r in rss_series)} MiB.",
             "",
             "Tributary's cycles, from nginx's access log (cycle k of a URL = Tributary's k-th request of it): "
             + "; ".join(f"{k}: {st['requests']} requests ({st['200']} x 200, {st['304']} x 304{', ' + str(st['other']) + ' other' if st['other'] else ''}), "
@@ -1126,7 +1153,7 @@ def mode_watch(scratch):
             f"{curl_outside} of curl's requests outside its runs",
             f"- the tools apart: {'yes' if overlap == 0 else 'no'} ({overlap} of Tributary's {len(trib)} requests fell inside one of "
             f"curl's runs; {others} requests from other user agents)",
-            f"- items written by tributary: {samples[cycles]['lines']} "
+            f"- items written by tributary: {end['lines']} "
             f"({'all in window 1 or 2, nothing new after' if all(samples[k]['lines'] == count for k in steady) else 'see the table'}); "
             f"curl downloaded {curl_runs[0]['bytes']} bytes in its first run and {max(c['bytes'] for c in curl_runs[1:])} at most in a later one",
             f"- tributary watch after SIGTERM: {status} (143 expected)",
@@ -1141,7 +1168,7 @@ def mode_watch(scratch):
                 f"{interval / 2:g} s from its cycle's start to curl's. Each tool's CPU is its own process's and stands; the "
                 "walls and nginx's shares are those of two tools running at once.", "")
     if growth > 1024:
-        rep.warn(f"tributary's RSS grew {growth} KiB from sample 2 to sample {cycles} (goal: at most 1024)")
+        rep.warn(f"tributary's RSS grew {growth} KiB from sample 2 to the end (goal: at most 1024)")
     if status != 143:
         rep.warn(f"tributary watch ended with {status}, not 143, after SIGTERM")
     if watch_log:
