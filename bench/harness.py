@@ -901,15 +901,23 @@ def mode_many(scratch):
 
 # ---- mode: watch ---------------------------------------------------------------------------
 
-def proc_rss_kib(pid):
+def proc_rss_kib(pid, key="VmRSS"):
+    """VmRSS (or RssAnon, RssFile: the anonymous memory, and the file pages mapped, such as the
+    SQLite state's mmap) of a process, KiB."""
     try:
         with open(f"/proc/{pid}/status") as f:
             for line in f:
-                if line.startswith("VmRSS:"):
+                if line.startswith(key + ":"):
                     return int(line.split()[1])
     except (FileNotFoundError, ProcessLookupError):
         pass
     return 0
+
+
+def watch_sample(pid, nginx_pids, jsonl):
+    return {"t": time.time(), "cpu": proc_cpu_seconds([pid]), "rss": proc_rss_kib(pid), "anon": proc_rss_kib(pid, "RssAnon"),
+            "file": proc_rss_kib(pid, "RssFile"), "nginx": proc_cpu_seconds(nginx_pids),
+            "lines": count_lines(jsonl) if os.path.exists(jsonl) else 0, "load": loadavg()[0]}
 
 
 def read_access_log(path):
@@ -1004,7 +1012,7 @@ def mode_watch(scratch):
                             stderr=logf, env=env, cwd=wdir)
         log(f"watch: tributary watch started (pid {proc.pid}); {cycles} cycles of {interval:g} s, curl half an interval after each")
         pid = proc.pid
-        samples = [{"t": t0, "cpu": 0.0, "rss": 0, "nginx": proc_cpu_seconds(nginx.pids), "lines": 0, "load": loadavg()[0]}]
+        samples = [{"t": t0, "cpu": 0.0, "rss": 0, "anon": 0, "file": 0, "nginx": proc_cpu_seconds(nginx.pids), "lines": 0, "load": loadavg()[0]}]
         curl_runs = []
         for k in range(1, cycles + 1):
             target = t0 + (k - 0.5) * interval
@@ -1012,8 +1020,7 @@ def mode_watch(scratch):
                 if proc.poll() is not None:
                     die(f"watch: tributary watch exited early ({proc.returncode}); see {wdir}/watch.log")
                 time.sleep(min(0.5, max(0.0, target - time.time())))
-            smp = {"t": time.time(), "cpu": proc_cpu_seconds([pid]), "rss": proc_rss_kib(pid), "nginx": proc_cpu_seconds(nginx.pids),
-                   "lines": count_lines(jsonl) if os.path.exists(jsonl) else 0, "load": loadavg()[0]}
+            smp = watch_sample(pid, nginx.pids, jsonl)
             samples.append(smp)
             start = time.time()
             c = run_measured(curl_cmd, curl_out, cwd=wdir, server_pids=nginx.pids)
@@ -1026,10 +1033,10 @@ def mode_watch(scratch):
             log(f"watch cycle {k}/{cycles}: tributary CPU {smp['cpu'] - samples[-2]['cpu']:.2f} s, RSS {smp['rss'] / 1024:.1f} MiB, "
                 f"{smp['lines']} items written; curl {c['wall']:.2f} s wall, {c['cpu']:.2f} s CPU (load {smp['load']})")
         # A source is due an interval after its last run, so Tributary's cycles drift later when
-        # a cycle takes long: wait (at most one more interval) until every URL has had its
+        # a cycle takes long: wait (at most two more intervals) until every URL has had its
         # `cycles` requests, then take a last sample and stop it.
         seen, offset = {}, 0
-        deadline = time.time() + interval
+        deadline = time.time() + 2 * interval
         while time.time() < deadline and proc.poll() is None:
             with open(access, "rb") as f:
                 f.seek(offset)
@@ -1043,8 +1050,7 @@ def mode_watch(scratch):
             if len(seen) >= count and min(seen.values()) >= cycles:
                 break
             time.sleep(1)
-        end = {"t": time.time(), "cpu": proc_cpu_seconds([pid]), "rss": proc_rss_kib(pid), "nginx": proc_cpu_seconds(nginx.pids),
-               "lines": count_lines(jsonl) if os.path.exists(jsonl) else 0, "load": loadavg()[0]}
+        end = watch_sample(pid, nginx.pids, jsonl)
         log(f"watch: end at {end['t'] - t0:.0f} s: tributary CPU {end['cpu'] - samples[-1]['cpu']:.2f} s since the last sample, "
             f"RSS {end['rss'] / 1024:.1f} MiB")
         proc.send_signal(signal.SIGTERM)
@@ -1104,7 +1110,7 @@ def mode_watch(scratch):
     rows.append(["end", f"{samples[cycles]['t'] - t0:.0f}..{end['t'] - t0:.0f}", "—", f"{end['cpu'] - samples[cycles]['cpu']:.2f}", "—",
                  f"{end['rss'] / 1024:.1f}", str(end["lines"]), "—", "—", "—", "—", "—", "—", end["load"]])
     rep.add("Per window (tributary: from one sample to the next, one interval; `end`: from the last sample until Tributary's "
-            f"cycle {cycles} was complete in the access log, at most one more interval, then SIGTERM; curl: its run of that cycle):", "")
+            f"cycle {cycles} was complete in the access log, at most two more intervals, then SIGTERM; curl: its run of that cycle):", "")
     rep.add(*table(["k", "tributary window s", "tributary requests", "tributary CPU s", "CPU µs per request", "RSS MiB",
                     "items written", "nginx CPU s (share of a core)", "curl requests", "curl wall s", "curl CPU s",
                     "curl CPU µs per request", "nginx CPU s in curl's run (share)", "load (1 min)"], rows))
@@ -1117,6 +1123,8 @@ def mode_watch(scratch):
     tp_med, cp_med = (statistics.median(t_per) if t_per else 0), (statistics.median(c_per) if c_per else 0)
     rss2, rss_last = samples[2]["rss"], end["rss"]
     rss_series = [s_["rss"] for s_ in samples[1:]] + [end["rss"]]
+    anon_series = ", ".join(f"{s_['anon'] / 1024:.1f}" for s_ in samples[1:] + [end])
+    file_series = ", ".join(f"{s_['file'] / 1024:.1f}" for s_ in samples[1:] + [end])
     growth = rss_last - rss2
     spans = [st["last"] - st["first"] for st in trib_cycles if st["requests"]]
     ng_total = end["nginx"] - samples[0]["nginx"]
@@ -1131,7 +1139,9 @@ def mode_watch(scratch):
             f"**RSS from sample 2 to the end: {rss2 / 1024:.1f} MiB to {rss_last / 1024:.1f} MiB, {growth:+d} KiB** "
             f"({'within' if growth <= 1024 else 'over'} the goal of at most 1 MiB); the highest sample of window 1 or 2 "
             f"{max(rss_series[:2]) / 1024:.1f} MiB, the highest after {max(rss_series[2:]) / 1024:.1f} MiB "
-            f"({max(rss_series[2:]) - max(rss_series[:2]):+d} KiB); every sample: {', '.join(f'{r / 1024:.1f}' for r in rss_series)} MiB.",
+            f"({max(rss_series[2:]) - max(rss_series[:2]):+d} KiB); every sample: {', '.join(f'{r / 1024:.1f}' for r in rss_series)} MiB; "
+            f"of which anonymous (RssAnon): {anon_series} MiB, "
+            f"file pages (RssFile: the binary, libraries, the SQLite state's mmap): {file_series} MiB.",
             "",
             "Tributary's cycles, from nginx's access log (cycle k of a URL = Tributary's k-th request of it): "
             + "; ".join(f"{k}: {st['requests']} requests ({st['200']} x 200, {st['304']} x 304{', ' + str(st['other']) + ' other' if st['other'] else ''}), "
