@@ -2,7 +2,7 @@
 """Tributary's benchmarks beside the fastest ordinary tools for the same job. Run it through
 bench/run.sh, which installs what is missing and builds the release binary:
 
-    bash bench/run.sh decode|fetch|many|startup|all|serve
+    bash bench/run.sh decode|fetch|many|startup|jq|all|serve|watch
 
 Every mode runs each tool RUNS times (default 5), in rounds whose order alternates (ABCD, DCBA,
 BCDA, ADCB, ...: each tool takes every position, forwards and backwards), and reports medians
@@ -114,7 +114,7 @@ def stop_server(p):
 
 def write_results(name, text):
     """Prints a benchmark's report and keeps it as results/<name> (git-ignored)."""
-    print(text)
+    print(text, flush=True)
     os.makedirs(RESULTS, exist_ok=True)
     with open(os.path.join(RESULTS, name), "w") as f:
         f.write(text)
@@ -347,11 +347,15 @@ def wait_http(url, proc, what, seconds=30):
 class Nginx:
     """nginx serving bench/corpus/ (static files) on 127.0.0.1: one process, keep-alive."""
 
-    def __init__(self, scratch):
+    def __init__(self, scratch, access_log=None):
         self.dir = os.path.join(scratch, "nginx")
         os.makedirs(self.dir, exist_ok=True)
         self.port = free_port()
         conf = os.path.join(self.dir, "nginx.conf")
+        # access_log: a file of "$msec $status $http_user_agent $uri" lines (watch mode: who asked
+        # what when, and whether it was answered 304); off otherwise.
+        log_conf = (f"log_format bench '$msec $status $http_user_agent $uri';\n    access_log {access_log} bench;"
+                    if access_log else "access_log off;")
         with open(conf, "w") as f:
             f.write(f"""daemon off;
 master_process off;
@@ -360,7 +364,7 @@ pid {self.dir}/nginx.pid;
 error_log {self.dir}/error.log;
 events {{ worker_connections 4096; }}
 http {{
-    access_log off;
+    {log_conf}
     sendfile on;
     tcp_nopush on;
     keepalive_requests 1000000;
@@ -389,9 +393,10 @@ http {{
 class DelayServer:
     """bench/delay_server.py: answers after a fixed delay (fetch mode)."""
 
-    def __init__(self, delay, size):
+    def __init__(self, delay, size, items=1, prebuild=0):
         self.proc = start_server([sys.executable, os.path.join(HERE, "delay_server.py"),
-                                  "--delay", str(delay), "--size", str(size)],
+                                  "--delay", str(delay), "--size", str(size), "--items", str(items),
+                                  "--prebuild", str(prebuild)],
                                  stdout=subprocess.PIPE, text=True)
         line = self.proc.stdout.readline().strip()
         if not line.isdigit():
@@ -400,7 +405,7 @@ class DelayServer:
         self.base = f"http://127.0.0.1:{self.port}"
         wait_http(f"{self.base}/f/1.json", self.proc, "delay_server.py")
         self.pids = [self.proc.pid]
-        log(f"delay server on {self.base} (pid {self.proc.pid}), {delay * 1000:g} ms, {size} bytes")
+        log(f"delay server on {self.base} (pid {self.proc.pid}), {delay * 1000:g} ms, {size} bytes, {items} item(s) a body")
 
     def stop(self):
         stop_server(self.proc)
@@ -548,7 +553,7 @@ class Report:
         self.started = now_utc()
         self.warnings = []
 
-    def header(self, extra):
+    def header(self, extra, rounds=True):
         busy = float(self.load_before[0]) > 0.5
         self.lines += [
             f"- date: {self.started}; machine: {machine()}",
@@ -556,8 +561,8 @@ class Report:
             + ("; **busy machine: the numbers are indicative only**" if busy else ""),
             f"- Tributary commit: {tributary_commit()}",
             f"- tools: {tool_versions()}",
-            f"- {RUNS} round(s), order alternating per round (ABCD, DCBA, BCDA, ADCB, ...), after {WARMUP} untimed run(s) of each tool; medians",
-        ] + [f"- {e}" for e in extra] + [""]
+        ] + ([f"- {RUNS} round(s), order alternating per round (ABCD, DCBA, BCDA, ADCB, ...), after {WARMUP} untimed run(s) of each tool; medians"]
+             if rounds else []) + [f"- {e}" for e in extra] + [""]
         if busy:
             log(f"warning: load average {self.load_before[0]} before the runs: the machine is busy, the numbers are indicative only")
 
@@ -573,11 +578,8 @@ class Report:
         if self.warnings:
             self.lines += ["", "Warnings:"] + [f"- {w}" for w in self.warnings]
         text = "\n".join(self.lines) + "\n"
-        path = os.path.join(RESULTS, f"{self.mode}-latest.md")
-        with open(path, "w") as f:
-            f.write(text)
-        print(text, flush=True)
-        log(f"wrote {path}")
+        write_results(f"{self.mode}-latest.md", text)
+        log(f"wrote {os.path.join(RESULTS, self.mode + '-latest.md')}")
         return text
 
 
@@ -727,75 +729,94 @@ def mode_fetch(scratch):
     levels = [int(x) for x in os.environ.get("FETCH_CONCURRENCY", "50 200").split()]
     if not levels or any(not 1 <= x <= 4096 for x in levels):
         die("FETCH_CONCURRENCY must list integers 1..4096")
-    srv = DelayServer(delay, size)
-    rep = Report("fetch", f"fetch: {count} URLs, {delay * 1000:g} ms server delay, {size} bytes each, over loopback HTTP/1.1")
-    rep.header([f"server: bench/delay_server.py (asyncio{' + uvloop' if _has_uvloop() else ''}); "
-                f"each body a JSON document with one item (the rest is padding)",
-                f"in flight: {', '.join(map(str, levels))} (http.concurrency = per_host = N; curl --parallel-max N; aiohttp limit = limit_per_host = N)"])
     try:
-        w = len(str(count))
-        urls = [f"{srv.base}/f/{i:0{w}d}.json" for i in range(1, count + 1)]
-        url_file = os.path.join(RESULTS, "fetch-urls.txt")
-        write_lines(url_file, urls)
-        for n in levels:
-            floor = -(-count // n) * delay
-            cfg_one = os.path.join(RESULTS, f"fetch-{n}-urls.json")
-            cfg_many = os.path.join(RESULTS, f"fetch-{n}-sources.json")
-            write_config(cfg_one, urls, n, n, one_source=True)
-            write_config(cfg_many, urls, n, n, one_source=False)
-            tools = ["tributary 1 src", f"tributary {count} src", "curl", "aiohttp"]
-            commands = {
-                tools[0]: tributary_cmd(cfg_one),
-                tools[1]: tributary_cmd(cfg_many),
-                "curl": [["curl", "-sS", "--no-progress-meter", "--fail", "--parallel", "--parallel-immediate", "--parallel-max", str(n),
-                          f"{srv.base}/f/[{1:0{w}d}-{count}].json"]],
-                "aiohttp": aiohttp_cmd(url_file, n, n),
-            }
-            tools, commands = with_baseline(tools, commands)
-            outputs = {t: os.path.join(scratch, f"out-fetch-{n}-{i}.jsonl") for i, t in enumerate(tools)}
-
-            def check(tool, path):
-                if tool == "curl":
-                    got = os.path.getsize(path)
-                    return None if got == count * size else f"downloaded {got} bytes, expected {count * size}"
-                lines = count_lines(path)
-                return None if lines == count else f"wrote {lines} items, expected {count}"
-
-            same = "not checked"
-            for phase, samples in run_rounds(tools, commands, outputs, srv.pids, check, f"fetch N={n}"):
-                if phase == "round1":
-                    _, same = compare_outputs({t: (outputs[t], unbased(t) == f"tributary {count} src") for t in tools if t != "curl"}, "aiohttp")
-            ref = med(samples["curl"], "wall")
-            ref_cpu = med(samples["curl"], "cpu")
-            rows = []
-            for t in tools:
-                wl = med(samples[t], "wall")
-                cpu = med(samples[t], "cpu")
-                share, limited = server_limited(samples[t])
-                if limited:
-                    rep.warn(f"N={n}: the delay server used {share:.0%} of a core during {t}'s runs (median)")
-                rows.append([t, f"{wl:.3f}", f"{wl / floor:.2f}", f"{cpu * 1000 / count:.3f}", f"{med(samples[t], 'rss_kib') / 1024:.1f}",
-                             f"{ref / wl:.2f}x", f"{cpu / ref_cpu:.1f}x" if ref_cpu > 0 else "—",
-                             f"{med(samples[t], 'server_cpu'):.2f}", f"{share:.0%}"])
-            curl_ratio = ref / floor
-            verdict = ("curl reached the floor: the server is not the bottleneck"
-                       if curl_ratio <= 1.25 else
-                       "**curl did not reach the floor: the server or the machine limits every tool here**")
-            if curl_ratio > 1.25:
-                rep.warn(f"N={n}: curl's median wall {ref:.3f} s is {curl_ratio:.2f}x the floor {floor:.2f} s")
-            rep.add(f"### {n} in flight", "",
-                    f"Floor: ceil({count}/{n}) x {delay:g} s = {floor:.2f} s. curl's median wall is {curl_ratio:.2f}x the floor: {verdict}.", "")
-            rep.add(*table(["tool", "wall s", "wall / floor", "CPU ms per request", "peak RSS MiB", "speed vs curl",
-                            "CPU vs curl", "server CPU s", "server share of a core"], rows))
-            rep.add("", f"Same items from tributary and aiohttp (sorted, `fetched` removed): {same}.", "")
-            rep.add(*every_run(samples, tools, lambda s: f"{s['wall']:.3f} s / {s['cpu'] * 1000:.0f} ms CPU (load {s['load']})"), "")
-    finally:
-        srv.stop()
+        item_modes = [int(x) for x in os.environ.get("FETCH_ITEMS", "1 45").split()]
+    except ValueError:
+        item_modes = []
+    if not item_modes or any(not 1 <= x <= 1000 for x in item_modes):
+        die("FETCH_ITEMS must list integers 1..1000 (items per body)")
+    rep = Report("fetch", f"fetch: {count} URLs, {delay * 1000:g} ms server delay, {size} bytes each, over loopback HTTP/1.1")
+    rep.header([f"server: bench/delay_server.py (asyncio{' + uvloop' if _has_uvloop() else ''}); each body a JSON document "
+                f"of exactly {size} bytes: with 1 item, one item and a padding string; with K items, K search.list-like "
+                f"items (distinct ids, gen_corpus.py's text: non-ASCII, HTML entities, escapes) and a few bytes of padding",
+                f"items per body: {', '.join(map(str, item_modes))} (FETCH_ITEMS)",
+                f"in flight: {', '.join(map(str, levels))} (http.concurrency = per_host = N; curl --parallel-max N; aiohttp limit = limit_per_host = N)"])
+    w = len(str(count))
+    for per_body in item_modes:
+        srv = DelayServer(delay, size, per_body, prebuild=count)
+        try:
+            _fetch_levels(rep, scratch, srv, count, delay, size, levels, per_body, w)
+        finally:
+            srv.stop()
     rep.add("speed vs curl = curl's median wall / the tool's (higher is faster); CPU vs curl = the tool's CPU / curl's. "
-            "curl only downloads (bodies to a file); Tributary and aiohttp also parse each body and write its item.",
+            "curl only downloads (bodies to a file); Tributary and aiohttp also parse each body and write its items. "
+            "CPU µs per item = the tool's CPU / (URLs x items per body).",
             "server share = the server's CPU s / the tool's wall s; the floor is what a client with N connections "
             "cannot beat, whatever it does.", "")
     return rep.finish()
+
+
+def _fetch_levels(rep, scratch, srv, count, delay, size, levels, per_body, w):
+    """The fetch rounds at every level of concurrency against one delay server (one FETCH_ITEMS value)."""
+    items = count * per_body
+    urls = [f"{srv.base}/f/{i:0{w}d}.json" for i in range(1, count + 1)]
+    url_file = os.path.join(RESULTS, "fetch-urls.txt")
+    write_lines(url_file, urls)
+    for n in levels:
+        floor = -(-count // n) * delay
+        cfg_one = os.path.join(RESULTS, f"fetch-{n}-urls.json")
+        cfg_many = os.path.join(RESULTS, f"fetch-{n}-sources.json")
+        write_config(cfg_one, urls, n, n, one_source=True)
+        write_config(cfg_many, urls, n, n, one_source=False)
+        tools = ["tributary 1 src", f"tributary {count} src", "curl", "aiohttp"]
+        commands = {
+            tools[0]: tributary_cmd(cfg_one),
+            tools[1]: tributary_cmd(cfg_many),
+            "curl": [["curl", "-sS", "--no-progress-meter", "--fail", "--parallel", "--parallel-immediate", "--parallel-max", str(n),
+                      f"{srv.base}/f/[{1:0{w}d}-{count}].json"]],
+            "aiohttp": aiohttp_cmd(url_file, n, n),
+        }
+        tools, commands = with_baseline(tools, commands)
+        outputs = {t: os.path.join(scratch, f"out-fetch-{per_body}-{n}-{i}.jsonl") for i, t in enumerate(tools)}
+
+        def check(tool, path):
+            if tool == "curl":
+                got = os.path.getsize(path)
+                return None if got == count * size else f"downloaded {got} bytes, expected {count * size}"
+            lines = count_lines(path)
+            return None if lines == items else f"wrote {lines} items, expected {items} ({count} x {per_body})"
+
+        same = "not checked"
+        label = f"fetch {per_body} item{'s' if per_body > 1 else ''} N={n}"
+        for phase, samples in run_rounds(tools, commands, outputs, srv.pids, check, label):
+            if phase == "round1":
+                _, same = compare_outputs({t: (outputs[t], unbased(t) == f"tributary {count} src") for t in tools if t != "curl"}, "aiohttp")
+        ref = med(samples["curl"], "wall")
+        ref_cpu = med(samples["curl"], "cpu")
+        rows = []
+        for t in tools:
+            wl = med(samples[t], "wall")
+            cpu = med(samples[t], "cpu")
+            share, limited = server_limited(samples[t])
+            if limited:
+                rep.warn(f"{label}: the delay server used {share:.0%} of a core during {t}'s runs (median)")
+            rows.append([t, f"{wl:.3f}", f"{wl / floor:.2f}", f"{cpu * 1000 / count:.3f}", f"{cpu * 1e6 / items:.1f}",
+                         f"{med(samples[t], 'rss_kib') / 1024:.1f}",
+                         f"{ref / wl:.2f}x", f"{cpu / ref_cpu:.1f}x" if ref_cpu > 0 else "—",
+                         f"{med(samples[t], 'server_cpu'):.2f}", f"{share:.0%}"])
+        curl_ratio = ref / floor
+        verdict = ("curl reached the floor: the server is not the bottleneck"
+                   if curl_ratio <= 1.25 else
+                   "**curl did not reach the floor: the server or the machine limits every tool here**")
+        if curl_ratio > 1.25:
+            rep.warn(f"{label}: curl's median wall {ref:.3f} s is {curl_ratio:.2f}x the floor {floor:.2f} s")
+        rep.add(f"### {per_body} item{'s' if per_body > 1 else ''} per body, {n} in flight", "",
+                f"Floor: ceil({count}/{n}) x {delay:g} s = {floor:.2f} s. curl's median wall is {curl_ratio:.2f}x the floor: {verdict}.", "")
+        rep.add(*table(["tool", "wall s", "wall / floor", "CPU ms per request", "CPU µs per item", "peak RSS MiB", "speed vs curl",
+                        "CPU vs curl", "server CPU s", "server share of a core"], rows))
+        rep.add("", f"Same items from tributary and aiohttp (sorted, `fetched` removed): {same}. "
+                    f"Items per run: {items} ({count} x {per_body}), checked in every run.", "")
+        rep.add(*every_run(samples, tools, lambda s: f"{s['wall']:.3f} s / {s['cpu'] * 1000:.0f} ms CPU (load {s['load']})"), "")
 
 
 def _has_uvloop():
@@ -875,6 +896,294 @@ def mode_many(scratch):
             "speed vs curl = curl's median wall / the tool's (higher is faster). curl only downloads; the others also map and write items.",
             "")
     rep.add(*every_run(samples, tools, lambda s: f"{s['wall']:.3f} s / {s['rss_kib'] / 1024:.1f} MiB (load {s['load']})"), "")
+    return rep.finish()
+
+
+# ---- mode: watch ---------------------------------------------------------------------------
+
+def proc_rss_kib(pid, key="VmRSS"):
+    """VmRSS (or RssAnon, RssFile: the anonymous memory, and the file pages mapped, such as the
+    SQLite state's mmap) of a process, KiB."""
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith(key + ":"):
+                    return int(line.split()[1])
+    except (FileNotFoundError, ProcessLookupError):
+        pass
+    return 0
+
+
+def watch_sample(pid, nginx_pids, jsonl):
+    return {"t": time.time(), "cpu": proc_cpu_seconds([pid]), "rss": proc_rss_kib(pid), "anon": proc_rss_kib(pid, "RssAnon"),
+            "file": proc_rss_kib(pid, "RssFile"), "nginx": proc_cpu_seconds(nginx_pids),
+            "lines": count_lines(jsonl) if os.path.exists(jsonl) else 0, "load": loadavg()[0]}
+
+
+def read_access_log(path):
+    """[(epoch seconds, status, user agent, uri)] from the watch mode's nginx log."""
+    out = []
+    with open(path, errors="replace") as f:
+        for line in f:
+            parts = line.split()
+            if len(parts) >= 4:
+                try:
+                    out.append((float(parts[0]), parts[1], " ".join(parts[2:-1]), parts[-1]))
+                except ValueError:
+                    pass
+    return out
+
+
+def burst_stats(lines):
+    """Requests, 200s, 304s, others, first and last time of a list of access log lines."""
+    st = {"requests": len(lines), "200": 0, "304": 0, "other": 0, "first": None, "last": None}
+    for t, status, _, _ in lines:
+        key = status if status in ("200", "304") else "other"
+        st[key] += 1
+        st["first"] = t if st["first"] is None else min(st["first"], t)
+        st["last"] = t if st["last"] is None else max(st["last"], t)
+    return st
+
+
+def mode_watch(scratch):
+    """`tributary watch` on MANY (default 10,000) json sources with a WATCH_INTERVAL (60 s)
+    interval and no jitter, against nginx (ETag and Last-Modified on every page, 304 to a
+    matching conditional request), for WATCH_CYCLES (10) cycles; beside it, curl doing the same
+    conditional requests (--etag-compare/--etag-save, one etag file per URL) once per cycle, half
+    an interval after each of Tributary's cycles: both are idle between their bursts, so they
+    share the ten minutes without meeting (checked from nginx's access log)."""
+    count = env_int("MANY", 10000, 2, 99999)
+    interval = env_float("WATCH_INTERVAL", 60.0)
+    cycles = env_int("WATCH_CYCLES", 10, 2, 1000)
+    n = env_int("CONCURRENCY", 32, 1, 4096)
+    if interval < 2:
+        die("WATCH_INTERVAL must be at least 2 (seconds)")
+    files = [os.path.join(CORPUS_MANY, f"page-{i:05d}.json") for i in range(1, count + 1)]
+    missing = [f for f in files if not os.path.exists(f)]
+    if missing:
+        die(f"{len(missing)} pages missing in {CORPUS_MANY} (bench/run.sh generates them)")
+    wdir = os.path.join(scratch, "watch")
+    etags = os.path.join(wdir, "etags")
+    os.makedirs(etags)
+    access = os.path.join(wdir, "access.log")
+    nginx = Nginx(scratch, access_log=access)
+    proc = None
+    rep = Report("watch", f"watch: {count} json sources every {interval:g} s (no jitter) against nginx answering 304, "
+                          f"{cycles} cycles, beside curl --etag-compare/--etag-save")
+    try:
+        urls = [f"{nginx.base}/many/page-{i:05d}.json" for i in range(1, count + 1)]
+        cfg_path = os.path.join(RESULTS, "watch-sources.json")
+        state = os.path.join(wdir, "state.sqlite")
+        jsonl = os.path.join(wdir, "items.jsonl")
+        cfg = {"$comment": "generated by bench/harness.py (watch mode); the URLs point at a loopback server that is gone after the run",
+               "http": {"concurrency": n, "per_host": n},
+               "state": {"path": state},
+               "defaults": {"interval": f"{interval:g}s", "jitter": "0s"},
+               "sources": [{"name": f"s{i:05d}", "type": "json", "url": u, "id_prefix": "bench", "items": "items", "fields": FIELDS}
+                           for i, u in enumerate(urls, 1)],
+               "sinks": [{"type": "jsonl", "path": jsonl}]}
+        save_config(cfg_path, cfg)
+        curl_cfg = os.path.join(RESULTS, "watch-curl.cfg")
+        sections = []
+        for i, u in enumerate(urls, 1):
+            e = os.path.join(etags, f"{i:05d}")
+            sections.append(f'url = "{u}"\netag-compare = "{e}"\netag-save = "{e}"')
+        with open(curl_cfg, "w") as f:
+            f.write("\nnext\n".join(sections) + "\n")
+        curl_cmd = [["curl", "-sS", "--no-progress-meter", "--fail", "--parallel", "--parallel-max", str(n), "-K", curl_cfg]]
+        curl_out = os.path.join(wdir, "curl.out")
+        rep.header([f"pages: the many corpus ({count} one-item pages of about "
+                    f"{sum(os.path.getsize(f) for f in files) / count:.0f} bytes) from nginx, which sends ETag and Last-Modified "
+                    f"and answers 304 to a matching If-None-Match / If-Modified-Since; access log on (one line a request)",
+                    f"tributary: `tributary watch -c results/watch-sources.json --quiet`: {count} json sources, interval {interval:g}s, "
+                    f"`defaults.jitter: \"0s\"`, http.concurrency = per_host = {n}, a SQLite state file (validators kept), "
+                    f"a jsonl sink to a file; stopped with SIGTERM after {cycles} cycles",
+                    f"curl: `curl --parallel --parallel-max {n} -K results/watch-curl.cfg`, one section per URL with "
+                    f"`etag-compare` and `etag-save` of its own etag file; run k starts at (k - 0.5) x {interval:g} s (Tributary's "
+                    f"sources are first due at 0 s, so if a cycle of Tributary's lasts less than half an interval the tools never meet)",
+                    "CPU: tributary's utime + stime from /proc/<pid>/stat (10 ms ticks), sampled right before each of curl's runs, so "
+                    "window k holds about one request per source (the access log gives the exact count); curl's from wait4 (one "
+                    "curl process per cycle, start-up and reading the config included); RSS: VmRSS from /proc/<pid>/status at the same samples"],
+                   rounds=False)
+        logf = open(os.path.join(wdir, "watch.log"), "wb")
+        env = dict(os.environ, XDG_STATE_HOME=os.path.join(wdir, "xdg"))
+        t0 = time.time()
+        proc = start_server([BIN, "watch", "-c", cfg_path, "--quiet"], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                            stderr=logf, env=env, cwd=wdir)
+        log(f"watch: tributary watch started (pid {proc.pid}); {cycles} cycles of {interval:g} s, curl half an interval after each")
+        pid = proc.pid
+        samples = [{"t": t0, "cpu": 0.0, "rss": 0, "anon": 0, "file": 0, "nginx": proc_cpu_seconds(nginx.pids), "lines": 0, "load": loadavg()[0]}]
+        curl_runs = []
+        for k in range(1, cycles + 1):
+            target = t0 + (k - 0.5) * interval
+            while time.time() < target:
+                if proc.poll() is not None:
+                    die(f"watch: tributary watch exited early ({proc.returncode}); see {wdir}/watch.log")
+                time.sleep(min(0.5, max(0.0, target - time.time())))
+            smp = watch_sample(pid, nginx.pids, jsonl)
+            samples.append(smp)
+            start = time.time()
+            c = run_measured(curl_cmd, curl_out, cwd=wdir, server_pids=nginx.pids)
+            c["start"], c["end"] = start, time.time()
+            c["load"] = smp["load"]
+            if c["rc"] != 0:
+                die(f"watch: curl failed (exit {c['rc']}) in cycle {k}:\n{c['stderr'][-2000:]}")
+            c["bytes"] = os.path.getsize(curl_out)
+            curl_runs.append(c)
+            log(f"watch cycle {k}/{cycles}: tributary CPU {smp['cpu'] - samples[-2]['cpu']:.2f} s, RSS {smp['rss'] / 1024:.1f} MiB, "
+                f"{smp['lines']} items written; curl {c['wall']:.2f} s wall, {c['cpu']:.2f} s CPU (load {smp['load']})")
+        # A source is due an interval after its last run, so Tributary's cycles drift later when
+        # a cycle takes long: wait (at most two more intervals) until every URL has had its
+        # `cycles` requests, then take a last sample and stop it.
+        seen, offset = {}, 0
+        deadline = time.time() + 2 * interval
+        while time.time() < deadline and proc.poll() is None:
+            with open(access, "rb") as f:
+                f.seek(offset)
+                chunk = f.read()
+            cut = chunk.rfind(b"\n") + 1
+            offset += cut
+            for line in chunk[:cut].splitlines():
+                parts = line.split()
+                if len(parts) >= 4 and parts[2].startswith(b"tributary"):
+                    seen[parts[-1]] = seen.get(parts[-1], 0) + 1
+            if len(seen) >= count and min(seen.values()) >= cycles:
+                break
+            time.sleep(1)
+        end = watch_sample(pid, nginx.pids, jsonl)
+        log(f"watch: end at {end['t'] - t0:.0f} s: tributary CPU {end['cpu'] - samples[-1]['cpu']:.2f} s since the last sample, "
+            f"RSS {end['rss'] / 1024:.1f} MiB")
+        proc.send_signal(signal.SIGTERM)
+        try:
+            status = proc.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            status = "still running 60 s after SIGTERM (killed)"
+        _children.discard(pid)
+        logf.close()
+    finally:
+        if proc is not None and proc.poll() is None:
+            proc.kill()
+        nginx.stop()
+    with open(os.path.join(wdir, "watch.log"), errors="replace") as f:
+        watch_log = f.read().strip()
+
+    # Who asked what, when. Tributary's cycle k of a URL is its k-th request of that URL (a
+    # cycle of 10,000 sources need not be a burst: it lasts as long as Tributary takes); its CPU
+    # is counted per window between two samples (one interval each, so about one request per
+    # source in the steady state). curl's cycle k is its k-th run.
+    entries = read_access_log(access)
+    trib = sorted((e for e in entries if e[2].startswith("tributary")), key=lambda e: e[0])
+    curl = [e for e in entries if e[2].startswith("curl/")]
+    others = len(entries) - len(trib) - len(curl)
+    nth = {}
+    by_cycle = {}
+    for e in trib:
+        k = nth[e[3]] = nth.get(e[3], 0) + 1
+        by_cycle.setdefault(k, []).append(e)
+    trib_cycles = [burst_stats(by_cycle.get(k, [])) for k in range(1, max(by_cycle, default=0) + 1)]
+    complete = [k for k, st in enumerate(trib_cycles, 1) if st["requests"] == count]
+    windows = [burst_stats([e for e in trib if samples[k - 1]["t"] < e[0] <= samples[k]["t"]]) for k in range(1, cycles + 1)]
+    slack = 0.01  # nginx's $msec is the end of the request, in ms
+    curl_cycles = [burst_stats([e for e in curl if c["start"] - slack <= e[0] <= c["end"] + slack]) for c in curl_runs]
+    curl_outside = len(curl) - sum(st["requests"] for st in curl_cycles)
+    overlap = sum(1 for e in trib if any(c["start"] - slack <= e[0] <= c["end"] + slack for c in curl_runs))
+
+    rows = []
+    for k in range(1, cycles + 1):
+        smp, prev, c = samples[k], samples[k - 1], curl_runs[k - 1]
+        win, cc = windows[k - 1], curl_cycles[k - 1]
+        t_cpu = smp["cpu"] - prev["cpu"]
+        # nginx CPU in Tributary's part of the window: from the end of curl's previous run to this sample.
+        ng_t = smp["nginx"] - prev["nginx"] - (curl_runs[k - 2]["server_cpu"] if k > 1 else 0)
+        t_part = smp["t"] - (curl_runs[k - 2]["end"] if k > 1 else prev["t"])
+        c_burst = (cc["last"] - cc["first"]) if cc["requests"] else 0
+        rows.append([str(k), f"{prev['t'] - t0:.0f}..{smp['t'] - t0:.0f}",
+                     f"{win['requests']} ({win['304']} x 304)", f"{t_cpu:.2f}",
+                     f"{t_cpu * 1e6 / win['requests']:.0f}" if win["requests"] else "—",
+                     f"{smp['rss'] / 1024:.1f}", str(smp["lines"]),
+                     f"{ng_t:.2f} ({ng_t / t_part:.0%})" if t_part > 0 else f"{ng_t:.2f}",
+                     f"{cc['requests']} ({cc['304']} x 304)", f"{c['wall']:.2f}", f"{c['cpu']:.2f}",
+                     f"{c['cpu'] * 1e6 / cc['requests']:.0f}" if cc["requests"] else "—",
+                     f"{c['server_cpu']:.2f} ({c['server_cpu'] / c_burst:.0%})" if c_burst > 0 else f"{c['server_cpu']:.2f}",
+                     smp["load"]])
+    rows.append(["end", f"{samples[cycles]['t'] - t0:.0f}..{end['t'] - t0:.0f}", "—", f"{end['cpu'] - samples[cycles]['cpu']:.2f}", "—",
+                 f"{end['rss'] / 1024:.1f}", str(end["lines"]), "—", "—", "—", "—", "—", "—", end["load"]])
+    rep.add("Per window (tributary: from one sample to the next, one interval; `end`: from the last sample until Tributary's "
+            f"cycle {cycles} was complete in the access log, at most two more intervals, then SIGTERM; curl: its run of that cycle):", "")
+    rep.add(*table(["k", "tributary window s", "tributary requests", "tributary CPU s", "CPU µs per request", "RSS MiB",
+                    "items written", "nginx CPU s (share of a core)", "curl requests", "curl wall s", "curl CPU s",
+                    "curl CPU µs per request", "nginx CPU s in curl's run (share)", "load (1 min)"], rows))
+    steady = range(2, cycles + 1)
+    t_cpu = [samples[k]["cpu"] - samples[k - 1]["cpu"] for k in steady]
+    t_per = [(samples[k]["cpu"] - samples[k - 1]["cpu"]) / windows[k - 1]["requests"] for k in steady if windows[k - 1]["requests"]]
+    c_cpu = [curl_runs[k - 1]["cpu"] for k in steady]
+    c_per = [curl_runs[k - 1]["cpu"] / curl_cycles[k - 1]["requests"] for k in steady if curl_cycles[k - 1]["requests"]]
+    t_med, c_med = statistics.median(t_cpu), statistics.median(c_cpu)
+    tp_med, cp_med = (statistics.median(t_per) if t_per else 0), (statistics.median(c_per) if c_per else 0)
+    rss2, rss_last = samples[2]["rss"], end["rss"]
+    rss_series = [s_["rss"] for s_ in samples[1:]] + [end["rss"]]
+    anon_series = ", ".join(f"{s_['anon'] / 1024:.1f}" for s_ in samples[1:] + [end])
+    file_series = ", ".join(f"{s_['file'] / 1024:.1f}" for s_ in samples[1:] + [end])
+    growth = rss_last - rss2
+    spans = [st["last"] - st["first"] for st in trib_cycles if st["requests"]]
+    ng_total = end["nginx"] - samples[0]["nginx"]
+    total_wall = end["t"] - t0
+    rep.add("",
+            f"**CPU per cycle, windows 2..{cycles} (304s), median: tributary {t_med:.2f} s per {interval:g} s window "
+            f"({tp_med * 1e6:.0f} µs per request), curl {c_med:.2f} s per run ({cp_med * 1e6:.0f} µs per request): "
+            f"{tp_med / cp_med if cp_med else 0:.1f}x curl's CPU per request** (tributary {min(t_cpu):.2f}..{max(t_cpu):.2f} s "
+            f"per window, curl {min(c_cpu):.2f}..{max(c_cpu):.2f} s per run). Window 1 (start-up, 200s, items written): "
+            f"tributary {samples[1]['cpu']:.2f} s for {windows[0]['requests']} requests; curl's first run (200s) {curl_runs[0]['cpu']:.2f} s.",
+            "",
+            f"**RSS from sample 2 to the end: {rss2 / 1024:.1f} MiB to {rss_last / 1024:.1f} MiB, {growth:+d} KiB** "
+            f"({'within' if growth <= 1024 else 'over'} the goal of at most 1 MiB); the highest sample of window 1 or 2 "
+            f"{max(rss_series[:2]) / 1024:.1f} MiB, the highest after {max(rss_series[2:]) / 1024:.1f} MiB "
+            f"({max(rss_series[2:]) - max(rss_series[:2]):+d} KiB); every sample: {', '.join(f'{r / 1024:.1f}' for r in rss_series)} MiB; "
+            f"of which anonymous (RssAnon): {anon_series} MiB, "
+            f"file pages (RssFile: the binary, libraries, the SQLite state's mmap): {file_series} MiB.",
+            "",
+            "Tributary's cycles, from nginx's access log (cycle k of a URL = Tributary's k-th request of it): "
+            + "; ".join(f"{k}: {st['requests']} requests ({st['200']} x 200, {st['304']} x 304{', ' + str(st['other']) + ' other' if st['other'] else ''}), "
+                        f"{st['first'] - t0:.1f}..{st['last'] - t0:.1f} s" for k, st in enumerate(trib_cycles, 1)) + ".",
+            "",
+            f"A cycle of Tributary (first to last request) lasted {statistics.median(spans) if spans else 0:.1f} s (median); "
+            f"curl's run {statistics.median([c['wall'] for c in curl_runs[1:]]):.2f} s (median wall, cycles 2..{cycles}). "
+            f"nginx over the whole run: {ng_total:.2f} s of CPU in {total_wall:.0f} s ({ng_total / total_wall:.1%} of a core).",
+            "",
+            "Checks from nginx's access log:",
+            f"- Tributary's complete cycles (every one of the {count} URLs requested): {len(complete)} "
+            f"({', '.join(map(str, complete)) or 'none'}); each of the first {min(cycles, len(trib_cycles))} cycles {count} requests: "
+            f"{'yes' if all(st['requests'] == count for st in trib_cycles[:cycles]) and len(trib_cycles) >= cycles else 'no'}",
+            f"- Tributary: cycle 1 answered 200, every later request 304: "
+            f"{'yes' if trib_cycles and trib_cycles[0]['200'] == count and all(st['304'] == st['requests'] for st in trib_cycles[1:]) else 'no'}",
+            f"- curl: {count} requests each run: {'yes' if all(st['requests'] == count for st in curl_cycles) else 'no'} "
+            f"({', '.join(str(st['requests']) for st in curl_cycles)}); run 1 answered 200 and every later one 304: "
+            f"{'yes' if curl_cycles[0]['200'] == count and all(st['304'] == count for st in curl_cycles[1:]) else 'no'}; "
+            f"{curl_outside} of curl's requests outside its runs",
+            f"- the tools apart: {'yes' if overlap == 0 else 'no'} ({overlap} of Tributary's {len(trib)} requests fell inside one of "
+            f"curl's runs; {others} requests from other user agents)",
+            f"- items written by tributary: {end['lines']} "
+            f"({'all in window 1 or 2, nothing new after' if all(samples[k]['lines'] == count for k in steady) else 'see the table'}); "
+            f"curl downloaded {curl_runs[0]['bytes']} bytes in its first run and {max(c['bytes'] for c in curl_runs[1:])} at most in a later one",
+            f"- tributary watch after SIGTERM: {status} (143 expected)",
+            "")
+    if len(trib_cycles) < cycles or any(st["requests"] != count for st in trib_cycles[:cycles]):
+        rep.warn(f"Tributary did not complete {cycles} cycles of {count} requests (see its cycles above)")
+    if any(st["304"] != st["requests"] for st in trib_cycles[1:]) or any(st["304"] != count for st in curl_cycles[1:]):
+        rep.warn("not every request after the first cycle was answered 304")
+    if overlap:
+        rep.warn(f"{overlap} of Tributary's requests fell inside curl's runs: the tools ran at the same time")
+        rep.add(f"The tools met: a cycle of Tributary lasted {statistics.median(spans) if spans else 0:.1f} s, more than the "
+                f"{interval / 2:g} s from its cycle's start to curl's. Each tool's CPU is its own process's and stands; the "
+                "walls and nginx's shares are those of two tools running at once.", "")
+    if growth > 1024:
+        rep.warn(f"tributary's RSS grew {growth} KiB from sample 2 to the end (goal: at most 1024)")
+    if status != 143:
+        rep.warn(f"tributary watch ended with {status}, not 143, after SIGTERM")
+    if watch_log:
+        tail = watch_log.splitlines()
+        rep.add(f"tributary's stderr ({len(tail)} lines, --quiet), last lines:", "", "```", *tail[-5:], "```", "")
     return rep.finish()
 
 
@@ -1052,11 +1361,13 @@ def mode_jq(scratch):
 
 
 MODES = {"decode": mode_decode, "fetch": mode_fetch, "many": mode_many, "startup": mode_startup, "jq": mode_jq}
+# Not part of `all`: watch takes WATCH_CYCLES x WATCH_INTERVAL (10 minutes by default).
+SLOW_MODES = {"watch": mode_watch}
 
 
 def main():
-    if len(sys.argv) != 2 or sys.argv[1] not in list(MODES) + ["all", "serve"]:
-        die("usage: harness.py decode|fetch|many|startup|jq|all|serve (use bench/run.sh)")
+    if len(sys.argv) != 2 or sys.argv[1] not in list(MODES) + list(SLOW_MODES) + ["all", "serve"]:
+        die("usage: harness.py decode|fetch|many|startup|jq|all|serve|watch (use bench/run.sh)")
     if not BIN or not os.access(BIN, os.X_OK):
         die("TRIBUTARY_BIN must name the tributary binary (bench/run.sh sets it)")
     signal.signal(signal.SIGTERM, _on_signal)
@@ -1066,7 +1377,7 @@ def main():
     scratch = os.path.join(os.environ.get("TMPDIR", "/tmp"), f"tributary-bench.{os.getpid()}")
     os.makedirs(scratch)
     _scratch.append(scratch)
-    if RUNS < 5 and sys.argv[1] != "serve":
+    if RUNS < 5 and sys.argv[1] not in ("serve", "watch"):
         log(f"note: RUNS={RUNS}; at least 5 rounds are needed for numbers worth comparing")
     try:
         mode = sys.argv[1]
@@ -1074,7 +1385,7 @@ def main():
             mode_serve(scratch)
         else:
             for m in (MODES if mode == "all" else [mode]):
-                MODES[m](scratch)
+                {**MODES, **SLOW_MODES}[m](scratch)
     finally:
         cleanup()
 

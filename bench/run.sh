@@ -1,20 +1,26 @@
 #!/usr/bin/env bash
 # Tributary's benchmarks, each beside the fastest ordinary tools for the same job.
 #
-#   bash bench/run.sh [decode|fetch|many|startup|all|serve|soak]      (default: decode; make bench)
+#   bash bench/run.sh [decode|fetch|many|startup|jq|all|serve|soak|watch]   (default: decode; make bench)
 #
 #   decode   2,000 JSON pages (59 MB) from nginx, 32 in flight: tributary with 2,000 sources and
 #            with one source of 2,000 urls, aiohttp+orjson, curl --parallel | jq
-#   fetch    1,000 URLs answered after 100 ms, 25 KB each, 50 and 200 in flight: tributary (one
-#            source of 1,000 urls, and 1,000 sources), curl --parallel --parallel-immediate, aiohttp
+#   fetch    1,000 URLs answered after 100 ms, 25 KB each, 50 and 200 in flight, bodies of one item
+#            (plus padding) and of 45 items (FETCH_ITEMS="1 45"): tributary (one source of 1,000
+#            urls, and 1,000 sources), curl --parallel --parallel-immediate, aiohttp
 #   many     10,000 sources of one ~570-byte page each: tributary (and a 1-source baseline for
 #            memory per source), curl -K <url file>, aiohttp
 #   startup  tributary --version, tributary check -c Sources-config/demo.json, jq -n 1
-#   all      the four above, in that order
+#   jq       a jq program as the jq processor, beside `tributary run --jsonl | jq -c`
+#   all      the five above, in that order
 #   serve    only start nginx on the corpora (for profiling by hand) until Ctrl-C
 #   soak     `tributary watch` polling 300 sources of a loopback server for SOAK_SECONDS
 #            (default 630: 10.5 minutes), RSS, open fds and threads sampled from /proc, every
 #            item checked once at the end (bench/soak.py; needs only python3); not part of all
+#   watch    watch at scale: `tributary watch` on 10,000 sources of the many corpus, interval
+#            WATCH_INTERVAL (60 s), no jitter, nginx answering 304, WATCH_CYCLES (10) cycles;
+#            CPU and RSS per cycle beside curl --etag-compare/--etag-save run half an interval
+#            after each cycle (about 10 minutes); not part of all
 #
 # This script installs what is missing (GNU time, nginx-light, jq, curl with apt-get; aiohttp, orjson,
 # uvloop with pip), builds tributary in release (or takes TRIBUTARY_BIN), generates the corpora
@@ -32,9 +38,9 @@ log() { printf 'bench: %s\n' "$*" >&2; }
 die() { printf 'bench: error: %s\n' "$*" >&2; exit 1; }
 
 case $MODE in
-decode|fetch|many|startup|jq|all|serve|soak) ;;
--h|--help|help) sed -n '2,23p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
-*) die "unknown mode '$MODE'; modes: decode fetch many startup jq all serve soak" ;;
+decode|fetch|many|startup|jq|all|serve|soak|watch) ;;
+-h|--help|help) sed -n '2,29p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+*) die "unknown mode '$MODE'; modes: decode fetch many startup jq all serve soak watch" ;;
 esac
 [ $# -le 1 ] || die "one mode at a time (or: all)"
 PAGES=${PAGES:-2000}
@@ -105,7 +111,7 @@ if [[ "$MODE" =~ ^(decode|jq|all|serve)$ ]] && (( $(count_pages "$CORPUS") < PAG
     find "$CORPUS" -maxdepth 1 -name 'page-*.json' -delete
     python3 "$HERE/gen_corpus.py" --pages "$(( PAGES > 2000 ? PAGES : 2000 ))" --out "$CORPUS"
 fi
-if [[ "$MODE" =~ ^(many|all|serve)$ ]] && (( $(count_pages "$CORPUS/many") < MANY )); then
+if [[ "$MODE" =~ ^(many|all|serve|watch)$ ]] && (( $(count_pages "$CORPUS/many") < MANY )); then
     log "generating the many corpus ($(( MANY > 10000 ? MANY : 10000 )) one-item pages) in $CORPUS/many"
     rm -rf "$CORPUS/many"
     python3 "$HERE/gen_corpus.py" --pages "$(( MANY > 10000 ? MANY : 10000 ))" --items 1 --lean \
