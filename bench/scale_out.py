@@ -78,6 +78,27 @@ def postgres_cpu(postmaster):
     return total
 
 
+def postgres_cpu_by_process(postmaster):
+    """CPU seconds of the server's live processes by kind (backends of the workers apart), and
+    of the children it reaped (autovacuum workers, ended connections), since it started."""
+    out = {"reaped children": cpu_seconds(postmaster, children=True) - cpu_seconds(postmaster)}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            if int(fields[1]) != postmaster:
+                continue
+            with open(f"/proc/{entry}/cmdline") as f:
+                name = f.read().replace("\0", " ").strip()
+            kind = "worker backends" if "127.0.0.1(" in name else name.split("(")[0]
+            out[kind] = out.get(kind, 0) + (int(fields[11]) + int(fields[12])) / TICKS
+        except (OSError, IndexError, ValueError):
+            pass
+    return out
+
+
 class Nginx:
     def __init__(self, scratch, root):
         self.dir = os.path.join(scratch, "nginx")
@@ -274,6 +295,8 @@ def run_setup(binary, scratch, label, workers, cfg, sources, pg=None, schema=Non
         if os.environ.get("SCALE_OUT_PROFILE"):
             for line in pg_statement_profile(pg, sources):
                 log(f"  {label}: {line}")
+            for name, cpu in postgres_cpu_by_process(pg.pid).items():
+                log(f"  {label}: server CPU so far, {name}: {cpu:.2f} s")
     for p in procs:
         p.send_signal(signal.SIGTERM)
     for p in procs:

@@ -98,6 +98,14 @@ public final class PostgresConnection {
             throw PostgresError("cannot connect to PostgreSQL at \(url.display): \(msg)", transient: true)
         }
         tributary_pq_silence_notices(lib.api, c)
+        // The statements prepared here (`PostgresStatement.prepared`, and libpq's unnamed
+        // ones) are the state's per-batch upserts and look-ups by key, whose best plan does
+        // not depend on their parameters: planned once (a generic plan) rather than at every
+        // execution. PostgreSQL 12 and later; a failure here only costs planning time.
+        if tributary_pq_server_version(lib.api, c) >= 120000,
+           let r = tributary_pq_exec_params(lib.api, c, "SET plan_cache_mode = force_generic_plan", 0, nil, nil, nil, 0) {
+            tributary_pq_clear(lib.api, r)
+        }
         conn = c
         generation += 1
     }
