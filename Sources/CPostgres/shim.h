@@ -31,6 +31,14 @@ typedef struct tributary_pq {
     void *cmdTuples;
     void *clear;
     void *libVersion;
+    // Pipeline mode (libpq 14 and later): many statements, one round trip.
+    void *enterPipelineMode;
+    void *exitPipelineMode;
+    void *pipelineSync;
+    void *sendQueryParams;
+    void *sendPrepare;
+    void *sendQueryPrepared;
+    void *getResult;
 } tributary_pq;
 
 // The slot `name` as a pointer to PQ<name>, typed as the header declares it.
@@ -63,5 +71,20 @@ static inline const char *tributary_pq_getvalue(const tributary_pq *t, const PGr
 static inline int tributary_pq_getlength(const tributary_pq *t, const PGresult *r, int row, int col) { return TRIBUTARY_PQ_FN(t, getlength)(r, row, col); }
 static inline int tributary_pq_getisnull(const tributary_pq *t, const PGresult *r, int row, int col) { return TRIBUTARY_PQ_FN(t, getisnull)(r, row, col); }
 static inline const char *tributary_pq_cmd_tuples(const tributary_pq *t, PGresult *r) { return TRIBUTARY_PQ_FN(t, cmdTuples)(r); }
+static inline int tributary_pq_enter_pipeline_mode(const tributary_pq *t, PGconn *c) { return TRIBUTARY_PQ_FN(t, enterPipelineMode)(c); }
+static inline int tributary_pq_exit_pipeline_mode(const tributary_pq *t, PGconn *c) { return TRIBUTARY_PQ_FN(t, exitPipelineMode)(c); }
+static inline int tributary_pq_pipeline_sync(const tributary_pq *t, PGconn *c) { return TRIBUTARY_PQ_FN(t, pipelineSync)(c); }
+static inline int tributary_pq_send_query_params(const tributary_pq *t, PGconn *c, const char *command, int nParams,
+                                                 const char *const *paramValues, const int *paramLengths, const int *paramFormats, int resultFormat) {
+    return TRIBUTARY_PQ_FN(t, sendQueryParams)(c, command, nParams, NULL, paramValues, paramLengths, paramFormats, resultFormat);
+}
+static inline int tributary_pq_send_prepare(const tributary_pq *t, PGconn *c, const char *name, const char *query, int nParams) {
+    return TRIBUTARY_PQ_FN(t, sendPrepare)(c, name, query, nParams, NULL);
+}
+static inline int tributary_pq_send_query_prepared(const tributary_pq *t, PGconn *c, const char *name, int nParams,
+                                                   const char *const *paramValues, const int *paramLengths, const int *paramFormats, int resultFormat) {
+    return TRIBUTARY_PQ_FN(t, sendQueryPrepared)(c, name, nParams, paramValues, paramLengths, paramFormats, resultFormat);
+}
+static inline PGresult *tributary_pq_get_result(const tributary_pq *t, PGconn *c) { return TRIBUTARY_PQ_FN(t, getResult)(c); }
 static inline void tributary_pq_clear(const tributary_pq *t, PGresult *r) { TRIBUTARY_PQ_FN(t, clear)(r); }
 #endif

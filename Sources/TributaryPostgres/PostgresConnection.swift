@@ -49,6 +49,14 @@ public final class PostgresConnection {
     public let url: PostgresURL
     /// Between `begin()` and `commit()`/`rollback()`.
     public private(set) var inTransaction = false
+    /// `beginDeferred()` was called and its `BEGIN` is not sent yet.
+    public private(set) var pendingBegin = false
+    /// Counts the connections made: a temporary table or prepared statement of an earlier
+    /// connection is gone when it changed.
+    public private(set) var generation = 0
+    /// The statements prepared on this connection (`PostgresStatement.prepared`), by SQL.
+    private var prepared: [String: String] = [:]
+    private var preparedCount = 0
 
     /// Loads libpq (on first use) and connects; fails with the reason, naming the URL without
     /// its password.
@@ -68,6 +76,8 @@ public final class PostgresConnection {
         if let c = conn { tributary_pq_finish(lib.api, c) }
         conn = nil
         inTransaction = false
+        pendingBegin = false
+        prepared = [:]
     }
 
     /// The server's version, e.g. `15.18` (0.0 when not connected).
@@ -88,7 +98,16 @@ public final class PostgresConnection {
             throw PostgresError("cannot connect to PostgreSQL at \(url.display): \(msg)", transient: true)
         }
         tributary_pq_silence_notices(lib.api, c)
+        // The statements prepared here (`PostgresStatement.prepared`, and libpq's unnamed
+        // ones) are the state's per-batch upserts and look-ups by key, whose best plan does
+        // not depend on their parameters: planned once (a generic plan) rather than at every
+        // execution. PostgreSQL 12 and later; a failure here only costs planning time.
+        if tributary_pq_server_version(lib.api, c) >= 120000,
+           let r = tributary_pq_exec_params(lib.api, c, "SET plan_cache_mode = force_generic_plan", 0, nil, nil, nil, 0) {
+            tributary_pq_clear(lib.api, r)
+        }
         conn = c
+        generation += 1
     }
 
     private var isConnected: Bool {
@@ -98,8 +117,24 @@ public final class PostgresConnection {
 
     /// Runs one statement. Text parameters are sent as text, byte parameters in binary (for
     /// `bytea`); `binaryResult` asks for every column in binary (used for a single `bytea`).
+    /// After `beginDeferred()`, the `BEGIN` goes with it (one round trip).
     @discardableResult
     public func execute(_ sql: String, _ params: [PostgresValue?] = [], binaryResult: Bool = false) throws(PostgresError) -> PostgresRows {
+        if pendingBegin { return try pipeline([PostgresStatement(sql, params, binaryResult: binaryResult)])[0] }
+        let c = try connection()
+        let res = try Self.withParams(params) { n, v, l, f in
+            tributary_pq_exec_params(lib.api, c, sql, n, v, l, f, binaryResult ? 1 : 0)
+        }
+        guard let res else {
+            let lost = !isConnected
+            if lost { inTransaction = false }
+            throw PostgresError("PostgreSQL at \(url.display): \(Self.text(tributary_pq_error_message(lib.api, c)))", transient: lost)
+        }
+        return try rows(res)
+    }
+
+    /// The connection, reconnected first when it was lost outside a transaction.
+    private func connection() throws(PostgresError) -> OpaquePointer {
         if !isConnected {
             if inTransaction {
                 inTransaction = false
@@ -108,6 +143,26 @@ public final class PostgresConnection {
             try connect()
         }
         guard let c = conn else { throw PostgresError("PostgreSQL at \(url.display): not connected", transient: true) }
+        return c
+    }
+
+    /// A result as rows, or its error thrown (and the result freed).
+    private func rows(_ res: OpaquePointer) throws(PostgresError) -> PostgresRows {
+        let status = tributary_pq_result_status(lib.api, res)
+        guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else {
+            let message = Self.text(tributary_pq_result_error_message(lib.api, res))
+            let state = tributary_pq_result_sqlstate(lib.api, res).map { String(cString: $0) }
+            tributary_pq_clear(lib.api, res)
+            let lost = !isConnected
+            if lost { inTransaction = false }
+            throw PostgresError("PostgreSQL at \(url.display): \(message)", sqlstate: state,
+                                transient: lost || state.map(PostgresError.isTransient) ?? false)
+        }
+        return PostgresRows(lib: lib, res: res)
+    }
+
+    /// The parameters as libpq takes them, alive for `body`.
+    private static func withParams<T>(_ params: [PostgresValue?], _ body: (Int32, UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?, UnsafePointer<Int32>?) -> T) throws(PostgresError) -> T {
         let n = params.count
         var values = [UnsafePointer<CChar>?](repeating: nil, count: n)
         var lengths = [Int32](repeating: 0, count: n)
@@ -132,29 +187,134 @@ public final class PostgresConnection {
                 formats[i] = 1
             }
         }
-        let res = values.withUnsafeBufferPointer { v in
+        return values.withUnsafeBufferPointer { v in
             lengths.withUnsafeBufferPointer { l in
-                formats.withUnsafeBufferPointer { f in
-                    tributary_pq_exec_params(lib.api, c, sql, Int32(n), v.baseAddress, l.baseAddress, f.baseAddress, binaryResult ? 1 : 0)
-                }
+                formats.withUnsafeBufferPointer { f in body(Int32(n), v.baseAddress, l.baseAddress, f.baseAddress) }
             }
         }
-        guard let res else {
-            let lost = !isConnected
-            if lost { inTransaction = false }
-            throw PostgresError("PostgreSQL at \(url.display): \(Self.text(tributary_pq_error_message(lib.api, c)))", transient: lost)
+    }
+
+    /// Runs the statements in order in one round trip (libpq's pipeline mode), with the
+    /// `BEGIN` of `beginDeferred()` first; returns each one's rows. Outside a transaction they
+    /// run as one implicit transaction (as a multi-statement query does): a failure rolls back
+    /// the statements before it. The first failure is thrown; the statements after it are not
+    /// run. A `prepared` statement is parsed once per connection (named, `PQprepare`) and
+    /// executed by name after.
+    public func pipeline(_ statements: [PostgresStatement]) throws(PostgresError) -> [PostgresRows] {
+        var all = statements
+        let begins = pendingBegin
+        if begins {
+            pendingBegin = false
+            all.insert(PostgresStatement("BEGIN"), at: 0)
         }
-        let status = tributary_pq_result_status(lib.api, res)
-        guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else {
-            let message = Self.text(tributary_pq_result_error_message(lib.api, res))
-            let state = tributary_pq_result_sqlstate(lib.api, res).map { String(cString: $0) }
-            tributary_pq_clear(lib.api, res)
-            let lost = !isConnected
-            if lost { inTransaction = false }
-            throw PostgresError("PostgreSQL at \(url.display): \(message)", sqlstate: state,
-                                transient: lost || state.map(PostgresError.isTransient) ?? false)
+        guard !all.isEmpty else { return [] }
+        let c = try connection()
+        if begins { inTransaction = true }
+        guard tributary_pq_enter_pipeline_mode(lib.api, c) == 1 else {
+            throw PostgresError("PostgreSQL at \(url.display): cannot enter pipeline mode: \(Self.text(tributary_pq_error_message(lib.api, c)))", transient: !isConnected)
         }
-        return PostgresRows(lib: lib, res: res)
+        // What each result answers: a statement's index, or a preparation (-1).
+        var expected: [Int] = []
+        var preparing: [Int: (sql: String, name: String)] = [:]
+        var sending: [String: String] = [:]
+        var sendFailed = false
+        for (i, st) in all.enumerated() {
+            var ok: Int32
+            if st.prepared {
+                let name: String
+                if let known = prepared[st.sql] ?? sending[st.sql] {
+                    name = known
+                } else {
+                    preparedCount += 1
+                    name = "tributary_\(preparedCount)"
+                    ok = tributary_pq_send_prepare(lib.api, c, name, st.sql, Int32(st.params.count))
+                    if ok != 1 { sendFailed = true; break }
+                    preparing[expected.count] = (st.sql, name)
+                    sending[st.sql] = name
+                    expected.append(-1)
+                }
+                ok = try Self.withParams(st.params) { n, v, l, f in tributary_pq_send_query_prepared(lib.api, c, name, n, v, l, f, st.binaryResult ? 1 : 0) }
+            } else {
+                ok = try Self.withParams(st.params) { n, v, l, f in tributary_pq_send_query_params(lib.api, c, st.sql, n, v, l, f, st.binaryResult ? 1 : 0) }
+            }
+            if ok != 1 { sendFailed = true; break }
+            expected.append(i)
+        }
+        if sendFailed || tributary_pq_pipeline_sync(lib.api, c) != 1 {
+            let message = Self.text(tributary_pq_error_message(lib.api, c))
+            abandon()
+            throw PostgresError("PostgreSQL at \(url.display): \(message)", transient: true)
+        }
+        var out: [PostgresRows?] = Array(repeating: nil, count: all.count)
+        var failure: PostgresError? = nil
+        for (k, i) in expected.enumerated() {
+            // One result per command, then NULL.
+            guard let res = tributary_pq_get_result(lib.api, c) else {
+                let message = Self.text(tributary_pq_error_message(lib.api, c))
+                abandon()
+                throw failure ?? PostgresError("PostgreSQL at \(url.display): \(message)", transient: true)
+            }
+            while let extra = tributary_pq_get_result(lib.api, c) { tributary_pq_clear(lib.api, extra) }
+            if tributary_pq_result_status(lib.api, res) == PGRES_PIPELINE_ABORTED {
+                tributary_pq_clear(lib.api, res)
+                continue
+            }
+            do throws(PostgresError) {
+                let r = try rows(res)
+                if i < 0 {
+                    if let p = preparing[k] { prepared[p.sql] = p.name }
+                } else {
+                    out[i] = r
+                }
+            } catch {
+                if failure == nil { failure = error }
+            }
+        }
+        // The sync's own result, then back to one statement at a time.
+        if let sync = tributary_pq_get_result(lib.api, c) {
+            let ok = tributary_pq_result_status(lib.api, sync) == PGRES_PIPELINE_SYNC
+            tributary_pq_clear(lib.api, sync)
+            if !ok || tributary_pq_exit_pipeline_mode(lib.api, c) != 1 { abandon() }
+        } else {
+            abandon()
+        }
+        if let failure { throw failure }
+        guard conn != nil else { throw PostgresError("PostgreSQL at \(url.display): the connection was lost", transient: true) }
+        var rows: [PostgresRows] = []
+        for (i, r) in out.enumerated() {
+            guard let r else { throw PostgresError("PostgreSQL at \(url.display): no result for a statement", transient: true) }
+            if !(begins && i == 0) { rows.append(r) }
+        }
+        return rows
+    }
+
+    /// A pipeline whose results cannot be read in order any more: the connection is closed
+    /// (the server discards its transaction), and the next statement outside a transaction
+    /// reconnects.
+    private func abandon() { close() }
+
+    /// `BEGIN` with the next statement or pipeline rather than on its own (one round trip
+    /// fewer); `commit(with:)` or `rollback()` ends it. Nothing is sent if nothing follows.
+    public func beginDeferred() {
+        pendingBegin = true
+    }
+
+    /// The statements, then `COMMIT`, in one round trip. A transaction begun by
+    /// `beginDeferred()` that sent nothing yet sends `BEGIN` first, or nothing at all when there
+    /// is nothing to write.
+    public func commit(with statements: [PostgresStatement]) throws(PostgresError) {
+        if pendingBegin && statements.isEmpty {
+            pendingBegin = false
+            return
+        }
+        do {
+            _ = try pipeline(statements + [PostgresStatement("COMMIT")])
+            inTransaction = false
+        } catch {
+            // A statement failed and the COMMIT was not run: the transaction is still open.
+            rollback()
+            throw error
+        }
     }
 
     /// `BEGIN`; reconnects first if the connection was lost since the last transaction.
@@ -171,6 +331,7 @@ public final class PostgresConnection {
     /// `ROLLBACK`, ignoring failure: a transaction whose connection is gone is discarded by the
     /// server anyway.
     public func rollback() {
+        pendingBegin = false
         guard inTransaction else { return }
         inTransaction = false
         if isConnected { _ = try? execute("ROLLBACK") }
@@ -222,6 +383,23 @@ public final class PostgresConnection {
         var s = String(cString: p)
         while s.last == "\n" || s.last == " " { s.removeLast() }
         return s.replacing("\n", with: " ")
+    }
+}
+
+/// One statement of a `PostgresConnection.pipeline`.
+public struct PostgresStatement {
+    public let sql: String
+    public let params: [PostgresValue?]
+    public let binaryResult: Bool
+    /// Parsed once per connection and run by name (`PQprepare`): for the statements run for
+    /// every batch, whose plan does not depend on their parameters.
+    public let prepared: Bool
+
+    public init(_ sql: String, _ params: [PostgresValue?] = [], binaryResult: Bool = false, prepared: Bool = false) {
+        self.sql = sql
+        self.params = params
+        self.binaryResult = binaryResult
+        self.prepared = prepared
     }
 }
 

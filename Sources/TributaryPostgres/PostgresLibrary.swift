@@ -9,10 +9,10 @@ import CPostgres
 /// (Sources/CPostgres/shim.h), filled by the loader (`LibraryLoader`) from `dlsym`; Swift calls
 /// libpq only through the shim's wrappers, which take the table.
 struct PostgresLibrary: LoadedLibrary, @unchecked Sendable {
-    /// libpq5 (PostgreSQL 10 and later), the ABI the header describes. libpq needs no global
+    /// libpq5 (PostgreSQL 14 and later: pipeline mode), the ABI the header describes. libpq needs no global
     /// initialisation.
     static let loader = LibraryLoader(
-        tributary_pq(), soname: "libpq.so.5", neededBy: "PostgreSQL needs", name: "libpq", debianPackage: "libpq5", oldest: "libpq 10",
+        tributary_pq(), soname: "libpq.so.5", neededBy: "PostgreSQL needs", name: "libpq", debianPackage: "libpq5", oldest: "libpq 14",
         slots: [
             (\.connectdb, "PQconnectdb"),
             (\.status, "PQstatus"),
@@ -34,6 +34,13 @@ struct PostgresLibrary: LoadedLibrary, @unchecked Sendable {
             (\.cmdTuples, "PQcmdTuples"),
             (\.clear, "PQclear"),
             (\.libVersion, "PQlibVersion"),
+            (\.enterPipelineMode, "PQenterPipelineMode"),
+            (\.exitPipelineMode, "PQexitPipelineMode"),
+            (\.pipelineSync, "PQpipelineSync"),
+            (\.sendQueryParams, "PQsendQueryParams"),
+            (\.sendPrepare, "PQsendPrepare"),
+            (\.sendQueryPrepared, "PQsendQueryPrepared"),
+            (\.getResult, "PQgetResult"),
         ])
 
     let api: UnsafePointer<tributary_pq>

@@ -25,6 +25,10 @@ public final class PostgresState: StateBackend, @unchecked Sendable {
     public var location: String { "\(url.display) (schema \(schema))" }
     /// Sources this process has made sure have a row, so leases can lock it.
     private var registered = Set<String>()
+    /// The names in this connection's `tributary_candidates` (`claimDue`), and the connection
+    /// (`PostgresConnection.generation`) they were sent on.
+    private var sentCandidates = Set<String>()
+    private var candidatesGeneration = -1
     private var closed = false
     /// The schema's version: `PostgresSchema.version`, except for a state opened by
     /// `readOnly`, which is never migrated.
@@ -87,8 +91,11 @@ public final class PostgresState: StateBackend, @unchecked Sendable {
     /// Runs one statement, turning a PostgreSQL error into a `StateError` (transient when the
     /// server could not be reached).
     @discardableResult
-    func run(_ sql: String, _ params: [PostgresValue?] = [], binaryResult: Bool = false) throws(StateError) -> PostgresRows {
-        do { return try db.execute(sql, params, binaryResult: binaryResult) } catch {
+    func run(_ sql: String, _ params: [PostgresValue?] = [], binaryResult: Bool = false, prepared: Bool = false) throws(StateError) -> PostgresRows {
+        do {
+            if prepared { return try db.pipeline([PostgresStatement(sql, params, binaryResult: binaryResult, prepared: true)])[0] }
+            return try db.execute(sql, params, binaryResult: binaryResult)
+        } catch {
             throw StateError(error.message, transient: error.transient)
         }
     }
@@ -99,7 +106,8 @@ public final class PostgresState: StateBackend, @unchecked Sendable {
     static func array(_ v: [String]) -> PostgresValue? { .text(PostgresConnection.textArray(v)) }
 
     public func begin() throws(StateError) -> any StateTransaction {
-        do { try db.begin() } catch { throw StateError(error.message, transient: error.transient) }
+        // The BEGIN goes with the transaction's first statement (one round trip fewer).
+        db.beginDeferred()
         return PostgresTransaction(state: self)
     }
 
@@ -133,7 +141,7 @@ public final class PostgresState: StateBackend, @unchecked Sendable {
 
     public func validators(scope: String) throws(StateError) -> [String: HTTPValidators] {
         // Keys are "<scope> <METHOD> <url>" in the "C" collation: a range scan on the primary key.
-        let r = try run("SELECT url, etag, last_modified FROM \(s)validators WHERE url >= $1 AND url < $2", [.text(scope + " "), .text(scope + "!")])
+        let r = try run("SELECT url, etag, last_modified FROM \(s)validators WHERE url >= $1 AND url < $2", [.text(scope + " "), .text(scope + "!")], prepared: true)
         var out: [String: HTTPValidators] = [:]
         for i in 0..<r.count { if let key = r.string(i, 0) { out[key] = HTTPValidators(etag: r.string(i, 1), lastModified: r.string(i, 2)) } }
         return out
@@ -149,7 +157,7 @@ public final class PostgresState: StateBackend, @unchecked Sendable {
         let hex = keys.map { Digest.hex(StateKeys.valueKey($0)) }
         let r = try run("""
             SELECT encode(key_hash, 'hex'), value FROM \(s)kv WHERE ns = $1 AND key_hash IN (SELECT decode(k, 'hex') FROM unnest($2::text[]) AS k)
-            """, [.text(namespace), Self.array(hex)], binaryResult: true)
+            """, [.text(namespace), Self.array(hex)], binaryResult: true, prepared: true)
         var byHex: [String: [UInt8]] = [:]
         for i in 0..<r.count { if let k = r.bytes(i, 0), let v = r.bytes(i, 1) { byHex[String(decoding: k, as: UTF8.self)] = v } }
         var out: [String: [UInt8]] = [:]
@@ -213,29 +221,68 @@ public final class PostgresState: StateBackend, @unchecked Sendable {
     /// whose release could not be written (the state went away under it), or from an earlier
     /// process of the same name. Such a source runs again as soon as it is due, not when that
     /// lease runs out (`state.lease` later).
+    ///
+    /// The candidates are not sent with every look: the connection keeps them in a temporary
+    /// table (`pg_temp.tributary_candidates`, its own), and a look sends only the names that
+    /// joined or left since the last one (a source that starts running leaves, and joins again
+    /// when it is due), in the same round trip as the claim. A new connection starts the table
+    /// over; a look that fails sends the whole list with the next one.
     public func claimDue(_ candidates: [SourceKey], worker: String, lease: Double, limit: Int, now: Double) throws(StateError) -> DueClaim {
         guard !candidates.isEmpty else { return DueClaim(claimed: [], nextCheck: nil) }
         try register(candidates)
-        let names = Self.array(candidates.map(\.name))
-        var claimed: [(name: String, state: SourceState)] = []
-        if limit > 0 {
-            let r = try run("""
-                UPDATE \(s)sources AS s SET lease_owner = $2, lease_until = now() + make_interval(secs => $3::float8)
+        let wanted = Set(candidates.map(\.name))
+        var statements: [PostgresStatement] = []
+        if candidatesGeneration != db.generation {
+            // A new connection (temporary tables are the session's): start over.
+            statements.append(PostgresStatement("CREATE TEMPORARY TABLE IF NOT EXISTS tributary_candidates(name text PRIMARY KEY)"))
+            statements.append(PostgresStatement("TRUNCATE pg_temp.tributary_candidates"))
+            sentCandidates = []
+        }
+        let left = sentCandidates.subtracting(wanted)
+        let joined = wanted.subtracting(sentCandidates)
+        if !left.isEmpty {
+            statements.append(PostgresStatement("DELETE FROM pg_temp.tributary_candidates WHERE name = ANY($1::text[])", [Self.array(left.sorted())], prepared: true))
+        }
+        if !joined.isEmpty {
+            statements.append(PostgresStatement("INSERT INTO pg_temp.tributary_candidates SELECT unnest($1::text[])", [Self.array(joined.sorted())], prepared: true))
+        }
+        if left.count + joined.count > 1000 {
+            // The planner's idea of the table's size (it has no statistics otherwise).
+            statements.append(PostgresStatement("ANALYZE pg_temp.tributary_candidates"))
+        }
+        // The claimed rows, then one row with no name: when the next of the other candidates
+        // is due or its lease ends (the rows as they were before this claim, which changed only
+        // the claimed ones).
+        statements.append(PostgresStatement("""
+            WITH claimed AS (
+                UPDATE \(s)sources AS s SET lease_owner = $1, lease_until = now() + make_interval(secs => $2::float8)
                 WHERE s.name IN (
                     SELECT name FROM \(s)sources
-                    WHERE name = ANY($1::text[]) AND (next_due IS NULL OR next_due <= extract(epoch FROM now()))
-                      AND (lease_until IS NULL OR lease_until < now() OR lease_owner = $2)
-                    ORDER BY next_due NULLS FIRST LIMIT $4 FOR UPDATE SKIP LOCKED)
-                RETURNING s.name, s.last_run, s.last_success, s.failures, s.next_due, s.last_error
-                """, [names, .text(worker), Self.num(lease), Self.num(limit)])
-            for i in 0..<r.count { if let name = r.string(i, 0) { claimed.append((name, Self.sourceState(r, i))) } }
-            claimed.sort { ($0.state.nextDue ?? -Double.infinity) < ($1.state.nextDue ?? -Double.infinity) }
+                    WHERE name IN (SELECT name FROM pg_temp.tributary_candidates) AND (next_due IS NULL OR next_due <= extract(epoch FROM now()))
+                      AND (lease_until IS NULL OR lease_until < now() OR lease_owner = $1)
+                    ORDER BY next_due NULLS FIRST LIMIT $3 FOR UPDATE SKIP LOCKED)
+                RETURNING s.name, s.last_run, s.last_success, s.failures, s.next_due, s.last_error)
+            SELECT name, last_run, last_success, failures, next_due, last_error, NULL::float8 FROM claimed
+            UNION ALL
+            SELECT NULL, NULL, NULL, NULL, NULL, NULL,
+                min(GREATEST(coalesce(next_due, 0), CASE WHEN lease_owner = $1 THEN 0 ELSE coalesce(extract(epoch FROM lease_until), 0) END))
+            FROM \(s)sources
+            WHERE name IN (SELECT name FROM pg_temp.tributary_candidates) AND name NOT IN (SELECT name FROM claimed)
+            """, [.text(worker), Self.num(lease), Self.num(max(0, limit))]))
+        let r: PostgresRows
+        do { r = try db.pipeline(statements).last! } catch {
+            candidatesGeneration = -1  // what the table holds is unknown: sent again in full
+            throw StateError(error.message, transient: error.transient)
         }
-        let next = try run("""
-            SELECT min(GREATEST(coalesce(next_due, 0), CASE WHEN lease_owner = $3 THEN 0 ELSE coalesce(extract(epoch FROM lease_until), 0) END)) FROM \(s)sources
-            WHERE name = ANY($1::text[]) AND NOT (name = ANY($2::text[]))
-            """, [names, Self.array(claimed.map(\.name)), .text(worker)])
-        return DueClaim(claimed: claimed, nextCheck: next.count > 0 ? next.double(0, 0) : nil)
+        candidatesGeneration = db.generation
+        sentCandidates = wanted
+        var claimed: [(name: String, state: SourceState)] = []
+        var next: Double? = nil
+        for i in 0..<r.count {
+            if let name = r.string(i, 0) { claimed.append((name, Self.sourceState(r, i))) } else { next = r.double(i, 6) }
+        }
+        claimed.sort { ($0.state.nextDue ?? -Double.infinity) < ($1.state.nextDue ?? -Double.infinity) }
+        return DueClaim(claimed: claimed, nextCheck: next)
     }
 
     public func lease(_ sources: [SourceKey], worker: String, lease: Double) throws(StateError) -> [String: String] {

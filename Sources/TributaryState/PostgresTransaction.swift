@@ -5,6 +5,15 @@ import TributaryPostgres
 
 /// One batch in one PostgreSQL transaction (`BEGIN` ... `COMMIT`, read committed).
 ///
+/// Round trips: the `BEGIN` goes with the first statement (`PostgresConnection.beginDeferred`),
+/// and the writes whose answer nothing needs (validators, counts, counters, values, the run
+/// record, the lease's release) are queued and sent with the next statement that reads, or
+/// with the `COMMIT`, in one pipeline: a batch of new ids costs two round trips (the claim, then
+/// the writes and the commit), and one more when some ids were known. The order of the
+/// statements is the order of the calls, so the transaction does exactly what it did one
+/// statement at a time; a queued write that fails makes the read or commit it goes with fail.
+/// The statements run for every batch are prepared once per connection.
+///
 /// `claim` inserts the batch's ids with `ON CONFLICT DO NOTHING`, in the order of their keys
 /// (`StateKeys`: so two workers' batches lock shared ids in the same order and cannot deadlock
 /// over them): an id another
@@ -15,7 +24,34 @@ final class PostgresTransaction: StateTransaction {
     let state: PostgresState
     private var open = true
 
+    /// Writes not sent yet, in order.
+    private var pending: [PostgresStatement] = [] {
+        didSet { if pending.isEmpty { recorded = [:] } }
+    }
+    /// The index in `pending` of each source's queued run record (`recordRun`).
+    private var recorded: [String: Int] = [:]
+
     init(state: PostgresState) { self.state = state }
+
+    /// The queued writes, then `sql`, in one round trip; `sql`'s rows.
+    private func query(_ sql: String, _ params: [PostgresValue?], binaryResult: Bool = false) throws(StateError) -> PostgresRows {
+        let all = pending + [PostgresStatement(sql, params, binaryResult: binaryResult, prepared: true)]
+        pending = []
+        do { return try state.db.pipeline(all).last! } catch { throw StateError(error.message, transient: error.transient) }
+    }
+
+    /// Sends the queued writes (before a read made through the state itself).
+    private func flush() throws(StateError) {
+        guard !pending.isEmpty else { return }
+        let all = pending
+        pending = []
+        do { _ = try state.db.pipeline(all) } catch { throw StateError(error.message, transient: error.transient) }
+    }
+
+    /// Queues a write, sent with the next read or the commit.
+    private func write(_ sql: String, _ params: [PostgresValue?]) {
+        pending.append(PostgresStatement(sql, params, prepared: true))
+    }
 
     deinit { if open { rollback() } }
 
@@ -25,7 +61,7 @@ final class PostgresTransaction: StateTransaction {
         guard !ids.isEmpty else { return [] }
         // Keyed on the id's SHA-256 (`StateKeys`), sent as hex and decoded by the server.
         let keys = ids.map { StateKeys.idHashHex($0.id) }
-        let inserted = try state.run("""
+        let inserted = try query("""
             INSERT INTO \(s)emitted(id_hash, id, source, first_seen, last_seen, hash)
             SELECT decode(k, 'hex'), id, source, $5::float8, $5::float8, hash
             FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS v(k, id, source, hash) ORDER BY k COLLATE "C"
@@ -39,7 +75,7 @@ final class PostgresTransaction: StateTransaction {
         guard !old.isEmpty else { return ids.map { _ in nil } }
         let oldKeys = PostgresState.array(old.map { keys[$0] })
         // A new statement, so it sees what other transactions committed while the insert waited.
-        let rows = try state.run("""
+        let rows = try query("""
             SELECT encode(id_hash, 'hex'), source, hash FROM \(s)emitted WHERE id_hash IN (SELECT decode(k, 'hex') FROM unnest($1::text[]) AS k)
             """, [oldKeys])
         var known: [String: KnownID] = [:]
@@ -47,8 +83,9 @@ final class PostgresTransaction: StateTransaction {
             if let k = rows.string(i, 0), let source = rows.string(i, 1), let hash = rows.string(i, 2) { known[k] = KnownID(source: source, hash: hash) }
         }
         // As in SQLite: the hash follows the source that emitted the id; `last_seen` (what
-        // retention goes by) is refreshed at most once a day.
-        try state.run("""
+        // retention goes by) is refreshed at most once a day. Nothing reads its answer: it goes
+        // with the next statement.
+        write("""
             UPDATE \(s)emitted AS e SET last_seen = $4::float8, hash = CASE WHEN e.source = v.source THEN v.hash ELSE e.hash END
             FROM unnest($1::text[], $2::text[], $3::text[]) AS v(k, source, hash)
             WHERE e.id_hash = decode(v.k, 'hex') AND ((e.source = v.source AND e.hash <> v.hash) OR e.last_seen < $4::float8 - 86400)
@@ -63,7 +100,7 @@ final class PostgresTransaction: StateTransaction {
         var last: [String: [UInt8]] = [:]
         for (key, value) in values { last[Digest.hex(StateKeys.valueKey(key))] = value }
         let keys = last.keys.sorted()
-        try state.run("""
+        write("""
             INSERT INTO \(s)kv(ns, key_hash, value, updated)
             SELECT $1, decode(k, 'hex'), decode(v, 'hex'), $4::float8 FROM unnest($2::text[], $3::text[]) AS t(k, v) ORDER BY k COLLATE "C"
             ON CONFLICT (ns, key_hash) DO UPDATE SET value = excluded.value, updated = excluded.updated
@@ -81,7 +118,7 @@ final class PostgresTransaction: StateTransaction {
         var first: [String: Int] = [:]
         for i in values.indices where first[hex[i]] == nil { first[hex[i]] = i }
         let keys = first.keys.sorted()
-        let inserted = try state.run("""
+        let inserted = try query("""
             INSERT INTO \(s)kv(ns, key_hash, value, updated)
             SELECT $1, decode(k, 'hex'), decode(v, 'hex'), $4::float8 FROM unnest($2::text[], $3::text[]) AS t(k, v) ORDER BY k COLLATE "C"
             ON CONFLICT (ns, key_hash) DO NOTHING
@@ -92,7 +129,7 @@ final class PostgresTransaction: StateTransaction {
         var found: [String: [UInt8]] = [:]
         let held = keys.filter { !new.contains($0) }
         if !held.isEmpty {
-            let r = try state.run("""
+            let r = try query("""
                 SELECT encode(key_hash, 'hex'), value FROM \(s)kv WHERE ns = $1 AND key_hash IN (SELECT decode(k, 'hex') FROM unnest($2::text[]) AS k)
                 ORDER BY key_hash FOR UPDATE
                 """, [.text(namespace), PostgresState.array(held)], binaryResult: true)
@@ -108,12 +145,13 @@ final class PostgresTransaction: StateTransaction {
 
     func values(namespace: String, keys: [String]) throws(StateError) -> [String: [UInt8]] {
         // The transaction's own connection: it sees what this transaction wrote.
-        try state.values(namespace: namespace, keys: keys)
+        try flush()
+        return try state.values(namespace: namespace, keys: keys)
     }
 
     func storeValidators(_ validators: [(key: String, response: CachedResponse)], now: Double) throws(StateError) {
         for (key, r) in validators {
-            try state.run("""
+            write("""
                 INSERT INTO \(s)validators(url, etag, last_modified, body, updated) VALUES($1, $2, $3, $4::bytea, $5::float8)
                 ON CONFLICT (url) DO UPDATE SET etag = excluded.etag, last_modified = excluded.last_modified, body = excluded.body, updated = excluded.updated
                 """, [.text(key), PostgresState.text(r.etag), PostgresState.text(r.lastModified), .bytes(r.body), PostgresState.num(now)])
@@ -121,10 +159,10 @@ final class PostgresTransaction: StateTransaction {
     }
 
     func replaceWindow(sink: String, items: [WindowItem]) throws(StateError) {
-        try state.run("DELETE FROM \(s)recent_items WHERE sink = $1", [.text(sink)])
+        write("DELETE FROM \(s)recent_items WHERE sink = $1", [.text(sink)])
         guard !items.isEmpty else { return }
         // Lines are JSON text (UTF-8, controls escaped): kept as text.
-        try state.run("""
+        write("""
             INSERT INTO \(s)recent_items(sink, id_hash, id, sort_time, line)
             SELECT $1, decode(k, 'hex'), id, t, line FROM unnest($5::text[], $2::text[], $3::float8[], $4::text[]) AS w(k, id, t, line)
             ON CONFLICT (sink, id_hash) DO UPDATE SET sort_time = excluded.sort_time, line = excluded.line
@@ -133,7 +171,7 @@ final class PostgresTransaction: StateTransaction {
     }
 
     func recordRun(_ run: RunRecord) throws(StateError) {
-        try state.run("""
+        write("""
             INSERT INTO \(s)sources AS s (name, type, last_run, last_success, failures, next_due, last_error, in_config, failures_total, first_run, last_duration)
             VALUES($1, $2, $3::float8, CASE WHEN $4::boolean THEN $3::float8 END, CASE WHEN $4::boolean THEN 0 ELSE 1 END, $5::float8, $6, $3::float8,
                 CASE WHEN $4::boolean THEN 0 ELSE 1 END, $3::float8, $7::float8)
@@ -142,11 +180,15 @@ final class PostgresTransaction: StateTransaction {
                 failures = CASE WHEN $4::boolean THEN 0 ELSE s.failures + 1 END,
                 next_due = $5::float8, last_error = $6, in_config = $3::float8,
                 failures_total = s.failures_total + CASE WHEN $4::boolean THEN 0 ELSE 1 END,
-                first_run = COALESCE(s.first_run, $3::float8), last_duration = $7::float8
+                first_run = COALESCE(s.first_run, $3::float8), last_duration = $7::float8,
+                lease_owner = CASE WHEN s.lease_owner = $8 THEN NULL ELSE s.lease_owner END,
+                lease_until = CASE WHEN s.lease_owner = $8 THEN NULL ELSE s.lease_until END
             """, [.text(run.source), .text(run.type), PostgresState.num(run.now), .text(run.success ? "true" : "false"), PostgresState.num(run.nextDue), PostgresState.text(run.error),
-                  PostgresState.num(run.seconds)])
+                  PostgresState.num(run.seconds), nil])
+        // `releaseLease` of this source fills in `$8` (the worker) rather than adding a statement.
+        recorded[run.source] = pending.count - 1
         if let per = run.quotaPer, run.requests > 0 {
-            try state.run("""
+            write("""
                 INSERT INTO \(s)quotas AS q (source, window_start, requests) VALUES($1, $2::float8, $3::integer)
                 ON CONFLICT (source) DO UPDATE SET
                     requests = CASE WHEN $2::float8 >= q.window_start + $4::float8 THEN $3::integer ELSE q.requests + $3::integer END,
@@ -156,7 +198,7 @@ final class PostgresTransaction: StateTransaction {
     }
 
     func addSourceCounts(_ c: SourceCounts) throws(StateError) {
-        try state.run("""
+        write("""
             INSERT INTO \(s)sources AS s (name, type, failures, in_config, fetched_total, emitted_total, last_new, first_run)
             VALUES($1, $2, 0, $3::float8, $4::bigint, $5::bigint, CASE WHEN $5::bigint > 0 THEN $3::float8 END, $3::float8)
             ON CONFLICT (name) DO UPDATE SET fetched_total = s.fetched_total + $4::bigint, emitted_total = s.emitted_total + $5::bigint,
@@ -168,7 +210,7 @@ final class PostgresTransaction: StateTransaction {
         let changed = deltas.filter { $0.value != 0 }
         guard !changed.isEmpty else { return }
         // One statement for the batch: the three lists unnested side by side.
-        try state.run("""
+        write("""
             INSERT INTO \(s)counters AS c (name, label, value)
             SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[])
             ON CONFLICT (name, label) DO UPDATE SET value = c.value + excluded.value
@@ -176,20 +218,31 @@ final class PostgresTransaction: StateTransaction {
     }
 
     func setNextDue(source: String, type: String, due: Double, now: Double) throws(StateError) {
-        try state.run("""
+        write("""
             INSERT INTO \(s)sources(name, type, failures, next_due, in_config) VALUES($1, $2, 0, $3::float8, $4::float8)
             ON CONFLICT (name) DO UPDATE SET next_due = $3::float8, in_config = $4::float8
             """, [.text(source), .text(type), PostgresState.num(due), PostgresState.num(now)])
     }
 
     func releaseLease(source: String, worker: String) throws(StateError) {
-        try state.run("UPDATE \(s)sources SET lease_owner = NULL, lease_until = NULL WHERE name = $1 AND lease_owner = $2", [.text(source), .text(worker)])
+        if let i = recorded[source] {
+            // The run's record, still queued, ends the lease in the same statement (the same
+            // row, the same condition: only this worker's lease).
+            var params = pending[i].params
+            params[7] = .text(worker)
+            pending[i] = PostgresStatement(pending[i].sql, params, prepared: true)
+            recorded[source] = nil
+            return
+        }
+        write("UPDATE \(s)sources SET lease_owner = NULL, lease_until = NULL WHERE name = $1 AND lease_owner = $2", [.text(source), .text(worker)])
     }
 
     func commit() throws(StateError) {
         guard open else { return }
         open = false
-        do { try state.db.commit() } catch {
+        let all = pending
+        pending = []
+        do { try state.db.commit(with: all) } catch {
             state.db.rollback()
             throw StateError(error.message, transient: error.transient)
         }
@@ -198,6 +251,7 @@ final class PostgresTransaction: StateTransaction {
     func rollback() {
         guard open else { return }
         open = false
+        pending = []
         state.db.rollback()
     }
 }
