@@ -8,6 +8,7 @@ import XCTest
 @testable import TributaryState
 @testable import TributaryPostgres
 @testable import TributaryPluginKit
+import TributaryTestSupport
 
 final class DigestTests: XCTestCase {
     func testKnownVectors() {
@@ -114,13 +115,10 @@ final class LinksTests: XCTestCase {
                      "https://e.org/[x]", "https://e.org\\x", "https://é.org/", "https://e.org/\"", "https://e.org/<x>"]
         for s in other { XCTAssertFalse(Links.isPlainHTTP(s), s) }
         // Generated: every URL the fast path accepts, Foundation accepts with a host.
-        // Mostly characters a URL may hold, some that it may not; a fixed sequence (an LCG).
+        // Mostly characters a URL may hold, some that it may not; a fixed sequence.
         let good = Array("aZ09-._~!$&'()*+,;=:@/?#%".unicodeScalars), bad = Array("[]\\\"<> ^`{|}é\u{7F}".unicodeScalars)
-        var state: UInt64 = 0x2545_F491_4F6C_DD1D
-        func next(_ n: Int) -> Int {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
-            return Int((state >> 33) % UInt64(n))
-        }
+        var rng = SeededGenerator(seed: 3986)
+        func next(_ n: Int) -> Int { rng.below(n) }
         var accepted = 0
         for _ in 0..<5000 {
             var s = (next(2) == 0 ? "https://" : "http://") + (next(2) == 0 ? "e" : "")

@@ -26,13 +26,15 @@ public struct Scheduler: Sendable {
     ///
     /// Which sources are due comes from the state at each look (`Delivery.claimDue`, which also
     /// leases them to this worker), so workers sharing one state each run what the others do
-    /// not. `notBefore` holds what this worker knows better: the next due time of its own runs,
-    /// or a backoff after a run whose record could not be written.
+    /// not. `notBefore` (`DueQueue`) holds what this worker knows better: the next due time of
+    /// its own runs, or a backoff after a run whose record could not be written.
     public func run(observer: @escaping @Sendable (EngineEvent) -> Void) async {
         let delivery = engine.delivery
         let sources = engine.sources
         let byName = Dictionary(uniqueKeysWithValues: sources.map { ($0.settings.name, $0) })
-        var notBefore: [String: Double] = [:]
+        let indexOf = Dictionary(uniqueKeysWithValues: sources.enumerated().map { ($1.settings.name, $0) })
+        // This worker's own next times and which sources are candidates now.
+        var queue = DueQueue(count: sources.count)
         var unrecorded: [String: Int] = [:]
         var lastPrune = -Double.infinity
         let stopping = engine.stopping
@@ -72,7 +74,8 @@ public struct Scheduler: Sendable {
                     // again (its batches could not be delivered).
                     let paused = delivery.sinksPausedUntil.flatMap { $0 > now ? $0 : nil }
                     if let paused { look = min(look, paused) }
-                    let candidates = paused != nil || busy || running.count >= limit ? [] : sources.filter { !running.contains($0.settings.name) && (notBefore[$0.settings.name] ?? now) <= now }
+                    queue.advance(to: now)
+                    let candidates = paused != nil || busy || running.count >= limit ? [] : queue.candidates.map { sources[$0] }
                     if !candidates.isEmpty {
                         lastLook = now
                         do throws(StateError) {
@@ -81,6 +84,7 @@ public struct Scheduler: Sendable {
                             for (name, state) in claim.claimed {
                                 guard let configured = byName[name] else { continue }
                                 running.insert(name)
+                                if let i = indexOf[name] { queue.started(i) }
                                 group.addTask { .finished(await runOnce(configured, previous: state, observer: observer)) }
                             }
                             // A due source left over is another worker's claim in progress, or
@@ -93,7 +97,8 @@ public struct Scheduler: Sendable {
                         }
                     }
                     now = Timestamp.now().seconds
-                    let soonest = notBefore.filter { !running.contains($0.key) && $0.value > now }.values.min() ?? look
+                    queue.advance(to: now)
+                    let soonest = queue.soonest() ?? look
                     let wake = min(max(min(soonest, look), now + 0.01), now + Self.maxSleep, max(now + 0.01, lastPrune + Self.pruneInterval))
                     if armedUntil == nil || wake < armedUntil! - 0.001 {
                         armedUntil = wake
@@ -111,7 +116,8 @@ public struct Scheduler: Sendable {
                     // No recorded next time (the state could not be written): back off rather
                     // than hammer, less than the interval backoff while the state is unreachable.
                     unrecorded[r.name] = r.nextDue == nil ? (unrecorded[r.name] ?? 0) + 1 : nil
-                    notBefore[r.name] = r.nextDue ?? Timestamp.now().seconds + StateOutage.backoff(interval: byName[r.name]?.settings.interval ?? 900, attempt: unrecorded[r.name] ?? 1)
+                    let next = r.nextDue ?? Timestamp.now().seconds + StateOutage.backoff(interval: byName[r.name]?.settings.interval ?? 900, attempt: unrecorded[r.name] ?? 1)
+                    if let i = indexOf[r.name] { queue.finished(i, next: next) }
                     observer(.finished(r, done: 0, total: sources.count, items: r.fetched, failures: r.isFailure ? 1 : 0))
                 case .timer:
                     if let until = armedUntil, Timestamp.now().seconds >= until - 0.001 { armedUntil = nil }
