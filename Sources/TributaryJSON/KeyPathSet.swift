@@ -29,6 +29,20 @@ public struct KeyPathSet: Sendable {
     private var ends: [Int] = []
     public let paths: [KeyPath]
 
+    /// The set of `paths`, shared by every caller that asks for the same paths: a config of
+    /// 10,000 sources with the same `fields` keeps one trie, not 10,000 (each about 0.6 KiB).
+    public static func shared(_ paths: [KeyPath]) -> KeyPathSet {
+        if let known = made.withLock({ $0[paths] }) { return known }
+        let set = KeyPathSet(paths)
+        made.withLock { cache in
+            if cache.count < madeLimit { cache[paths] = set }
+        }
+        return set
+    }
+
+    private static let made = Locked<[[KeyPath]: KeyPathSet]>([:])
+    private static let madeLimit = 1024
+
     public init(_ paths: [KeyPath]) {
         self.paths = paths
         // Build a trie with children as lists, then lay the lists out contiguously.

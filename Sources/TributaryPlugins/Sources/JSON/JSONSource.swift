@@ -96,7 +96,7 @@ public struct JSONSource: FeedSource {
         /// order: the fields in `Slot` order, then `data`'s. Looked up in one pass per record.
         var keyPaths: KeyPathSet {
             let fixed = [id, title, summary, url, image, author, published, tags, lat, lon]
-            return KeyPathSet((fixed + data.map { $0.1 }).map { $0?.path ?? .root })
+            return KeyPathSet.shared((fixed + data.map { $0.1 }).map { $0?.path ?? .root })
         }
     }
 
