@@ -99,6 +99,16 @@ def postgres_cpu_by_process(postmaster):
     return out
 
 
+def wait_port(port, what):
+    """Returns once 127.0.0.1:port accepts a connection; exits after 5 s of trying."""
+    for _ in range(100):
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                return
+        except OSError:
+            time.sleep(0.05)
+    raise SystemExit(f"{what} did not start")
+
 class Nginx:
     def __init__(self, scratch, root):
         self.dir = os.path.join(scratch, "nginx")
@@ -123,13 +133,7 @@ http {{
         exe = shutil.which("nginx") or "/usr/sbin/nginx"
         self.proc = subprocess.Popen([exe, "-c", conf, "-p", self.dir], stderr=subprocess.DEVNULL)
         self.base = f"http://127.0.0.1:{self.port}"
-        for _ in range(100):
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=1):
-                    return
-            except OSError:
-                time.sleep(0.05)
-        raise SystemExit("nginx did not start")
+        wait_port(self.port, "nginx")
 
     def stop(self):
         self.proc.terminate()
@@ -198,13 +202,7 @@ class DelayServer:
             f.write(DELAY_SERVER)
         self.proc = subprocess.Popen([sys.executable, script, root, str(self.port), str(delay), self.log])
         self.base = f"http://127.0.0.1:{self.port}"
-        for _ in range(100):
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=1):
-                    return
-            except OSError:
-                time.sleep(0.05)
-        raise SystemExit("the delay server did not start")
+        wait_port(self.port, "the delay server")
 
     def fetches(self, prefix):
         """Requests per path under `prefix`, and the times of the first and last."""
