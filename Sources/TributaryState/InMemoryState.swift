@@ -25,6 +25,8 @@ public final class InMemoryState: StateBackend, @unchecked Sendable {
         public var inConfig: [String: Double] = [:]
         public var quotas: [String: (windowStart: Double, requests: Int)] = [:]
         public var counters: [StateCounter.Name: [String: Int]] = [:]
+        /// New items per source and UTC day (`NewPerDay`).
+        public var days: [String: [Int: Int]] = [:]
         /// Which worker holds each source, until when.
         public var leases: [String: (worker: String, until: Double)] = [:]
         /// Ids claimed by transactions not yet ended, with their source and hash.
@@ -83,6 +85,14 @@ public final class InMemoryState: StateBackend, @unchecked Sendable {
         read { s in
             var out: [String: SourceState] = [:]
             for n in names { if let st = s.sources[n] { out[n] = st } }
+            return out
+        }
+    }
+
+    public func newPerDay(_ names: [String], since day: Int) throws(StateError) -> [String: [Int: Int]] {
+        read { s in
+            var out: [String: [Int: Int]] = [:]
+            for n in names { if let d = s.days[n]?.filter({ $0.key >= day }), !d.isEmpty { out[n] = d } }
             return out
         }
     }
@@ -147,6 +157,10 @@ public final class InMemoryState: StateBackend, @unchecked Sendable {
             for (name, q) in s.quotas where s.sources[name] == nil && q.windowStart < cutoff { s.quotas[name] = nil; removed += 1 }
             for (ns, byKey) in s.values {
                 for (k, v) in byKey where v.updated < cutoff { s.values[ns]?[k] = nil; removed += 1 }
+            }
+            let oldest = NewPerDay.day(now) - NewPerDay.keptDays
+            for (name, byDay) in s.days {
+                for d in byDay.keys where d < oldest { s.days[name]?[d] = nil; removed += 1 }
             }
             return removed
         }
@@ -299,7 +313,10 @@ final class InMemoryTransaction: StateTransaction {
             var st = s.sources[c.source] ?? SourceState(type: c.type)
             st.fetchedTotal += c.fetched
             st.emittedTotal += c.new
-            if c.new > 0 { st.lastNew = c.now }
+            if c.new > 0 {
+                st.lastNew = c.now
+                s.days[c.source, default: [:]][NewPerDay.day(c.now), default: 0] += c.new
+            }
             st.firstRecorded = st.firstRecorded ?? c.now
             if s.sources[c.source] == nil { s.inConfig[c.source] = c.now }
             s.sources[c.source] = st

@@ -13,7 +13,7 @@ import TributaryPostgres
 /// machines whose clocks differ still agree on when a lease ends. Text keys that are scanned
 /// by range (`validators.url`) use the "C" collation, so the range is a byte-order prefix.
 package enum PostgresSchema {
-    package static let version = 4
+    package static let version = 5
 
     /// The statements that create version 1 in schema `s` (already quoted).
     package static func version1(_ s: String) -> [String] { [
@@ -82,6 +82,11 @@ package enum PostgresSchema {
         "CREATE INDEX IF NOT EXISTS kv_updated ON \(s).kv(updated)",
     ] }
 
+    /// Version 5, as the SQLite state's step 5: new items per source and UTC day (`NewPerDay`).
+    static func version5(_ s: String) -> [String] { [
+        "CREATE TABLE IF NOT EXISTS \(s).source_days(source text NOT NULL, day integer NOT NULL, new bigint NOT NULL, PRIMARY KEY(source, day))",
+    ] }
+
     /// The version of the state in schema `schema` as it is, without changing anything: nil
     /// when it has no tables of ours (no worker has opened it yet).
     static func currentVersion(_ db: PostgresConnection, schema: String) throws(PostgresError) -> Int? {
@@ -117,6 +122,9 @@ package enum PostgresSchema {
                 }
                 if current < 4 {
                     for sql in version4(s) { try db.execute(sql) }
+                }
+                if current < 5 {
+                    for sql in version5(s) { try db.execute(sql) }
                 }
                 if current < version {
                     try db.execute("INSERT INTO \(s).meta(key, value) VALUES('schema_version', $1) ON CONFLICT(key) DO UPDATE SET value = excluded.value", [.text(String(version))])

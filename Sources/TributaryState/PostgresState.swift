@@ -139,6 +139,16 @@ public final class PostgresState: StateBackend, @unchecked Sendable {
         return out
     }
 
+    public func newPerDay(_ names: [String], since day: Int) throws(StateError) -> [String: [Int: Int]] {
+        guard version >= 5, !names.isEmpty else { return [:] }
+        let r = try run("SELECT source, day, new FROM \(s)source_days WHERE source = ANY($1::text[]) AND day >= $2::integer", [Self.array(names), Self.num(day)])
+        var out: [String: [Int: Int]] = [:]
+        for i in 0..<r.count {
+            if let name = r.string(i, 0), let d = r.int(i, 1) { out[name, default: [:]][d] = r.int(i, 2) ?? 0 }
+        }
+        return out
+    }
+
     public func validators(scope: String) throws(StateError) -> [String: HTTPValidators] {
         // Keys are "<scope> <METHOD> <url>" in the "C" collation: a range scan on the primary key.
         let r = try run("SELECT url, etag, last_modified FROM \(s)validators WHERE url >= $1 AND url < $2", [.text(scope + " "), .text(scope + "!")], prepared: true)
@@ -191,6 +201,7 @@ public final class PostgresState: StateBackend, @unchecked Sendable {
                             "DELETE FROM \(s)quotas WHERE source NOT IN (SELECT name FROM \(s)sources) AND window_start < $1"] {
                     removed += try db.execute(sql, [Self.num(cutoff)]).affected
                 }
+                removed += try db.execute("DELETE FROM \(s)source_days WHERE day < $1::integer", [Self.num(NewPerDay.day(now) - NewPerDay.keptDays)]).affected
                 return removed
             }
         } catch {

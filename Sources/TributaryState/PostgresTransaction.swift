@@ -204,6 +204,12 @@ final class PostgresTransaction: StateTransaction {
             ON CONFLICT (name) DO UPDATE SET fetched_total = s.fetched_total + $4::bigint, emitted_total = s.emitted_total + $5::bigint,
                 last_new = CASE WHEN $5::bigint > 0 THEN $3::float8 ELSE s.last_new END, first_run = COALESCE(s.first_run, $3::float8)
             """, [.text(c.source), .text(c.type), PostgresState.num(c.now), PostgresState.num(c.fetched), PostgresState.num(c.new)])
+        guard c.new > 0 else { return }
+        // Queued with the rest: no round trip of its own.
+        write("""
+            INSERT INTO \(s)source_days AS d (source, day, new) VALUES($1, $2::integer, $3::bigint)
+            ON CONFLICT (source, day) DO UPDATE SET new = d.new + $3::bigint
+            """, [.text(c.source), PostgresState.num(NewPerDay.day(c.now)), PostgresState.num(c.new)])
     }
 
     func addCounters(_ deltas: [StateCounter]) throws(StateError) {

@@ -45,6 +45,10 @@ extension SQLiteState {
         CREATE TABLE kv(ns TEXT NOT NULL, key_hash BLOB NOT NULL, value BLOB NOT NULL, updated REAL NOT NULL, PRIMARY KEY(ns, key_hash)) WITHOUT ROWID;
         CREATE INDEX kv_updated ON kv(updated);
         """),
+        // 5: new items per source and UTC day (`NewPerDay`), for the status page's charts.
+        (5, """
+        CREATE TABLE source_days(source TEXT NOT NULL, day INTEGER NOT NULL, new INTEGER NOT NULL, PRIMARY KEY(source, day)) WITHOUT ROWID;
+        """),
     ]
 
     /// 3: `emitted` is keyed on the SHA-256 of the id (`id_hash`, 32 bytes), with the id kept

@@ -20,7 +20,7 @@ public final class SQLiteState: StateBackend, @unchecked Sendable {
     public var location: String { path }
 
     /// The schema this build writes (`SQLiteState+Schema.swift` has every step to it).
-    public static let schemaVersion = 4
+    public static let schemaVersion = 5
     /// The schema of the open file: `schemaVersion`, except for a file opened for reading only,
     /// which is never migrated.
     package let version: Int
@@ -171,6 +171,21 @@ public final class SQLiteState: StateBackend, @unchecked Sendable {
         return out
     }
 
+    public func newPerDay(_ names: [String], since day: Int) throws(StateError) -> [String: [Int: Int]] {
+        guard version >= 5, !names.isEmpty else { return [:] }
+        let s = try db.statement("SELECT day, new FROM source_days WHERE source = ? AND day >= ?")
+        var out: [String: [Int: Int]] = [:]
+        for name in names {
+            sqlite3_reset(s.stmt)
+            s.bind(1, name).bind(2, day)
+            while try s.step() {
+                if let d = s.int(0) { out[name, default: [:]][d] = s.int(1) ?? 0 }
+            }
+        }
+        sqlite3_reset(s.stmt)
+        return out
+    }
+
     public func validators(scope: String) throws(StateError) -> [String: HTTPValidators] {
         // Keys are "<scope> <METHOD> <url>": a range scan on the primary key.
         let s = try db.statement("SELECT url, etag, last_modified FROM validators WHERE url >= ?1 AND url < ?2")
@@ -234,7 +249,10 @@ public final class SQLiteState: StateBackend, @unchecked Sendable {
                 try s.run()
                 removed += db.changes
             }
-            return removed
+            let days = try db.statement("DELETE FROM source_days WHERE day < ?")
+            days.bind(1, NewPerDay.day(now) - NewPerDay.keptDays)
+            try days.run()
+            return removed + db.changes
         }
     }
 }
@@ -371,6 +389,10 @@ final class SQLiteTransaction: StateTransaction {
             """)
         s.bind(1, c.source).bind(2, c.type).bind(3, c.now).bind(4, c.fetched).bind(5, c.new)
         try s.run()
+        guard c.new > 0 else { return }
+        let d = try db.statement("INSERT INTO source_days(source, day, new) VALUES(?1, ?2, ?3) ON CONFLICT(source, day) DO UPDATE SET new = new + ?3")
+        d.bind(1, c.source).bind(2, NewPerDay.day(c.now)).bind(3, c.new)
+        try d.run()
     }
 
     func addCounters(_ deltas: [StateCounter]) throws(StateError) {

@@ -43,6 +43,10 @@ public protocol StateBackend: AnyObject, Sendable {
     /// The cumulative counters that are not a source's (HTTP answers by status, sinks' items
     /// and failures), over the life of the state.
     func counters() throws(StateError) -> [StateCounter]
+    /// New items per day of these sources (`NewPerDay`: days since 1970 in UTC), from day
+    /// `since` on, by source and day; days without new items are absent. The status page's
+    /// charts; kept for `NewPerDay.keptDays` days.
+    func newPerDay(_ names: [String], since day: Int) throws(StateError) -> [String: [Int: Int]]
     /// Marks the sources still in the config, so their records survive retention.
     func touchConfigured(_ names: [String], now: Double) throws(StateError)
     /// Forgets what retention says to forget; returns rows removed.
@@ -110,7 +114,8 @@ public protocol StateTransaction: AnyObject {
     func recordRun(_ run: RunRecord) throws(StateError)
     /// Adds one batch's counts to its source's cumulative counters, creating the source's
     /// record when it has none (a first run's first batch): items fetched, items delivered, and,
-    /// when it delivered any, `now` as the time of its newest delivery.
+    /// when it delivered any, `now` as the time of its newest delivery and the new items added
+    /// to its count of the day of `now` (`newPerDay`).
     func addSourceCounts(_ counts: SourceCounts) throws(StateError)
     /// Adds to cumulative counters that are not a source's (`StateCounter.Name`); a counter not seen
     /// before starts at 0.
@@ -292,4 +297,14 @@ public struct RunRecord: Sendable {
         self.quotaPer = quotaPer
         self.seconds = seconds
     }
+}
+
+/// The days of `StateBackend.newPerDay`: whole days since 1970-01-01 in UTC, so every worker
+/// and every reader agrees on them whatever its time zone.
+public enum NewPerDay {
+    /// Days a count is kept: `prune` forgets older ones, whatever `state.retention` says.
+    public static let keptDays = 30
+
+    /// The UTC day of `seconds` since 1970.
+    public static func day(_ seconds: Double) -> Int { Int((seconds / 86400).rounded(.down)) }
 }
