@@ -10,44 +10,9 @@ import Glibc
 /// stale (nothing new for longer than its `expect_new_within`), so it can serve as a health
 /// check; 2 when the state cannot be read or reached.
 enum StatusCommand {
-    struct Row {
-        let source: SourceSettings
-        let state: SourceState?
-        let stale: Bool
-        /// Copies of a story already emitted that `stories` kept back (`story_duplicates`).
-        let duplicates: Int
-        /// What its processors counted (`processed`: `no content`), by name.
-        var processed: [String: Int] = [:]
-        /// The interval in use: the configured one, or for `interval: "auto"` the last one its
-        /// runs chose, with why (`AdaptiveInterval`).
-        var interval: AdaptiveInterval.Choice? = nil
-
-        /// The interval in use, and for `interval: "auto"` why (nil for a fixed interval).
-        var intervalInUse: (seconds: Double, why: String?) {
-            guard source.adaptive != nil else { return (source.interval, nil) }
-            return interval.map { ($0.seconds, $0.why) } ?? (source.interval, "auto, no run yet")
-        }
-
-        var failing: Bool { (state?.failures ?? 0) > 0 }
-        /// Counts against the exit code: enabled and failing or stale.
-        var unhealthy: Bool { source.enabled && (failing || stale) }
-
-        var word: String {
-            if !source.enabled { return "disabled" }
-            guard let state, state.lastRun != nil || state.lastSuccess != nil else { return stale ? "stale" : "never run" }
-            var words: [String] = []
-            if state.failures > 0 { words.append("failing") }
-            if stale { words.append("stale") }
-            return words.isEmpty ? "ok" : words.joined(separator: ", ")
-        }
-    }
-
-    /// Stale: `expect_new_within` is set and the source's last new item (or, when it never had
-    /// one, its first record) is older than that. A source state has never seen is not stale.
-    static func isStale(_ settings: SourceSettings, _ state: SourceState?, now: Double) -> Bool {
-        guard let limit = settings.expectNewWithin, let since = state?.lastNew ?? state?.firstRecorded else { return false }
-        return now - since > limit
-    }
+    /// One source's line: its status record (`StatusRecord`, which the status page of `watch`
+    /// is built from too).
+    typealias Row = StatusRecord
 
     /// Where `status` reads: the state `run` and `watch` would use.
     enum Location {
@@ -58,10 +23,8 @@ enum StatusCommand {
     }
 
     static func run(config: Config, location: Location, json: Bool, out: FDOutput, err: FDOutput) -> Int32 {
-        var states: [String: SourceState] = [:]
-        var duplicates: [String: Int] = [:]
-        var processed: [String: [String: Int]] = [:]
-        var intervals: [String: AdaptiveInterval.Choice] = [:]
+        var inputs = StatusInputs()
+        let now = Timestamp.now().seconds
         do {
             // No file (or one no run has written to), no schema of ours: no source has run.
             let store: (any StateBackend)?
@@ -71,60 +34,17 @@ enum StatusCommand {
             }
             if let store {
                 defer { store.close() }
-                states = try store.sourceStates(config.sources.map(\.settings.name))
-                let counters = try store.counters()
-                for c in counters where c.name == .storyDuplicates { duplicates[c.label, default: 0] += c.value }
-                processed = ProcessedCount.bySource(counters)
-                let auto = config.sources.filter { $0.settings.adaptive != nil }.map(\.settings.name)
-                if !auto.isEmpty {
-                    for (name, bytes) in try store.values(namespace: AdaptiveInterval.intervalNamespace, keys: auto) {
-                        intervals[name] = AdaptiveInterval.decodeChoice(bytes)
-                    }
-                }
+                inputs = try StatusInputs.read(from: store, sources: config.sources, now: now)
             }
         } catch {
             err.log("tributary: status: cannot read the state: \(error.message)\n")
             return 2
         }
-        let now = Timestamp.now().seconds
-        let rows = config.sources.map { s in
-            Row(source: s.settings, state: states[s.settings.name], stale: isStale(s.settings, states[s.settings.name], now: now),
-                duplicates: duplicates[s.settings.name] ?? 0, processed: processed[s.settings.name] ?? [:], interval: intervals[s.settings.name])
-        }
+        let rows = StatusRecord.build(config.sources, inputs, now: now)
         // The duplicates column when stories are configured or were (counts in state).
-        let showDuplicates = config.stories != nil || !duplicates.isEmpty
-        out.log(json ? rows.map(jsonLine).joined() : table(rows, duplicates: showDuplicates, processed: !processed.isEmpty))
+        let showDuplicates = config.stories != nil || !inputs.duplicates.isEmpty
+        out.log(json ? rows.map(\.json).joined() : table(rows, duplicates: showDuplicates, processed: !inputs.processed.isEmpty))
         return rows.contains(where: \.unhealthy) ? 1 : 0
-    }
-
-    static func jsonLine(_ r: Row) -> String {
-        var e: [(key: String, value: JSONValue)] = [("name", .string(r.source.name)), ("type", .string(r.source.type))]
-        func time(_ key: String, _ t: Double?) { if let t { e.append((key, .string(Timestamp(seconds: t).rfc3339))) } }
-        time("last_run", r.state?.lastRun)
-        time("last_success", r.state?.lastSuccess)
-        e.append(("failures", .number(JSONNumber(r.state?.failures ?? 0))))
-        time("next_due", r.state?.nextDue)
-        let interval = r.intervalInUse
-        e.append(("interval", .number(JSONNumber(Int(interval.seconds.rounded())))))
-        if let why = interval.why { e.append(("interval_reason", .string(why))) }
-        if let error = r.state?.lastError, r.failing { e.append(("last_error", .string(Secrets.scrub(error)))) }
-        e.append(("emitted", .number(JSONNumber(r.state?.emittedTotal ?? 0))))
-        e.append(("duplicates", .number(JSONNumber(r.duplicates))))
-        if !r.processed.isEmpty {
-            e.append(("processed", .object(JSONObject(r.processed.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.number(JSONNumber($0.value))) }))))
-        }
-        e.append(("stale", .bool(r.stale)))
-        time("last_new", r.state?.lastNew)
-        e.append(("enabled", .bool(r.source.enabled)))
-        var bytes = JSONWriter.serialize(.object(JSONObject(e)))
-        bytes.append(0x0A)
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
-    /// `15m`, or for `interval: "auto"` `1h30m (median gap 3h)`.
-    static func intervalText(_ r: Row) -> String {
-        let i = r.intervalInUse
-        return Durations.format(i.seconds) + (i.why.map { " (\($0))" } ?? "")
     }
 
     /// `duplicates`: with a DUPLICATES column after EMITTED.
@@ -134,9 +54,9 @@ enum StatusCommand {
         let header = ["NAME", "TYPE", "STATUS", "LAST RUN", "LAST SUCCESS", "FAILURES", "NEXT DUE", "INTERVAL", "EMITTED"] + (duplicates ? ["DUPLICATES"] : []) + (processed ? ["PROCESSED"] : []) + ["LAST ERROR"]
         var cells = [header]
         for r in rows {
-            let err = r.failing ? r.state?.lastError.map(Secrets.scrub) ?? "" : ""
+            let err = r.lastError ?? ""
             cells.append([r.source.name, r.source.type, r.word, t(r.state?.lastRun), t(r.state?.lastSuccess), String(r.state?.failures ?? 0),
-                          t(r.state?.nextDue), intervalText(r), String(r.state?.emittedTotal ?? 0)] + (duplicates ? [String(r.duplicates)] : [])
+                          t(r.state?.nextDue), r.intervalText, String(r.state?.emittedTotal ?? 0)] + (duplicates ? [String(r.duplicates)] : [])
                 + (processed ? [r.processed.isEmpty ? "-" : r.processed.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")] : []) + [err])
         }
         let widths = header.indices.map { c in cells.map { $0[c].count }.max() ?? 0 }

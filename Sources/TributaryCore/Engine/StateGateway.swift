@@ -109,6 +109,15 @@ public final class StateGateway: @unchecked Sendable {
         }
     }
 
+    /// What the status records of `sources` are built from (`StatusInputs.read`); empty
+    /// without state (no source has run).
+    public func statusInputs(sources: [ConfiguredSource], now: Double) async throws(StateError) -> StatusInputs {
+        guard state != nil else { return StatusInputs() }
+        return try await thread.run { () throws(StateError) -> StatusInputs in
+            try StatusInputs.read(from: self.state!, sources: sources, now: now)
+        }
+    }
+
     /// Leases the due sources among `candidates` to this worker (`StateBackend.claimDue`).
     /// Without state every candidate is due.
     public func claimDue(_ candidates: [SourceKey], limit: Int, now: Double) async throws(StateError) -> DueClaim {
