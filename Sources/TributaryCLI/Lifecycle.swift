@@ -164,7 +164,7 @@ struct Lifecycle {
         }
         if let server {
             server.start()
-            log.info("serving metrics at \(server.url)/metrics and \(server.url)/healthz", fields: [("url", .string(server.url))])
+            log.info("serving metrics at \(server.url)/metrics and \(server.url)/healthz, the status page at \(server.url)/", fields: [("url", .string(server.url))])
         }
         // A sink failure is waited out (Delivery.Options.waitsOutSinkOutages); what sets
         // `stopping` besides a signal is a state error that is not an outage, or stdout's reader

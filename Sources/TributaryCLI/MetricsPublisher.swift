@@ -1,12 +1,15 @@
 import TributaryCore
 
 /// Writes the metrics of the state (`Metrics`) where they are wanted: the `--metrics-file`
-/// (atomically, for the node_exporter textfile collector) and `watch`'s endpoint. `run` publishes
+/// (atomically, for the node_exporter textfile collector) and `watch`'s endpoint, which also
+/// gets what its status page is built from (`StatusInputs`, the status records' one read of the
+/// state, the same `tributary status` makes). `run` publishes
 /// once at its end; `watch` after each delivered batch and each finished source run, coalesced
 /// (`Updates`), and once more at its end.
 struct MetricsPublisher: Sendable {
     let delivery: Delivery
     let sources: [(name: String, type: String)]
+    let configured: [ConfiguredSource]
     let file: String?
     let server: MetricsServer?
     let log: Log
@@ -14,12 +17,18 @@ struct MetricsPublisher: Sendable {
     init(delivery: Delivery, sources: [ConfiguredSource], file: String?, server: MetricsServer?, log: Log) {
         self.delivery = delivery
         self.sources = sources.map { ($0.settings.name, $0.settings.type) }
+        self.configured = sources
         self.file = file
         self.server = server
         self.log = log
     }
 
     func publish() async {
+        if let server {
+            do { server.updateStatus(sources: configured, inputs: try await delivery.gateway.statusInputs(sources: configured, now: Timestamp.now().seconds)) } catch {
+                log.warn("status page: cannot read the state: \(error.message)")
+            }
+        }
         let metrics: Metrics?
         do { metrics = try await delivery.gateway.metrics(sources: sources, sinks: delivery.sinkNames) } catch {
             log.warn("metrics: cannot read the state: \(error.message)")

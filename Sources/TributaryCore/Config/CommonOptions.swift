@@ -85,7 +85,7 @@ public enum CommonOptions {
 
     public enum Metrics {
         public static let file = Option.path("file", "after each run (each batch under `watch`), write the metrics here in the Prometheus text format, atomically (relative to the config file); `--metrics-file` takes precedence")
-        public static let listen = Option.string("listen", "`watch` serves GET /metrics and GET /healthz on this address: \"127.0.0.1:9464\", \"[::1]:9464\", or a port alone for 127.0.0.1")
+        public static let listen = Option.string("listen", "`watch` serves GET /metrics, GET /healthz, its status page (GET /) and GET /status.json on this address: \"127.0.0.1:9464\", \"[::1]:9464\", or a port alone for 127.0.0.1")
             .checked { ListenAddress(parsing: $0) == nil ? "expected an IP address and port such as \"127.0.0.1:9464\" (or a port alone, for 127.0.0.1), found \"\($0)\"" : nil }
         public static let all: [any OptionDeclaration] = [file, listen]
         /// Sink types people write for what this section does.

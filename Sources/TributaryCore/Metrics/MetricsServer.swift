@@ -3,8 +3,11 @@ import Dispatch
 import Glibc
 #endif
 
-/// `watch`'s HTTP endpoint for Prometheus: `GET /metrics` answers the latest `Metrics` text,
-/// `GET /healthz` answers `ok` (also `HEAD`); anything else is 404 or 405. One thread runs one
+/// `watch`'s HTTP endpoint for Prometheus and people: `GET /metrics` answers the latest
+/// `Metrics` text, `GET /healthz` answers `ok`, `GET /` the status page (`StatusPage`) and
+/// `GET /status.json` the status records as one JSON array, all built from the latest
+/// `updateStatus` as of the request (also `HEAD`: the same headers, no body); another path is
+/// 404, another method 405 (with `Allow`). One thread runs one
 /// `poll(2)` loop over the listening socket and up to `maxConnections` connections, all
 /// non-blocking: no thread per request. The engine only ever calls `update`, which swaps the
 /// text under a lock, so the server can never hold it up. Every answer closes its connection.
@@ -43,6 +46,14 @@ public final class MetricsServer: Sendable {
     /// `poll` watches its read end; `stop` writes a byte to the other.
     private let wakeFDs: (read: Int32, write: Int32)
     private let text = Locked<[UInt8]>([])
+    /// The sources and what the state said of them (`updateStatus`), with a generation that
+    /// grows with each update.
+    private let status = Locked<(sources: [ConfiguredSource], inputs: StatusInputs, generation: Int)?>(nil)
+    /// Pages rendered from the current generation, by request target, for up to `pageReuse`
+    /// seconds: a burst of requests renders each page once (at most `pagesKept` kept).
+    private let pages = Locked<[String: (generation: Int, at: Double, body: [UInt8])]>([:])
+    static let pageReuse = 1.0
+    static let pagesKept = 16
     private let finished = DispatchSemaphore(value: 0)
     private let running = Locked(false)
 
@@ -101,6 +112,14 @@ public final class MetricsServer: Sendable {
     public func update(_ metrics: String) {
         let bytes = Array(metrics.utf8)
         text.withLock { $0 = bytes }
+    }
+
+    /// What `GET /` and `GET /status.json` are built from from now on.
+    public func updateStatus(sources: [ConfiguredSource], inputs: StatusInputs) {
+        status.withLock { s in
+            let generation = (s?.generation ?? 0) + 1
+            s = (sources, inputs, generation)
+        }
     }
 
     /// Starts the serving thread (once).
@@ -260,7 +279,8 @@ public final class MetricsServer: Sendable {
     func reply(to requestLine: String) -> [UInt8] {
         let parts = requestLine.split(separator: " ")
         guard parts.count >= 2 else { return Self.response(400, "Bad Request", body: Array("bad request\n".utf8)) }
-        let method = parts[0], path = parts[1].split(separator: "?", maxSplits: 1).first.map(String.init) ?? ""
+        let target = parts[1].split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+        let method = parts[0], path = String(target[0]), query = target.count > 1 ? String(target[1]) : ""
         guard method == "GET" || method == "HEAD" else {
             return Self.response(405, "Method Not Allowed", body: Array("only GET and HEAD\n".utf8), extra: "Allow: GET, HEAD\r\n")
         }
@@ -270,9 +290,37 @@ public final class MetricsServer: Sendable {
             return Self.response(200, "OK", body: text.withLock { $0 }, type: "text/plain; version=0.0.4; charset=utf-8", headOnly: headOnly)
         case "/healthz":
             return Self.response(200, "OK", body: Array("ok".utf8), headOnly: headOnly)
+        case "/", "/status.json":
+            guard let page = statusPage(path: path, query: query) else {
+                return Self.response(503, "Service Unavailable", body: Array("the state has not been read yet; try again in a moment\n".utf8), headOnly: headOnly)
+            }
+            return Self.response(200, "OK", body: page, type: path == "/" ? "text/html; charset=utf-8" : "application/json",
+                                 extra: Self.pageHeaders, headOnly: headOnly)
         default:
-            return Self.response(404, "Not Found", body: Array("not found: try /metrics or /healthz\n".utf8), headOnly: headOnly)
+            return Self.response(404, "Not Found", body: Array("not found: try /, /status.json, /metrics or /healthz\n".utf8), headOnly: headOnly)
         }
+    }
+
+    /// No script, no outside resource, no caching, no sniffing: the page is text and inline
+    /// SVG, and its values are escaped besides.
+    static let pageHeaders = "Content-Security-Policy: default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'\r\n"
+        + "X-Content-Type-Options: nosniff\r\nCache-Control: no-store\r\n"
+
+    /// The status page (`/`, with its query) or `/status.json`, from the latest status as of
+    /// now; nil before the first `updateStatus`.
+    private func statusPage(path: String, query: String) -> [UInt8]? {
+        guard let current = status.withLock({ $0 }) else { return nil }
+        let key = path == "/" ? "/?" + query : path
+        let at = Self.monotonic()
+        if let kept = pages.withLock({ $0[key] }), kept.generation == current.generation, at - kept.at < Self.pageReuse { return kept.body }
+        let now = Timestamp.now().seconds
+        let records = StatusRecord.build(current.sources, current.inputs, now: now)
+        let body = Array((path == "/" ? StatusPage.html(records, query: StatusPage.Query(query), now: now) : StatusRecord.jsonArray(records)).utf8)
+        pages.withLock { p in
+            p = p.filter { $0.value.generation == current.generation && at - $0.value.at < Self.pageReuse }
+            if p.count < Self.pagesKept { p[key] = (current.generation, at, body) }
+        }
+        return body
     }
 
     static func response(_ status: Int, _ reason: String, body: [UInt8], type: String = "text/plain; charset=utf-8", extra: String = "", headOnly: Bool = false) -> [UInt8] {
