@@ -144,12 +144,20 @@ public final class MetricsServer: Sendable {
         close(wakeFDs.write)
     }
 
+    /// An answer: its head, and its body, which every client sent the same page or metrics
+    /// shares (one copy, however many clients are still taking it).
+    struct Reply {
+        var head: [UInt8]
+        var body: [UInt8]
+        var count: Int { head.count + body.count }
+    }
+
     /// One client: what it sent so far, then what is left to send, then what it still sends.
     struct Client {
         var fd: Int32
         var deadline: Double
         var request: [UInt8] = []
-        var reply: [UInt8]? = nil
+        var reply: Reply? = nil
         var sent = 0
         /// The answer is out and the sending side shut down: reading until the client closes.
         var lingering = false
@@ -237,7 +245,7 @@ public final class MetricsServer: Sendable {
             if n <= 0 { finish(&c); return }
             c.request += buffer[0..<n]
             if let (line, length) = Self.head(c.request), length <= Self.maxRequest {
-                c.reply = reply(to: line)
+                c.reply = answer(to: line)
             } else if c.request.count > Self.maxRequest {
                 c.reply = Self.response(431, "Request Header Fields Too Large", body: Array("request head over 8 KiB\n".utf8))
             } else {
@@ -247,10 +255,18 @@ public final class MetricsServer: Sendable {
             // The socket is almost always writable now: send without another poll.
         }
         guard let reply = c.reply else { return }
-        let n = reply.withUnsafeBytes { send(c.fd, $0.baseAddress! + c.sent, $0.count - c.sent, Int32(MSG_NOSIGNAL)) }
-        if n < 0 && (errno == EAGAIN || errno == EINTR) { return }
-        if n <= 0 { finish(&c); return }
-        c.sent += n
+        // The head, then the body (the kernel holds the head back for it: MSG_MORE), as far
+        // as the socket takes them now.
+        while c.sent < reply.count {
+            let inHead = c.sent < reply.head.count
+            let part = inHead ? reply.head : reply.body, from = inHead ? c.sent : c.sent - reply.head.count
+            let flags = Int32(MSG_NOSIGNAL) | (inHead && !reply.body.isEmpty ? Int32(MSG_MORE) : 0)
+            let n = part.withUnsafeBytes { send(c.fd, $0.baseAddress! + from, $0.count - from, flags) }
+            if n < 0 && (errno == EAGAIN || errno == EINTR) { return }
+            if n <= 0 { finish(&c); return }
+            c.sent += n
+            if n < part.count - from { return }  // the socket's buffer is full: wait for POLLOUT
+        }
         if c.sent >= reply.count {
             // Done sending; closing now, with unread bytes from the client, would reset the
             // connection and could discard the answer before the client reads it.
@@ -276,7 +292,13 @@ public final class MetricsServer: Sendable {
         return nil
     }
 
+    /// The answer to `requestLine`, head and body in one (tests).
     func reply(to requestLine: String) -> [UInt8] {
+        let r = answer(to: requestLine)
+        return r.head + r.body
+    }
+
+    func answer(to requestLine: String) -> Reply {
         let parts = requestLine.split(separator: " ")
         guard parts.count >= 2 else { return Self.response(400, "Bad Request", body: Array("bad request\n".utf8)) }
         let target = parts[1].split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
@@ -323,9 +345,9 @@ public final class MetricsServer: Sendable {
         return body
     }
 
-    static func response(_ status: Int, _ reason: String, body: [UInt8], type: String = "text/plain; charset=utf-8", extra: String = "", headOnly: Bool = false) -> [UInt8] {
+    static func response(_ status: Int, _ reason: String, body: [UInt8], type: String = "text/plain; charset=utf-8", extra: String = "", headOnly: Bool = false) -> Reply {
         let head = "HTTP/1.1 \(status) \(reason)\r\nContent-Type: \(type)\r\nContent-Length: \(body.count)\r\n\(extra)Connection: close\r\n\r\n"
-        return Array(head.utf8) + (headOnly ? [] : body)
+        return Reply(head: Array(head.utf8), body: headOnly ? [] : body)
     }
 
     static func makeNonBlocking(_ fd: Int32) {
