@@ -191,7 +191,7 @@ enum Commands {
         after 1 s, 2 s, 4 s ... 30 s for as long as it fails (its batches are not recorded and come \
         again); watch keeps running. Several watch processes may \
         share one PostgreSQL state (state.url): each due source is leased to one of them at a time. \
-        With `metrics.listen` in the config, Prometheus metrics are served at GET /metrics and `ok` at GET /healthz.
+        With `metrics.listen` in the config, Prometheus metrics are served at GET /metrics, `ok` at GET /healthz, and a status page at GET / with its records at GET /status.json.
         """)
 
     static let status = Command(
