@@ -187,10 +187,15 @@ public enum TributaryCommand {
         }
         do {
             var config = try ConfigLoader.load(path: path!, registry: BuiltinRegistry.standard, selection: selection(args))
-            // Each source's config object as written is for `export opml` only: a run that kept
-            // it kept the whole parsed config (7 MB of 10,000 sources' objects) to its end.
+            // Each source's config object as written is for `export opml` (and its `tags` for the
+            // status page's filter, `StatusRecord.tags`) only: a run that kept it kept the whole
+            // parsed config (7 MB of 10,000 sources' objects) to its end. `watch` keeps the tags.
             if args.is(.run) || args.is(.watch) || args.is(.test) {
-                for i in config.sources.indices { config.sources[i].written = nil }
+                let keepTags = args.is(.watch)
+                for i in config.sources.indices {
+                    let tags = keepTags ? config.sources[i].written?["tags"] : nil
+                    config.sources[i].written = tags.map { JSONObject([("tags", $0)]) }
+                }
             }
             // What loading freed (the file's bytes, its tape and JSON tree) sits in the main
             // thread's malloc arena, which the run's threads, allocating from arenas of their
