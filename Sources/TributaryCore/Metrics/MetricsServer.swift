@@ -54,6 +54,13 @@ public final class MetricsServer: Sendable {
     private let pages = Locked<[String: (generation: Int, at: Double, body: [UInt8])]>([:])
     static let pageReuse = 1.0
     static let pagesKept = 16
+    /// Before this (monotonic seconds) no page is rendered that is not kept: after a render
+    /// that took d seconds (over `cheapRender`: thousands of sources), the next one waits d
+    /// seconds (requests meanwhile are answered 503 with `Retry-After: 1`), so rendering takes
+    /// at most half the serving thread's time, and `/healthz` and `/metrics` get the rest
+    /// however many distinct pages clients ask for.
+    private let renderResumes = Locked(0.0)
+    static let cheapRender = 0.01
     private let finished = DispatchSemaphore(value: 0)
     private let running = Locked(false)
 
@@ -313,7 +320,11 @@ public final class MetricsServer: Sendable {
         case "/healthz":
             return Self.response(200, "OK", body: Array("ok".utf8), headOnly: headOnly)
         case "/", "/status.json":
-            guard let page = statusPage(path: path, query: query) else {
+            let (rendered, busy) = statusPage(path: path, query: query)
+            if busy {
+                return Self.response(503, "Service Unavailable", body: Array("busy rendering another page; try again in a second\n".utf8), extra: "Retry-After: 1\r\n", headOnly: headOnly)
+            }
+            guard let page = rendered else {
                 return Self.response(503, "Service Unavailable", body: Array("the state has not been read yet; try again in a moment\n".utf8), headOnly: headOnly)
             }
             return Self.response(200, "OK", body: page, type: path == "/" ? "text/html; charset=utf-8" : "application/json",
@@ -329,20 +340,23 @@ public final class MetricsServer: Sendable {
         + "X-Content-Type-Options: nosniff\r\nCache-Control: no-store\r\n"
 
     /// The status page (`/`, with its query) or `/status.json`, from the latest status as of
-    /// now; nil before the first `updateStatus`.
-    private func statusPage(path: String, query: String) -> [UInt8]? {
-        guard let current = status.withLock({ $0 }) else { return nil }
+    /// now; nil before the first `updateStatus`, or when `busy` (`renderResumes`).
+    private func statusPage(path: String, query: String) -> (page: [UInt8]?, busy: Bool) {
+        guard let current = status.withLock({ $0 }) else { return (nil, false) }
         let key = path == "/" ? "/?" + query : path
         let at = Self.monotonic()
-        if let kept = pages.withLock({ $0[key] }), kept.generation == current.generation, at - kept.at < Self.pageReuse { return kept.body }
+        if let kept = pages.withLock({ $0[key] }), kept.generation == current.generation, at - kept.at < Self.pageReuse { return (kept.body, false) }
+        if at < renderResumes.withLock({ $0 }) { return (nil, true) }
         let now = Timestamp.now().seconds
         let records = StatusRecord.build(current.sources, current.inputs, now: now)
         let body = Array((path == "/" ? StatusPage.html(records, query: StatusPage.Query(query), now: now) : StatusRecord.jsonArray(records)).utf8)
+        let done = Self.monotonic()
+        renderResumes.withLock { $0 = done - at > Self.cheapRender ? done + (done - at) : 0 }
         pages.withLock { p in
-            p = p.filter { $0.value.generation == current.generation && at - $0.value.at < Self.pageReuse }
-            if p.count < Self.pagesKept { p[key] = (current.generation, at, body) }
+            p = p.filter { $0.value.generation == current.generation && done - $0.value.at < Self.pageReuse }
+            if p.count < Self.pagesKept { p[key] = (current.generation, done, body) }
         }
-        return body
+        return (body, false)
     }
 
     static func response(_ status: Int, _ reason: String, body: [UInt8], type: String = "text/plain; charset=utf-8", extra: String = "", headOnly: Bool = false) -> Reply {
