@@ -102,5 +102,15 @@ final class StatusPageTests: XCTestCase {
         XCTAssertTrue(json.contains("Content-Type: application/json\r\n") && json.hasSuffix("\"enabled\":true}\n]\n"), json)
         XCTAssertTrue(String(decoding: server.reply(to: "DELETE / HTTP/1.1"), as: UTF8.self).contains("405 Method Not Allowed\r\n"))
         XCTAssertTrue(String(decoding: server.reply(to: "GET /index.html HTTP/1.1"), as: UTF8.self).hasPrefix("HTTP/1.1 404 "))
+
+        // A page that takes long to render: the next one not kept waits as long; the kept one,
+        // /healthz and /metrics answer meanwhile.
+        server.updateStatus(sources: (1000..<4000).map { Self.source("s\($0)") }, inputs: StatusInputs())
+        let big = String(decoding: server.reply(to: "GET / HTTP/1.1"), as: UTF8.self)
+        XCTAssertTrue(big.hasPrefix("HTTP/1.1 200 ") && big.contains("s3999"), String(big.prefix(200)))
+        let busy = String(decoding: server.reply(to: "GET /?sort=name HTTP/1.1"), as: UTF8.self)
+        XCTAssertTrue(busy.hasPrefix("HTTP/1.1 503 ") && busy.contains("Retry-After: 1\r\n"), busy)
+        XCTAssertEqual(String(decoding: server.reply(to: "GET / HTTP/1.1"), as: UTF8.self), big, "kept")
+        XCTAssertTrue(String(decoding: server.reply(to: "GET /healthz HTTP/1.1"), as: UTF8.self).hasPrefix("HTTP/1.1 200 "))
     }
 }
