@@ -212,6 +212,7 @@ final class OperationsEndToEndTests: XCTestCase {
         "tributary_source_fetched_items_total", "tributary_source_new_items_total", "tributary_source_failures_total",
         "tributary_source_up", "tributary_source_last_success_timestamp_seconds", "tributary_source_duration_seconds",
         "tributary_http_requests_total", "tributary_sink_written_items_total", "tributary_sink_failures_total",
+        "tributary_source_stale", "tributary_source_last_new_timestamp_seconds",
     ]
 
     func testMetricsFileIsPrometheusTextWithCountersThatGrowAcrossRuns() throws {
@@ -220,7 +221,8 @@ final class OperationsEndToEndTests: XCTestCase {
         let dir = TempDir()
         defer { server.stop(); dir.remove() }
         let sinks = #"[{"type":"jsonl","path":"out/items.jsonl"},{"type":"jsonl","name":"few","path":"out/few.jsonl","filter":{"include":[{"field":"title","equals":"item 1"}]}}]"#
-        let cfg = writeConfig(dir, sources: [source("good", server.url("/good")), source("bad", server.url("/bad"))], sinks: sinks)
+        let cfg = writeConfig(dir, sources: [source("good", server.url("/good"), extra: #","expect_new_within":"1h""#),
+                                             source("bad", server.url("/bad"), extra: #","expect_new_within":"1s""#)], sinks: sinks)
         let metrics = dir.path + "/textfile/tributary.prom"
         XCTAssertEqual(try BinaryRunner.run(["run", "-c", cfg, "--metrics-file", metrics]).status, 1)
         let first = try PrometheusReader.read(metrics)
@@ -243,6 +245,12 @@ final class OperationsEndToEndTests: XCTestCase {
         XCTAssertEqual(first.value("tributary_sink_written_items_total", ["sink": "jsonl"]), 2)
         XCTAssertEqual(first.value("tributary_sink_written_items_total", ["sink": "few"]), 1, "its filter let one through")
         XCTAssertEqual(first.value("tributary_sink_failures_total", ["sink": "jsonl"]), 0)
+        XCTAssertEqual(first.family("tributary_source_stale")?.type, "gauge")
+        XCTAssertEqual(first.value("tributary_source_stale", good), 0, "a new item just now")
+        XCTAssertEqual(first.value("tributary_source_stale", bad), 0, "first recorded just now")
+        let firstNew = try XCTUnwrap(first.value("tributary_source_last_new_timestamp_seconds", good))
+        XCTAssertLessThan(abs(firstNew - Date().timeIntervalSince1970), 300)
+        XCTAssertNil(first.value("tributary_source_last_new_timestamp_seconds", bad), "nothing new yet: no sample")
 
         // The counters live in the state: a second run adds to them (rate() across cron runs).
         api.grow()
@@ -254,13 +262,23 @@ final class OperationsEndToEndTests: XCTestCase {
         XCTAssertEqual(second.value("tributary_source_failures_total", bad), 2)
         XCTAssertEqual(second.value("tributary_http_requests_total", ["status": "500"]), 2)
         XCTAssertEqual(second.value("tributary_sink_written_items_total", ["sink": "jsonl"]), 3)
+        let secondNew = try XCTUnwrap(second.value("tributary_source_last_new_timestamp_seconds", good))
+        XCTAssertGreaterThanOrEqual(secondNew, firstNew, "moved with the new item")
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir.path + "/textfile")
         XCTAssertEqual(leftovers, ["tributary.prom"], "replaced atomically, no temp file left")
 
-        // metrics.file in the config does the same, relative to the config file.
-        let viaConfig = writeConfig(dir, sources: [source("good", server.url("/good"))], top: #""metrics":{"file":"m/t.prom"},"#)
+        // metrics.file in the config does the same, relative to the config file. `good` has had
+        // nothing new for over a second now (the API did not grow): stale, as `status` says too.
+        usleep(1_100_000)
+        let viaConfig = writeConfig(dir, sources: [source("good", server.url("/good"), extra: #","expect_new_within":"1s""#)], top: #""metrics":{"file":"m/t.prom"},"#)
         XCTAssertEqual(try BinaryRunner.run(["run", "-c", viaConfig]).status, 0)
-        XCTAssertEqual(try PrometheusReader.read(dir.path + "/m/t.prom").value("tributary_source_up", good), 1)
+        let third = try PrometheusReader.read(dir.path + "/m/t.prom")
+        XCTAssertEqual(third.value("tributary_source_up", good), 1)
+        XCTAssertEqual(third.value("tributary_source_stale", good), 1, "up, but nothing new for longer than expect_new_within")
+        XCTAssertEqual(third.value("tributary_source_last_new_timestamp_seconds", good), secondNew, "a run with nothing new keeps the time")
+        let status = try BinaryRunner.run(["status", "-c", viaConfig, "--json"])
+        XCTAssertEqual(status.status, 1, status.stdout + status.stderr)
+        XCTAssertEqual(try jsonLines(status.stdout).first?[path: "stale"]?.boolValue, true, status.stdout)
     }
 
     func testWatchServesMetricsAndHealthz() throws {
