@@ -206,6 +206,62 @@ final class OperationsEndToEndTests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("\nbad   json  failed: "), "the summary table has no times: \(r.stderr)")
     }
 
+    /// `--verbose`: a line per HTTP request, in the log's format: method, URL (secrets
+    /// redacted), status, bytes, time, the page of a paginated source, and a 304 answered from
+    /// the state's stored body. Without it, none.
+    func testVerboseLogsEachRequest() throws {
+        let secret = "SEKRET4711"
+        let server = try LoopbackServer { req in
+            if req.path.hasPrefix("/pages") {
+                let page = req.path.hasSuffix("page=2") ? 2 : 1
+                let next = page == 1 ? #","next":"/pages?api_key=\#(secret)&page=2""# : ""
+                return .text(#"{"items":[{"id":"p\#(page)","title":"page \#(page)"}]\#(next)}"#)
+            }
+            if req.header("If-None-Match") == "\"v1\"" { return LoopbackResponse(status: 304, headers: [("ETag", "\"v1\"")], body: []) }
+            var r = LoopbackResponse.text(#"{"items":[{"id":"e1","title":"etag"}]}"#)
+            r.headers.append(("ETag", "\"v1\""))
+            return r
+        }
+        let dir = TempDir()
+        defer { server.stop(); dir.remove() }
+        let cfg = writeConfig(dir, sources: [source("paged", server.url("/pages?api_key=\(secret)"), extra: #","pagination":{"next_url":"next"}"#),
+                                             source("cached", server.url("/etag"))])
+        let quiet = try BinaryRunner.run(["run", "-c", cfg])
+        XCTAssertEqual(quiet.status, 0, quiet.stderr)
+        XCTAssertFalse(quiet.stderr.contains(" GET "), "no request lines without --verbose: \(quiet.stderr)")
+
+        let r = try BinaryRunner.run(["run", "-c", cfg, "--verbose"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertFalse(r.stderr.contains(secret), r.stderr)
+        let lines = r.stderr.split(separator: "\n").map(String.init)
+        func line(_ part: String) -> String? { lines.first { $0.contains(part) } }
+        let base = server.baseURL
+        let page1 = try XCTUnwrap(line("paged: GET \(base)/pages?api_key=*** 200 "), r.stderr)
+        XCTAssertTrue(LogLines.isTime(page1.prefix { $0 != " " }), page1)
+        XCTAssertNotNil(page1.range(of: #" 200 \d+ bytes \d+\.\d{3} s page 1$"#, options: .regularExpression), page1)
+        let page2 = try XCTUnwrap(line("paged: GET \(base)/pages?api_key=***&page=2 200 "), r.stderr)
+        XCTAssertTrue(page2.hasSuffix(" page 2"), page2)
+        let cached = try XCTUnwrap(line("cached: GET \(base)/etag 304 not modified (cached body) "), r.stderr)
+        XCTAssertNotNil(cached.range(of: #" 304 not modified \(cached body\) \d+ bytes \d+\.\d{3} s$"#, options: .regularExpression), cached)
+        XCTAssertFalse(cached.contains(" 0 bytes"), "the stored body's size: \(cached)")
+
+        // The same as JSON records, with fields.
+        let j = try BinaryRunner.run(["run", "-c", cfg, "--verbose", "--log-format", "json"])
+        XCTAssertEqual(j.status, 0, j.stderr)
+        XCTAssertFalse(j.stderr.contains(secret), j.stderr)
+        let records = try jsonLines(j.stderr).filter { $0[path: "method"] != nil }
+        XCTAssertEqual(records.count, 3, j.stderr)
+        let p2 = try XCTUnwrap(records.first { $0[path: "page"]?.numberValue?.text == "2" }, j.stderr)
+        XCTAssertEqual(p2[path: "level"]?.stringValue, "debug")
+        XCTAssertEqual(p2[path: "source"]?.stringValue, "paged")
+        XCTAssertEqual(p2[path: "url"]?.stringValue, "\(base)/pages?api_key=***&page=2")
+        XCTAssertEqual(p2[path: "status"]?.numberValue?.text, "200")
+        let c = try XCTUnwrap(records.first { $0[path: "source"]?.stringValue == "cached" }, j.stderr)
+        XCTAssertEqual(c[path: "status"]?.numberValue?.text, "304")
+        XCTAssertEqual(c[path: "not_modified"], .bool(true))
+        XCTAssertNil(c[path: "page"], "a source that does not page has no page")
+    }
+
     // MARK: metrics
 
     static let metricNames = [
