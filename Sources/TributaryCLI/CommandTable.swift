@@ -91,6 +91,7 @@ enum Flags {
     static let json = Flag("--json", "one JSON object per source (JSON Lines) instead of the table")
     static let help = Flag("--help", short: "-h", "show this command's help")
     static let man = Flag("--man", "print the manual page (roff, tributary(1)) instead")
+    static let names = Flag("--names", "print the source names of the config (-c) instead, one per line, for shell completion: nothing (exit 2) when it cannot be read")
 }
 
 /// The commands, as the dispatcher switches over them.
@@ -220,9 +221,13 @@ enum Commands {
 
     static let sources = Command(
         .sources,
-        flags: [],
+        flags: [Flags.names, Flags.config],
         summary: "list every built-in source and sink type with its options",
-        details: "List every built-in source type and sink type with its options and defaults.")
+        details: """
+        List every built-in source type and sink type with its options and defaults. With --names, \
+        print the names of the config's sources instead, one per line (what the completion scripts \
+        offer after `test` and `--only`); a config that is missing or has errors prints nothing, exit 2.
+        """)
 
     static let test = Command(
         .test, .one("NAME", what: "source"),
