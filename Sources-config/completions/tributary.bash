@@ -18,7 +18,7 @@ _tributary() {
     prev="${COMP_WORDS[COMP_CWORD-1]}"
     COMPREPLY=()
     if [ "$COMP_CWORD" -eq 1 ]; then
-        COMPREPLY=( $(compgen -W 'run watch status check sources test import export completion help --help --version' -- "$cur") )
+        COMPREPLY=( $(compgen -W 'run watch status check sources test import export completion init help --help --version' -- "$cur") )
         return 0
     fi
     case "${COMP_WORDS[1]}" in
@@ -94,10 +94,15 @@ _tributary() {
             esac
             COMPREPLY=( $(compgen -W '--help bash zsh fish' -- "$cur") )
             ;;
+        init)
+            case "$prev" in
+            esac
+            COMPREPLY=( $(compgen -W '--force --help' -- "$cur") )
+            ;;
         help)
             case "$prev" in
             esac
-            COMPREPLY=( $(compgen -W '--man --help run watch status check sources test import export completion help' -- "$cur") )
+            COMPREPLY=( $(compgen -W '--man --help run watch status check sources test import export completion init help' -- "$cur") )
             ;;
     esac
     return 0

@@ -92,11 +92,13 @@ enum Flags {
     static let help = Flag("--help", short: "-h", "show this command's help")
     static let man = Flag("--man", "print the manual page (roff, tributary(1)) instead")
     static let names = Flag("--names", "print the source names of the config (-c) instead, one per line, for shell completion: nothing (exit 2) when it cannot be read")
+    static let force = Flag("--force", "overwrite FILE when it exists")
 }
 
 /// The commands, as the dispatcher switches over them.
 enum CommandName: String, CaseIterable, Sendable {
     case run, watch, status, check, sources, test, `import`, export, completion, help
+    case initConfig = "init"
 }
 
 /// One command: its flags, what positional argument it takes, and its help.
@@ -274,13 +276,25 @@ enum Commands {
         `tributary completion fish > ~/.config/fish/completions/tributary.fish`.
         """)
 
+    static let initConfig = Command(
+        .initConfig, .optional("FILE"),
+        flags: [Flags.force],
+        summary: "write a commented starter config (to FILE, or stdout) that check accepts",
+        details: """
+        Write a starter config: one `feed` source, one `json` API source, a `jsonl` sink and a \
+        state file, with `$comment` keys saying what each part does and what to change (keys that \
+        begin with $ are comments). FILE - or no FILE writes it to stdout. An existing FILE is left \
+        as it is (exit 2) unless --force. Then: `tributary check -c FILE`, \
+        `tributary test NAME -c FILE`, `tributary run -c FILE`.
+        """)
+
     static let help = Command(
         .help, .optional("COMMAND"),
         flags: [Flags.man],
         summary: "show help for a command",
         details: "Show the general help, or one command's.")
 
-    static let all: [Command] = [run, watch, status, check, sources, test, importList, exportList, completion, help]
+    static let all: [Command] = [run, watch, status, check, sources, test, importList, exportList, completion, initConfig, help]
 
     static func named(_ name: String) -> Command? { all.first { $0.name.rawValue == name } }
 }

@@ -110,6 +110,8 @@ public enum TributaryCommand {
             if args[Flags.names] { return sourceNames(args) }
             out.log(Catalog.render(BuiltinRegistry.standard))
             return 0
+        case .initConfig:
+            return StarterConfig.write(to: args.positional.first, force: args[Flags.force], out: out, err: err)
         case .completion:
             guard let shell = args.positional.first.flatMap(Completion.Shell.init(rawValue:)) else { return 2 }
             out.log(Completion.script(shell))
