@@ -25,11 +25,12 @@ DEMO_PACKAGES := python3
 # (util-linux), the NATS server with JetStream (nats-server), sqlite3 (the state file's own
 # shell, which writes old schemas), curl (the scale-out recipe asks its servers whether they
 # are up), openssl (a self-signed certificate for a TLS server) and faketime (a preload that moves
-# the environment, for the argument tests), jq (the jq processor's output beside the jq command's) and nginx (the HTTP/2
-# test's TLS server, run by the test in the foreground on a free port). Installed without apt's
+# the environment, for the argument tests), jq (the jq processor's output beside the jq command's), nginx (the HTTP/2
+# test's TLS server, run by the test in the foreground on a free port) and prometheus (its promtool checks and
+# unit-tests the alerting rules in Sources-config/prometheus/; the server is not started). Installed without apt's
 # recommended packages: each one's own dependencies are all the tests use
 # (TributaryTestSupport/Tools.swift names the package of every program a test runs).
-TOOL_PACKAGES := binutils systemd dpkg-dev zsh fish man-db groff-base python3-venv postgresql util-linux nats-server sqlite3 curl openssl faketime jq nginx
+TOOL_PACKAGES := binutils systemd dpkg-dev zsh fish man-db groff-base python3-venv postgresql util-linux nats-server sqlite3 curl openssl faketime jq nginx prometheus
 # The tests' Python tools, from PyPI into a venv of their own: the feed readers
 # (TributaryTestSupport/FeedReader): feedparser for RSS and Atom, fastfeedparser for JSON Feed
 # (released feedparser reads none); prometheus_client, whose text-format parser reads the

@@ -7,6 +7,8 @@ import TributaryCore
 struct MetricsPublisher: Sendable {
     let delivery: Delivery
     let sources: [(name: String, type: String)]
+    /// Their settings, for `tributary_source_stale` (`expect_new_within`, `enabled`).
+    let settings: [SourceSettings]
     let file: String?
     let server: MetricsServer?
     let log: Log
@@ -14,21 +16,23 @@ struct MetricsPublisher: Sendable {
     init(delivery: Delivery, sources: [ConfiguredSource], file: String?, server: MetricsServer?, log: Log) {
         self.delivery = delivery
         self.sources = sources.map { ($0.settings.name, $0.settings.type) }
+        self.settings = sources.map(\.settings)
         self.file = file
         self.server = server
         self.log = log
     }
 
     func publish() async {
-        let metrics: Metrics?
+        var metrics: Metrics?
         do { metrics = try await delivery.gateway.metrics(sources: sources, sinks: delivery.sinkNames) } catch {
             log.warn("metrics: cannot read the state: \(error.message)")
             return
         }
-        guard let metrics else {
+        guard var metrics else {
             if file != nil { log.warn("metrics: not written: the counters live in the state, and this run has none (--no-state)") }
             return
         }
+        metrics.judgeStaleness(settings, now: Timestamp.now().seconds)
         let text = metrics.text
         server?.update(text)
         guard let file else { return }
