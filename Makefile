@@ -226,11 +226,12 @@ bench: release
 $(RELEASE_BIN):
 	$(MAKE) --no-print-directory release
 
-# install_examples DIR: the demo, its recordings, the example configs and the schema, in the
+# install_examples DIR: the demo, its recordings, the example configs, the schema and the
+# Prometheus alerting rules (with their promtool tests), in the
 # layout of Sources-config/, since the configs find recordings/ and examples/exec-plugin/
 # relative to themselves.
 define install_examples
-	@set -e; for f in $$(cd Sources-config && find demo.json tributary.schema.json recordings examples -type f ! -name '*.pyc' | sort); do \
+	@set -e; for f in $$(cd Sources-config && find demo.json tributary.schema.json recordings examples prometheus -type f ! -name '*.pyc' | sort); do \
 		mode=644; [ -x "Sources-config/$$f" ] && mode=755; \
 		install -D -m $$mode "Sources-config/$$f" "$(1)/$$f"; \
 	done
