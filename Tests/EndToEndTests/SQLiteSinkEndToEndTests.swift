@@ -57,9 +57,9 @@ final class SQLiteSinkEndToEndTests: XCTestCase {
         let first = try BinaryRunner.run(["run", "-c", cfg])
         XCTAssertEqual(first.status, 0, first.stderr)
         XCTAssertEqual(try query(db, "SELECT id, title, summary, content, published, tags, json_extract(data, '$.rank') FROM items ORDER BY id").map { $0.map { "\($0)" } }, [
-            ["n1", "River flood warning", "Water levels rise", "The river rose two metres overnight.", "2026-11-01T10:00:00Z", #"["t1"]"#, "1"],
-            ["n2", "Harbour dredging", "Port works", "Dredging the river mouth starts in spring.", "2026-11-03T10:00:00Z", #"["t2"]"#, "2"],
-            ["n3", "Café opening", "Coffee", "A new coffee house opens by the bridge.", "2026-11-02T10:00:00Z", #"["t3"]"#, "3"],
+            ["notes:n1", "River flood warning", "Water levels rise", "The river rose two metres overnight.", "2026-11-01T10:00:00Z", #"["t1"]"#, "1"],
+            ["notes:n2", "Harbour dredging", "Port works", "Dredging the river mouth starts in spring.", "2026-11-03T10:00:00Z", #"["t2"]"#, "2"],
+            ["notes:n3", "Café opening", "Coffee", "A new coffee house opens by the bridge.", "2026-11-02T10:00:00Z", #"["t3"]"#, "3"],
         ])
         XCTAssertEqual(try query(db, "PRAGMA journal_mode").first?.first as? String, "wal")
 
@@ -73,9 +73,9 @@ final class SQLiteSinkEndToEndTests: XCTestCase {
         let second = try BinaryRunner.run(["run", "-c", cfg])
         XCTAssertEqual(second.status, 0, second.stderr)
         XCTAssertEqual(try query(db, "SELECT count(*), count(DISTINCT id) FROM items").first?.map { "\($0)" }, ["4", "4"])
-        XCTAssertEqual(try query(db, "SELECT title FROM items WHERE id = 'n2'").first?.first as? String, "Harbour reopened")
+        XCTAssertEqual(try query(db, "SELECT title FROM items WHERE id = 'notes:n2'").first?.first as? String, "Harbour reopened")
         XCTAssertEqual(try query(db, "SELECT rowid FROM items_fts WHERE items_fts MATCH 'dredging'").count, 0, "the old text left the index")
-        XCTAssertEqual(try query(db, "SELECT i.id FROM items_fts f JOIN items i ON i.seq = f.rowid WHERE items_fts MATCH 'gates'").map { "\($0[0])" }, ["n2"])
+        XCTAssertEqual(try query(db, "SELECT i.id FROM items_fts f JOIN items i ON i.seq = f.rowid WHERE items_fts MATCH 'gates'").map { "\($0[0])" }, ["notes:n2"])
         XCTAssertEqual(try query(db, "SELECT count(*) FROM items_fts WHERE items_fts MATCH 'river'").first?.first as? Int, 2)
 
         // search: text lines newest first, --limit, --json, none (1), bad queries (2).
@@ -87,7 +87,7 @@ final class SQLiteSinkEndToEndTests: XCTestCase {
         let cafe = try search(["--db", db, "cafe OR coffee", "--json"])
         XCTAssertEqual(cafe.status, 0, cafe.stderr)
         let objects = try cafe.stdoutLines.map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
-        XCTAssertEqual(objects.map { $0["id"] as? String }, ["n3"])
+        XCTAssertEqual(objects.map { $0["id"] as? String }, ["notes:n3"])
         XCTAssertEqual(objects.first?["title"] as? String, "Café opening")
         XCTAssertEqual(objects.first?["content"] as? String, "A new coffee house opens by the bridge.")
         XCTAssertEqual(objects.first?["published"] as? String, "2026-11-02T10:00:00Z")
@@ -96,7 +96,7 @@ final class SQLiteSinkEndToEndTests: XCTestCase {
         XCTAssertEqual(try SchemaValidator.itemSchema().validate(line: cafe.stdoutLines[0]), [])
         let limited = try search(["--db", db, "title:(river OR harbour OR bridge OR café)", "--limit", "2", "--json"])
         XCTAssertEqual(limited.status, 0, limited.stderr)
-        XCTAssertEqual(try limited.stdoutLines.map { (try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any])["id"] as? String }, ["n4", "n2"])
+        XCTAssertEqual(try limited.stdoutLines.map { (try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any])["id"] as? String }, ["notes:n4", "notes:n2"])
         let none = try search(["--db", db, "volcano"])
         XCTAssertEqual(none.status, 1, none.stderr)
         XCTAssertEqual(none.stdout, "")
@@ -121,11 +121,11 @@ final class SQLiteSinkEndToEndTests: XCTestCase {
         let failed = try BinaryRunner.run(["run", "-c", cfg])
         XCTAssertEqual(failed.status, 3, failed.stderr)
         XCTAssertTrue(failed.stderr.contains("sqlite: \(db): refused by test; the batch (2 items) was rolled back and comes again"), failed.stderr)
-        XCTAssertEqual(try query(db, "SELECT id FROM items ORDER BY id").map { "\($0[0])" }, ["n1"], "none of the failed batch")
+        XCTAssertEqual(try query(db, "SELECT id FROM items ORDER BY id").map { "\($0[0])" }, ["notes:n1"], "none of the failed batch")
         _ = try Shell.run([Tool.require("sqlite3"), db, "DROP TRIGGER refuse"])
         let again = try BinaryRunner.run(["run", "-c", cfg])
         XCTAssertEqual(again.status, 0, again.stderr)
-        XCTAssertEqual(try query(db, "SELECT id FROM items ORDER BY id").map { "\($0[0])" }, ["n1", "n2", "n3"], "the batch came again")
+        XCTAssertEqual(try query(db, "SELECT id FROM items ORDER BY id").map { "\($0[0])" }, ["notes:n1", "notes:n2", "notes:n3"], "the batch came again")
 
         // A file that is not a database, a table items of another shape: the sink stops on open.
         let other = TempDir()

@@ -100,7 +100,7 @@ public final class SQLiteSink: ArchivingSink {
         }
         if !missing.isEmpty {
             connection.close()
-            throw failure("the table items exists with other columns (missing: \(missing.joined(separator: ", "))); expected \(Self.columns.joined(separator: ", ")) (Docs/sinks/sqlite.md); give the sink a file of its own")
+            throw failure("the table items exists with other columns (missing: \(missing.joined(separator: ", "))), so it is not this sink's (Docs/sinks/sqlite.md); give the sink a file of its own")
         }
         db.withLock { $0 = connection }
     }
