@@ -5,7 +5,7 @@ _tributary() {
     prev="${COMP_WORDS[COMP_CWORD-1]}"
     COMPREPLY=()
     if [ "$COMP_CWORD" -eq 1 ]; then
-        COMPREPLY=( $(compgen -W 'run watch status check sources test import export completion help --help --version' -- "$cur") )
+        COMPREPLY=( $(compgen -W 'run watch status search check sources test import export completion help --help --version' -- "$cur") )
         return 0
     fi
     case "${COMP_WORDS[1]}" in
@@ -42,6 +42,14 @@ _tributary() {
                 --state) COMPREPLY=( $(compgen -f -- "$cur") ); return 0 ;;
             esac
             COMPREPLY=( $(compgen -W '-c --config --state --json --help' -- "$cur") )
+            ;;
+        search)
+            case "$prev" in
+                -c|--config) COMPREPLY=( $(compgen -f -- "$cur") ); return 0 ;;
+                --db) COMPREPLY=( $(compgen -f -- "$cur") ); return 0 ;;
+                --limit) return 0 ;;
+            esac
+            COMPREPLY=( $(compgen -W '-c --config --db --limit --json --help' -- "$cur") )
             ;;
         check)
             case "$prev" in
@@ -81,7 +89,7 @@ _tributary() {
         help)
             case "$prev" in
             esac
-            COMPREPLY=( $(compgen -W '--man --help run watch status check sources test import export completion help' -- "$cur") )
+            COMPREPLY=( $(compgen -W '--man --help run watch status search check sources test import export completion help' -- "$cur") )
             ;;
     esac
     return 0
