@@ -46,7 +46,7 @@ _tributary() {
         search)
             case "$prev" in
                 -c|--config) COMPREPLY=( $(compgen -f -- "$cur") ); return 0 ;;
-                --db) COMPREPLY=( $(compgen -f -- "$cur") ); return 0 ;;
+                --db) return 0 ;;
                 --limit) return 0 ;;
             esac
             COMPREPLY=( $(compgen -W '-c --config --db --limit --json --help' -- "$cur") )

@@ -45,7 +45,7 @@ complete -c tributary -n '__fish_seen_subcommand_from status' -l state -r -F -d 
 complete -c tributary -n '__fish_seen_subcommand_from status' -l json -d 'one JSON object per source (JSON Lines) instead of the table'
 complete -c tributary -n '__fish_seen_subcommand_from status' -s h -l help -d 'show this command\'s help'
 complete -c tributary -n '__fish_seen_subcommand_from search' -s c -l config -r -F -d 'config file, or a folder of *.json files read in name order (default ./tributary.json, then $XDG_CONFIG_HOME/tributary/config.json)'
-complete -c tributary -n '__fish_seen_subcommand_from search' -l db -r -F -d 'the sqlite sink\'s database file to search (default: the path of the config\'s only sqlite sink)'
+complete -c tributary -n '__fish_seen_subcommand_from search' -l db -x -d 'the sqlite sink\'s database file to search (default: the path of the config\'s only sqlite sink)'
 complete -c tributary -n '__fish_seen_subcommand_from search' -l limit -x -d 'print at most N items, the newest (default 20)'
 complete -c tributary -n '__fish_seen_subcommand_from search' -l json -d 'print the items as JSON Lines (Docs/contract.md#items) instead of text lines'
 complete -c tributary -n '__fish_seen_subcommand_from search' -s h -l help -d 'show this command\'s help'

@@ -89,7 +89,7 @@ enum Flags {
     static let logLevel = Flag("--log-level", .choice(LogLevel.allCases.map(\.rawValue)), "the least severe records logged (default info); overrides --quiet and --verbose")
     static let metricsFile = Flag("--metrics-file", .value(placeholder: "FILE"), "after the run (each batch under watch), write Prometheus metrics to FILE, atomically (default metrics.file)")
     static let json = Flag("--json", "one JSON object per source (JSON Lines) instead of the table")
-    static let db = Flag("--db", .value(placeholder: "FILE"), "the sqlite sink's database file to search (default: the path of the config's only sqlite sink)")
+    static let db = Flag("--db", .value(placeholder: "PATH"), "the sqlite sink's database file to search (default: the path of the config's only sqlite sink)")
     static let limit = Flag("--limit", .value(placeholder: "N"), "print at most N items, the newest (default \(SearchCommand.defaultLimit))")
     static let jsonItems = Flag("--json", "print the items as JSON Lines (Docs/contract.md#items) instead of text lines")
     static let help = Flag("--help", short: "-h", "show this command's help")
@@ -216,7 +216,7 @@ enum Commands {
         flags: [Flags.config, Flags.db, Flags.limit, Flags.jsonItems],
         summary: "search the items a sqlite sink keeps (FTS5 query), newest first",
         details: """
-        Search the title, summary and content of the items an `sqlite` sink keeps (--db FILE, else \
+        Search the title, summary and content of the items an `sqlite` sink keeps (--db PATH, else \
         the path of the config's only sqlite sink) with an FTS5 query: words (all must match), \
         "a phrase", OR, NOT, prefix*, title:word, NEAR(a b). The file is opened for reading only, \
         so search works beside a running watch. The newest matches (published, else fetched) come \

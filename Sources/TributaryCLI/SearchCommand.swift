@@ -25,9 +25,9 @@ enum SearchCommand {
         let archives = config.sinks.compactMap { s in (s.sink as? any ArchivingSink).map { (s.name, $0.archivePath) } }
         guard archives.count == 1 else {
             if archives.isEmpty {
-                err.log("tributary: search: \(config.file) has no sqlite sink to search; add one ({\"type\": \"sqlite\", \"path\": \"items.sqlite\"}) or give --db FILE\n")
+                err.log("tributary: search: \(config.file) has no sqlite sink to search; add one ({\"type\": \"sqlite\", \"path\": \"items.sqlite\"}) or give --db PATH\n")
             } else {
-                err.log("tributary: search: \(config.file) has \(archives.count) sqlite sinks (\(archives.map { "\($0.0): \($0.1)" }.joined(separator: ", "))); say which with --db FILE\n")
+                err.log("tributary: search: \(config.file) has \(archives.count) sqlite sinks (\(archives.map { "\($0.0): \($0.1)" }.joined(separator: ", "))); say which with --db PATH\n")
             }
             return nil
         }

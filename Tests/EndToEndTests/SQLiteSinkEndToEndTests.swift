@@ -154,7 +154,7 @@ final class SQLiteSinkEndToEndTests: XCTestCase {
         XCTAssertTrue(noSink.stderr.contains("has no sqlite sink to search"), noSink.stderr)
         let twoSinks = try search(["-c", two, "x"])
         XCTAssertEqual(twoSinks.status, 2)
-        XCTAssertTrue(twoSinks.stderr.contains("has 2 sqlite sinks") && twoSinks.stderr.contains("--db FILE"), twoSinks.stderr)
+        XCTAssertTrue(twoSinks.stderr.contains("has 2 sqlite sinks") && twoSinks.stderr.contains("--db PATH"), twoSinks.stderr)
     }
 
     func testSearchReadsWhileWatchWrites() throws {
