@@ -18,7 +18,7 @@ _tributary() {
     prev="${COMP_WORDS[COMP_CWORD-1]}"
     COMPREPLY=()
     if [ "$COMP_CWORD" -eq 1 ]; then
-        COMPREPLY=( $(compgen -W 'run watch status check sources test import export completion init help --help --version' -- "$cur") )
+        COMPREPLY=( $(compgen -W 'run watch status search check sources test import export completion init help --help --version' -- "$cur") )
         return 0
     fi
     case "${COMP_WORDS[1]}" in
@@ -57,6 +57,14 @@ _tributary() {
                 --state) COMPREPLY=( $(compgen -f -- "$cur") ); return 0 ;;
             esac
             COMPREPLY=( $(compgen -W '-c --config --state --json --help' -- "$cur") )
+            ;;
+        search)
+            case "$prev" in
+                -c|--config) COMPREPLY=( $(compgen -f -- "$cur") ); return 0 ;;
+                --db) return 0 ;;
+                --limit) return 0 ;;
+            esac
+            COMPREPLY=( $(compgen -W '-c --config --db --limit --json --help' -- "$cur") )
             ;;
         check)
             case "$prev" in
@@ -102,7 +110,7 @@ _tributary() {
         help)
             case "$prev" in
             esac
-            COMPREPLY=( $(compgen -W '--man --help run watch status check sources test import export completion init help' -- "$cur") )
+            COMPREPLY=( $(compgen -W '--man --help run watch status search check sources test import export completion init help' -- "$cur") )
             ;;
     esac
     return 0

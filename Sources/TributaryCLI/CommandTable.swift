@@ -89,6 +89,9 @@ enum Flags {
     static let logLevel = Flag("--log-level", .choice(LogLevel.allCases.map(\.rawValue)), "the least severe records logged (default info); overrides --quiet and --verbose")
     static let metricsFile = Flag("--metrics-file", .value(placeholder: "FILE"), "after the run (each batch under watch), write Prometheus metrics to FILE, atomically (default metrics.file)")
     static let json = Flag("--json", "one JSON object per source (JSON Lines) instead of the table")
+    static let db = Flag("--db", .value(placeholder: "PATH"), "the sqlite sink's database file to search (default: the path of the config's only sqlite sink)")
+    static let limit = Flag("--limit", .value(placeholder: "N"), "print at most N items, the newest (default \(SearchCommand.defaultLimit))")
+    static let jsonItems = Flag("--json", "print the items as JSON Lines (Docs/contract.md#items) instead of text lines")
     static let help = Flag("--help", short: "-h", "show this command's help")
     static let man = Flag("--man", "print the manual page (roff, tributary(1)) instead")
     static let names = Flag("--names", "print the source names of the config (-c) instead, one per line, for shell completion: nothing (exit 2) when it cannot be read")
@@ -97,7 +100,7 @@ enum Flags {
 
 /// The commands, as the dispatcher switches over them.
 enum CommandName: String, CaseIterable, Sendable {
-    case run, watch, status, check, sources, test, `import`, export, completion, help
+    case run, watch, status, search, check, sources, test, `import`, export, completion, help
     case initConfig = "init"
 }
 
@@ -211,6 +214,20 @@ enum Commands {
         state it cannot read or reach.
         """)
 
+    static let search = Command(
+        .search, .one("QUERY", what: "query"),
+        flags: [Flags.config, Flags.db, Flags.limit, Flags.jsonItems],
+        summary: "search the items a sqlite sink keeps (FTS5 query), newest first",
+        details: """
+        Search the title, summary and content of the items an `sqlite` sink keeps (--db PATH, else \
+        the path of the config's only sqlite sink) with an FTS5 query: words (all must match), \
+        "a phrase", OR, NOT, prefix*, title:word, NEAR(a b). The file is opened for reading only, \
+        so search works beside a running watch. The newest matches (published, else fetched) come \
+        first, at most --limit (default \(SearchCommand.defaultLimit)), one text line per item as the stdout sink \
+        writes them, or with --json the items as JSON Lines. Exit 0 with matches, 1 without, 2 on a \
+        query that is not valid, a file that cannot be read or a config error.
+        """)
+
     static let check = Command(
         .check,
         flags: [Flags.config],
@@ -294,7 +311,7 @@ enum Commands {
         summary: "show help for a command",
         details: "Show the general help, or one command's.")
 
-    static let all: [Command] = [run, watch, status, check, sources, test, importList, exportList, completion, initConfig, help]
+    static let all: [Command] = [run, watch, status, search, check, sources, test, importList, exportList, completion, initConfig, help]
 
     static func named(_ name: String) -> Command? { all.first { $0.name.rawValue == name } }
 }

@@ -127,6 +127,17 @@ public enum TributaryCommand {
                 do { try out.write(outcome.document) } catch { return 1 }
                 return 0
             }
+        case .search:
+            // --db needs no config; without it, the config's only sqlite sink.
+            let path: String
+            if let db = args.value(Flags.db) {
+                path = db
+            } else {
+                guard let config = loadConfig(args), let found = SearchCommand.database(config, err: err) else { return 2 }
+                path = found
+            }
+            return SearchCommand.run(query: args.positional[0], path: path, limit: args.value(Flags.limit), json: args[Flags.jsonItems],
+                                     lines: BuiltinRegistry.standard.itemLines, out: out, err: err)
         case .run, .watch, .check, .test, .status, .export:
             break
         }

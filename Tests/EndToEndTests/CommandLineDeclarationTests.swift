@@ -30,7 +30,7 @@ final class CommandLineDeclarationTests: XCTestCase {
         let empty = TempDir()  // no config to find: a command that got past its flags stops there
         defer { empty.remove() }
         let commands = try commands()
-        XCTAssertEqual(Set(commands), ["run", "watch", "status", "check", "sources", "test", "import", "export", "completion", "init", "help"])
+        XCTAssertEqual(Set(commands), ["run", "watch", "status", "search", "check", "sources", "test", "import", "export", "completion", "init", "help"])
         let man = try BinaryRunner.run(["help", "--man"]).stdout.replacingOccurrences(of: "\\-", with: "-")
         let scripts = try ["bash", "zsh", "fish"].map { try BinaryRunner.run(["completion", $0]).stdout }
         var total = 0
