@@ -26,11 +26,12 @@ DEMO_PACKAGES := python3
 # shell, which writes old schemas), curl (the scale-out recipe asks its servers whether they
 # are up), openssl (a self-signed certificate for a TLS server) and faketime (a preload that moves
 # the environment, for the argument tests), jq (the jq processor's output beside the jq command's), nginx (the HTTP/2
-# test's TLS server, run by the test in the foreground on a free port) and chromium (headless, scripts off: the browser
-# that loads `watch`'s status page, dumps its DOM and takes its screenshot). Installed without apt's
-# recommended packages: each one's own dependencies are all the tests use
+# test's TLS server, run by the test in the foreground on a free port), prometheus (its promtool checks and
+# unit-tests the alerting rules in Sources-config/prometheus/; the server is not started) and chromium (headless,
+# scripts off: the browser that loads `watch`'s status page, dumps its DOM and takes its screenshot). Installed
+# without apt's recommended packages: each one's own dependencies are all the tests use
 # (TributaryTestSupport/Tools.swift names the package of every program a test runs).
-TOOL_PACKAGES := binutils systemd dpkg-dev zsh fish man-db groff-base python3-venv postgresql util-linux nats-server sqlite3 curl openssl faketime jq nginx chromium
+TOOL_PACKAGES := binutils systemd dpkg-dev zsh fish man-db groff-base python3-venv postgresql util-linux nats-server sqlite3 curl openssl faketime jq nginx prometheus chromium
 # The tests' Python tools, from PyPI into a venv of their own: the feed readers
 # (TributaryTestSupport/FeedReader): feedparser for RSS and Atom, fastfeedparser for JSON Feed
 # (released feedparser reads none); prometheus_client, whose text-format parser reads the
@@ -149,28 +150,17 @@ demo: release
 
 ## test: the whole test suite (unit tests and end-to-end tests; all XCTest). The end-to-end
 ## tests drive the release binary; the test bundle itself is a debug build.
-# The tests that wait for a minute on end (the one-minute soak, Retry-After's 60 s cap) run in a
-# process of their own beside the others: they use a few percent of a core, and the rest of the
-# suite need not wait for them. Both parts must pass; the slow part's log is printed after. The
-# slow part runs the test bundle itself, not `swift test`: two `swift test` in one build folder
-# take turns on SwiftPM's lock, and the two parts ran one after the other.
-SLOW_TESTS := EndToEndTests.SoakTests EndToEndTests.HostileRoundTwoHeldTests/testAHugeRetryAfterWaitsAtMostAMinute
-empty :=
-space := $(empty) $(empty)
-comma := ,
-slow_list = $(subst $(space),$(comma),$(strip $(SLOW_TESTS)))
-slow_regex = $(subst $(space),|,$(strip $(SLOW_TESTS)))
+# The classes run TEST_JOBS at a time, a process each (Tools/run-tests.py): the suite mostly
+# waits (loopback servers, timeouts, signals, a minute-long soak), and every class starts its
+# own servers on free ports in its own scratch folders. A line per class; the whole log of each
+# class that failed; every class's log in .build/test-logs.
+TEST_JOBS ?= 3
 TEST_BUNDLE = .build/debug/TributaryPackageTests.xctest
 test: deps test-tools release
 	$(SWIFT) build --build-tests
-	@set +e; export TRIBUTARY_BIN=$(RELEASE_BIN) \
-	TRIBUTARY_EXPECT_COMMIT="$$(sed -n 's/^#define TRIBUTARY_COMMIT "\(.*\)"$$/\1/p' $(COMMIT_HEADER))"; \
-	$(TEST_BUNDLE) '$(slow_list)' > .build/test-slow.log 2>&1 & slow=$$!; \
-	$(SWIFT) test --skip-build --disable-swift-testing --skip '$(slow_regex)'; status=$$?; \
-	wait $$slow; slow_status=$$?; \
-	echo "---- the slow tests (run beside the others): .build/test-slow.log" >&2; cat .build/test-slow.log >&2; \
-	tail -1 .build/test-slow.log | grep -q "Executed [1-9][0-9]* tests\?, with 0 failures" || { echo "the slow part did not pass" >&2; slow_status=1; }; \
-	[ $$status = 0 ] && [ $$slow_status = 0 ]
+	TRIBUTARY_BIN=$(RELEASE_BIN) \
+	TRIBUTARY_EXPECT_COMMIT="$$(sed -n 's/^#define TRIBUTARY_COMMIT "\(.*\)"$$/\1/p' $(COMMIT_HEADER))" \
+	python3 Tools/run-tests.py $(TEST_BUNDLE) --jobs $(TEST_JOBS) --logs .build/test-logs
 
 ## stress: the stress tests (every source type and the demo, run again and again with the
 ## release binary, exact items every time) with many more runs than make test's 200
@@ -179,8 +169,9 @@ stress: deps release
 	$(SWIFT) build --build-tests
 	TRIBUTARY_BIN=$(RELEASE_BIN) STRESS_RUNS=$(STRESS_RUNS) $(SWIFT) test --skip-build --disable-swift-testing --filter StressTests
 
-# sanitizer_pass KIND SCRATCH FILTER: build the tests and the binary with -sanitize=KIND in
-# their own build folder and run FILTER (empty: everything) with that binary under test. Every
+# sanitizer_pass KIND SCRATCH ONLY SKIP: build the tests and the binary with -sanitize=KIND in
+# their own build folder and run the tests ONLY matches (empty: all) but SKIP, SANITIZE_JOBS
+# classes at a time (Tools/run-tests.py), with that binary under test. Every
 # report fails the pass: TSan and ASan write them to $(SCRATCH)/reports, and the pass fails
 # when that folder holds any. Suppressions: none. SWIFT_BACKTRACE=enable=no: a failed assertion
 # ends the process at once (the backtracer forking under TSan hangs in a TSan CHECK).
@@ -190,15 +181,15 @@ define sanitizer_pass
 	@set +e; SWIFT_BACKTRACE=enable=no TSAN_OPTIONS="log_path=$(CURDIR)/$(2)/reports/tsan halt_on_error=0" \
 		ASAN_OPTIONS="log_path=$(CURDIR)/$(2)/reports/asan detect_leaks=0 suppressions=$(CURDIR)/Tests/Sanitizers/asan.supp" \
 		TRIBUTARY_BIN=$(2)/debug/tributary STRESS_RUNS=$(SANITIZE_STRESS_RUNS) \
-		timeout --kill-after=30 $(SANITIZE_TIMEOUT) $(SWIFT) test --skip-build --disable-swift-testing --scratch-path $(2) $(3) \
-		--skip SelfContainedBinaryTests --skip DebPackageTests --skip InstallTests; status=$$?; \
+		python3 Tools/run-tests.py $(2)/debug/TributaryPackageTests.xctest --jobs $(SANITIZE_JOBS) --logs $(2)/test-logs \
+		--timeout $(SANITIZE_TIMEOUT) --only '$(3)' --skip 'SelfContainedBinaryTests|DebPackageTests|InstallTests$(if $(4),|$(4))'; status=$$?; \
 	if [ -n "$$(ls -A $(2)/reports)" ]; then echo "sanitizer reports in $(2)/reports:" >&2; \
 		grep -h SUMMARY $(2)/reports/* | sort | uniq -c >&2; head -40 $$(ls $(2)/reports/* | head -1) >&2; exit 1; fi; \
-	[ $$status = 124 ] && echo "$(1) sanitizer pass: still running after $(SANITIZE_TIMEOUT) s" >&2; \
 	[ $$status = 0 ] || exit $$status
 	@echo "$(1) sanitizer: 0 reports" >&2
 endef
 SANITIZE_STRESS_RUNS ?= 20
+SANITIZE_JOBS ?= 3
 SANITIZE_TIMEOUT ?= 5400
 
 ## sanitize: the whole suite under ThreadSanitizer, then under AddressSanitizer, 0 reports
@@ -214,10 +205,11 @@ sanitize-address: deps test-tools
 # Left out of it, as they wait a minute and check no concurrency (make test runs them): the
 # 60 s cap of a huge Retry-After, and the PostgreSQL passwords of broken state URLs (each a
 # connection that times out). They were two of its three longest tests, 2 minutes of its 17.
-SANITIZE_CI_SKIP := CommandLineDeclarationTests|HostileRoundTwoHeldTests.testAHugeRetryAfterWaitsAtMostAMinute|HostileRoundTwoHeldTests.testPostgreSQLPasswordsAreNeverPrintedForBrokenStateURLs
+# Nor the parsers' differential and fuzzed-text tests, which run on one thread (71 s of 22 min).
+SANITIZE_CI_SKIP := CommandLineDeclarationTests|JSONDifferentialTests|JQWriterTests|JQInputParserTests|HostileRoundTwoHeldTests.testAHugeRetryAfterWaitsAtMostAMinute|HostileRoundTwoHeldTests.testPostgreSQLPasswordsAreNeverPrintedForBrokenStateURLs
 sanitize-ci: SANITIZE_TIMEOUT = 1500
 sanitize-ci: deps test-tools
-	$(call sanitizer_pass,thread,.build/tsan,--filter 'TributaryCoreTests|TributaryJQTests|EndToEndTests' --skip '$(SANITIZE_CI_SKIP)')
+	$(call sanitizer_pass,thread,.build/tsan,TributaryCoreTests|TributaryJQTests|EndToEndTests,$(SANITIZE_CI_SKIP))
 
 ## fuzz: every libFuzzer target for FUZZ_SECONDS each (default 600), two at a time; fails on any
 ## crash, hang, leak or out-of-memory, naming the target and the input (Fuzz/README.md)
@@ -235,11 +227,12 @@ bench: release
 $(RELEASE_BIN):
 	$(MAKE) --no-print-directory release
 
-# install_examples DIR: the demo, its recordings, the example configs and the schema, in the
+# install_examples DIR: the demo, its recordings, the example configs, the schema and the
+# Prometheus alerting rules (with their promtool tests), in the
 # layout of Sources-config/, since the configs find recordings/ and examples/exec-plugin/
 # relative to themselves.
 define install_examples
-	@set -e; for f in $$(cd Sources-config && find demo.json tributary.schema.json recordings examples -type f ! -name '*.pyc' | sort); do \
+	@set -e; for f in $$(cd Sources-config && find demo.json tributary.schema.json recordings examples prometheus -type f ! -name '*.pyc' | sort); do \
 		mode=644; [ -x "Sources-config/$$f" ] && mode=755; \
 		install -D -m $$mode "Sources-config/$$f" "$(1)/$$f"; \
 	done

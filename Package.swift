@@ -96,7 +96,8 @@ let package = Package(
         .target(name: "TributaryHTTP", dependencies: ["TributaryBase", "TributaryJSON", "TributaryOptions", "CCurl"], swiftSettings: strict),
         // A PostgreSQL connection over libpq: the shared state's and the postgres sink's.
         .target(name: "TributaryPostgres", dependencies: ["TributaryBase", "CPostgres"], swiftSettings: strict),
-        // The state backends: the protocol, SQLite, PostgreSQL and in memory.
+        // The state backends: the protocol, SQLite, PostgreSQL and in memory; and SQLiteConnection,
+        // the sqlite sink's and `tributary search`'s connection (CSQLite is wrapped here only).
         .target(name: "TributaryState", dependencies: ["TributaryBase", "TributaryJSON", "TributaryOptions", "TributaryPostgres", "CSQLite"], swiftSettings: strict),
         // Cross-source story matching (Docs/stories.md): canonical URLs, normalized titles,
         // MinHash keys and the verification rules, a store protocol and its in-memory store.

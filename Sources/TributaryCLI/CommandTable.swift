@@ -84,18 +84,24 @@ enum Flags {
     static let replay = Flag("--replay", .value(placeholder: "DIR"), "answer every request from recordings in DIR; no network at all")
     static let respectSchedule = Flag("--respect-schedule", .optionalValue(placeholder: "PERIOD"), "run only the sources that are due (interval, backoff after failures), so a timer or cron entry runs each source on its own interval; PERIOD is how often the timer calls (default 5m, the shipped timer's): a source due within half of it runs now rather than a whole period late")
     static let quiet = Flag("--quiet", short: "-q", "log warnings and errors only: no summary on stderr (--log-level warn)")
-    static let verbose = Flag("--verbose", short: "-v", "also log each source as it finishes (--log-level debug)")
+    static let verbose = Flag("--verbose", short: "-v", "also log each HTTP request (method, URL, status, bytes, time, page) and each source as it finishes (--log-level debug)")
     static let logFormat = Flag("--log-format", .choice(LogFormat.allCases.map(\.rawValue)), "logs on stderr as text lines (local time) or one JSON object per line (UTC); the summary too")
     static let logLevel = Flag("--log-level", .choice(LogLevel.allCases.map(\.rawValue)), "the least severe records logged (default info); overrides --quiet and --verbose")
     static let metricsFile = Flag("--metrics-file", .value(placeholder: "FILE"), "after the run (each batch under watch), write Prometheus metrics to FILE, atomically (default metrics.file)")
     static let json = Flag("--json", "one JSON object per source (JSON Lines) instead of the table")
+    static let db = Flag("--db", .value(placeholder: "PATH"), "the sqlite sink's database file to search (default: the path of the config's only sqlite sink)")
+    static let limit = Flag("--limit", .value(placeholder: "N"), "print at most N items, the newest (default \(SearchCommand.defaultLimit))")
+    static let jsonItems = Flag("--json", "print the items as JSON Lines (Docs/contract.md#items) instead of text lines")
     static let help = Flag("--help", short: "-h", "show this command's help")
     static let man = Flag("--man", "print the manual page (roff, tributary(1)) instead")
+    static let names = Flag("--names", "print the source names of the config (-c) instead, one per line, for shell completion: nothing (exit 2) when it cannot be read")
+    static let force = Flag("--force", "overwrite FILE when it exists")
 }
 
 /// The commands, as the dispatcher switches over them.
 enum CommandName: String, CaseIterable, Sendable {
-    case run, watch, status, check, sources, test, `import`, export, completion, help
+    case run, watch, status, search, check, sources, test, `import`, export, completion, help
+    case initConfig = "init"
 }
 
 /// One command: its flags, what positional argument it takes, and its help.
@@ -208,6 +214,20 @@ enum Commands {
         state it cannot read or reach.
         """)
 
+    static let search = Command(
+        .search, .one("QUERY", what: "query"),
+        flags: [Flags.config, Flags.db, Flags.limit, Flags.jsonItems],
+        summary: "search the items a sqlite sink keeps (FTS5 query), newest first",
+        details: """
+        Search the title, summary and content of the items an `sqlite` sink keeps (--db PATH, else \
+        the path of the config's only sqlite sink) with an FTS5 query: words (all must match), \
+        "a phrase", OR, NOT, prefix*, title:word, NEAR(a b). The file is opened for reading only, \
+        so search works beside a running watch. The newest matches (published, else fetched) come \
+        first, at most --limit (default \(SearchCommand.defaultLimit)), one text line per item as the stdout sink \
+        writes them, or with --json the items as JSON Lines. Exit 0 with matches, 1 without, 2 on a \
+        query that is not valid, a file that cannot be read or a config error.
+        """)
+
     static let check = Command(
         .check,
         flags: [Flags.config],
@@ -220,9 +240,13 @@ enum Commands {
 
     static let sources = Command(
         .sources,
-        flags: [],
+        flags: [Flags.names, Flags.config],
         summary: "list every built-in source and sink type with its options",
-        details: "List every built-in source type and sink type with its options and defaults.")
+        details: """
+        List every built-in source type and sink type with its options and defaults. With --names, \
+        print the names of the config's sources instead, one per line (what the completion scripts \
+        offer after `test` and `--only`); a config that is missing or has errors prints nothing, exit 2.
+        """)
 
     static let test = Command(
         .test, .one("NAME", what: "source"),
@@ -269,13 +293,25 @@ enum Commands {
         `tributary completion fish > ~/.config/fish/completions/tributary.fish`.
         """)
 
+    static let initConfig = Command(
+        .initConfig, .optional("FILE"),
+        flags: [Flags.force],
+        summary: "write a commented starter config (to FILE, or stdout) that check accepts",
+        details: """
+        Write a starter config: one `feed` source, one `json` API source, a `jsonl` sink and a \
+        state file, with `$comment` keys saying what each part does and what to change (keys that \
+        begin with $ are comments). FILE - or no FILE writes it to stdout. An existing FILE is left \
+        as it is (exit 2) unless --force. Then: `tributary check -c FILE`, \
+        `tributary test NAME -c FILE`, `tributary run -c FILE`.
+        """)
+
     static let help = Command(
         .help, .optional("COMMAND"),
         flags: [Flags.man],
         summary: "show help for a command",
         details: "Show the general help, or one command's.")
 
-    static let all: [Command] = [run, watch, status, check, sources, test, importList, exportList, completion, help]
+    static let all: [Command] = [run, watch, status, search, check, sources, test, importList, exportList, completion, initConfig, help]
 
     static func named(_ name: String) -> Command? { all.first { $0.name.rawValue == name } }
 }

@@ -66,11 +66,11 @@ struct Lifecycle {
         defer { server?.stop() }
         let stopping = StopFlag()
         let delivery = runner.makeDelivery(state: state, stopping: stopping, watch: watch)
-        let engine = Engine(sources: selected, delivery: delivery, transport: transport,
-                            options: Engine.Options(respectSchedule: runner.args.given(ifDeclared: Flags.respectSchedule), dueWithin: dueWithin,
-                                                    concurrency: config.http.concurrency, grace: Self.grace,
-                                                    explain: runner.args.is(.test)),
-                            stopping: stopping)
+        var options = Engine.Options(respectSchedule: runner.args.given(ifDeclared: Flags.respectSchedule), dueWithin: dueWithin,
+                                     concurrency: config.http.concurrency, grace: Self.grace, explain: runner.args.is(.test))
+        // --verbose (--log-level debug): a line per HTTP request.
+        if log.enabled(.debug) { options.requestLog = { source, r in log.debug(r.message, source: source, fields: Log.fields(r)) } }
+        let engine = Engine(sources: selected, delivery: delivery, transport: transport, options: options, stopping: stopping)
         let start = DispatchTime.now().uptimeNanoseconds
         let code: Int32
         if watch {

@@ -195,6 +195,20 @@ extension Log {
         return f
     }
 
+    /// An HTTP request's record (`--verbose`): `method`, `url` (redacted), `status` (absent
+    /// without an answer, `error` then), `bytes`, `seconds`, `page` (a paginated source),
+    /// `not_modified` (a 304 answered from the state), `attempt` (a retry).
+    static func fields(_ r: HTTPRequestRecord) -> [(String, JSONValue)] {
+        var f: [(String, JSONValue)] = [("method", .string(r.method)), ("url", .string(r.url))]
+        if let status = r.status { f.append(("status", .number(JSONNumber(status)))) }
+        if let error = r.error { f.append(("error", .string(error))) }
+        f += [("bytes", .number(JSONNumber(r.bytes))), ("seconds", .number(JSONNumber(text: seconds(r.seconds))))]
+        if let page = r.page { f.append(("page", .number(JSONNumber(page)))) }
+        if r.notModified { f.append(("not_modified", .bool(true))) }
+        if r.attempt > 1 { f.append(("attempt", .number(JSONNumber(r.attempt)))) }
+        return f
+    }
+
     /// The processing stage's counts as fields: `filtered` always, `skipped` and the others
     /// (`no content` as `no_content`) when above 0.
     static func counts(_ processed: [ProcessingTally.Label: Int]) -> [(String, JSONValue)] {

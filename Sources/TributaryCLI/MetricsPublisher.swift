@@ -10,6 +10,8 @@ struct MetricsPublisher: Sendable {
     let delivery: Delivery
     let sources: [(name: String, type: String)]
     let configured: [ConfiguredSource]
+    /// Their settings, for `tributary_source_stale` (`expect_new_within`, `enabled`).
+    let settings: [SourceSettings]
     let file: String?
     let server: MetricsServer?
     let log: Log
@@ -18,6 +20,7 @@ struct MetricsPublisher: Sendable {
         self.delivery = delivery
         self.sources = sources.map { ($0.settings.name, $0.settings.type) }
         self.configured = sources
+        self.settings = sources.map(\.settings)
         self.file = file
         self.server = server
         self.log = log
@@ -29,15 +32,16 @@ struct MetricsPublisher: Sendable {
                 log.warn("status page: cannot read the state: \(error.message)")
             }
         }
-        let metrics: Metrics?
+        var metrics: Metrics?
         do { metrics = try await delivery.gateway.metrics(sources: sources, sinks: delivery.sinkNames) } catch {
             log.warn("metrics: cannot read the state: \(error.message)")
             return
         }
-        guard let metrics else {
+        guard var metrics else {
             if file != nil { log.warn("metrics: not written: the counters live in the state, and this run has none (--no-state)") }
             return
         }
+        metrics.judgeStaleness(settings, now: Timestamp.now().seconds)
         let text = metrics.text
         server?.update(text)
         guard let file else { return }

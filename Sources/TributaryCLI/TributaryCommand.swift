@@ -107,8 +107,11 @@ public enum TributaryCommand {
             }
             return 0
         case .sources:
+            if args[Flags.names] { return sourceNames(args) }
             out.log(Catalog.render(BuiltinRegistry.standard))
             return 0
+        case .initConfig:
+            return StarterConfig.write(to: args.positional.first, force: args[Flags.force], out: out, err: err)
         case .completion:
             guard let shell = args.positional.first.flatMap(Completion.Shell.init(rawValue:)) else { return 2 }
             out.log(Completion.script(shell))
@@ -124,6 +127,17 @@ public enum TributaryCommand {
                 do { try out.write(outcome.document) } catch { return 1 }
                 return 0
             }
+        case .search:
+            // --db needs no config; without it, the config's only sqlite sink.
+            let path: String
+            if let db = args.value(Flags.db) {
+                path = db
+            } else {
+                guard let config = loadConfig(args), let found = SearchCommand.database(config, err: err) else { return 2 }
+                path = found
+            }
+            return SearchCommand.run(query: args.positional[0], path: path, limit: args.value(Flags.limit), json: args[Flags.jsonItems],
+                                     lines: BuiltinRegistry.standard.itemLines, out: out, err: err)
         case .run, .watch, .check, .test, .status, .export:
             break
         }
@@ -165,6 +179,16 @@ public enum TributaryCommand {
         func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
         let files = config.files.count > 1 || config.files.first != config.file ? count(config.files.count, "file") + ", " : ""
         err.log("\(config.file): ok: \(files)\(count(config.sources.count, "source")) (\(enabled.count) enabled), \(count(config.sinks.count, "sink"))\n")
+        return 0
+    }
+
+    /// `sources --names`: the config's source names, one per line, for the completion scripts.
+    /// Quiet: a config that is missing or has errors prints nothing (exit 2). No source is
+    /// selected, so an unset `${VAR}` in one is no error here.
+    static func sourceNames(_ args: Arguments) -> Int32 {
+        guard let path = args.value(Flags.config) ?? ConfigLoader.searchPaths().first(where: { access($0, F_OK) == 0 }),
+              let config = try? ConfigLoader.load(path: path, registry: BuiltinRegistry.standard, selection: .named([])) else { return 2 }
+        out.log(config.sources.map { $0.settings.name + "\n" }.joined())
         return 0
     }
 

@@ -27,6 +27,9 @@ public struct HTTPClient: Sendable {
     public var tokens: OAuth2TokenCache = .shared
     /// The source's `proxy`: set on every request that does not name one itself.
     public var proxy: String?
+    /// Told of every attempt when it ends (`--verbose`: a log line per request); nil: nothing
+    /// is measured or built for it.
+    public var requestLog: (@Sendable (HTTPRequestRecord) -> Void)?
 
     public init(transport: any HTTPTransport, retries: Int = 2, timeout: Double = 20, backoffBase: Double = 0.5, ledger: RequestLedger? = nil) {
         self.transport = transport
@@ -67,9 +70,17 @@ public struct HTTPClient: Sendable {
             let outcome: Result<HTTPResponse, HTTPError>
             do throws(HTTPError) {
                 ledger?.countRequest()
+                let began = requestLog == nil ? 0 : DispatchTime.now().uptimeNanoseconds
+                func note(_ status: Int?, bytes: Int = 0, notModified: Bool = false, error: HTTPError? = nil) {
+                    guard let requestLog else { return }
+                    requestLog(HTTPRequestRecord(method: req.method, url: req.url, status: status, error: error.map { "\($0.kind.rawValue): \($0.message)" },
+                                                 bytes: bytes, seconds: Double(DispatchTime.now().uptimeNanoseconds - began) / 1e9,
+                                                 page: req.page, attempt: attempt + 1, notModified: notModified))
+                }
                 let resp: HTTPResponse
                 do throws(HTTPError) { resp = try await transport.send(req) } catch {
                     if ![.cancelled, .noRecording, .invalidURL].contains(error.kind) { ledger?.countStatus(nil) }
+                    note(nil, error: error)
                     throw error
                 }
                 if resp.status > 0 { ledger?.countStatus(resp.status) }
@@ -79,14 +90,17 @@ public struct HTTPClient: Sendable {
                 if resp.status == 304, conditional, let ledger, let lookupKey {
                     if let body = await ledger.storedBody(lookupKey) {
                         ledger.countNotModified()
+                        note(304, bytes: body.count, notModified: true)
                         return HTTPResponse(status: 200, headers: [("X-Tributary-Cache", "not-modified")], body: body, url: resp.url)
                     }
                     // The body kept with the validators cannot be read (the ledger warned why):
                     // ask again without them, so the answer is whole instead of an empty 304.
+                    note(304)
                     req.headers.removeAll { ["if-none-match", "if-modified-since"].contains($0.name.lowercased()) }
                     conditional = false
                     continue
                 }
+                note(resp.status, bytes: resp.body.count)
                 if resp.status >= 400 || resp.status == 0 && !req.url.hasPrefix("file:") {
                     outcome = .failure(HTTPError(
                         kind: .status, method: req.method, url: req.url,

@@ -28,6 +28,9 @@ public struct HTTPRequest: Sendable, Equatable {
     public var carriesCredentials = false
     /// The proxy this request goes through (`ProxyURL`; the source's `proxy`), nil: direct.
     public var proxy: String?
+    /// Which page of a paginated source this is (1, 2, ...), for the request's log line
+    /// (`--verbose`); nil when the source does not page.
+    public var page: Int? = nil
 
     public struct BodyLimit: Sendable, Equatable {
         public var bytes: Int

@@ -24,6 +24,7 @@ public enum BuiltinRegistry {
             AtomSink.descriptor,
             JSONFeedSink.descriptor,
             PostgresSink.descriptor,
+            SQLiteSink.descriptor,
             WebhookSink.descriptor,
             ExecSink.descriptor,
             NATSSink.descriptor,

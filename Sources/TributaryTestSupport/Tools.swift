@@ -16,7 +16,7 @@ public enum Tool {
         "python3": "python3-venv", "psql": "postgresql", "nats-server": "nats-server",
         "unshare": "util-linux", "runuser": "util-linux", "script": "bsdutils",
         "pkg-config": "pkg-config", "git": "git", "make": "make", "bash": "bash",
-        "ldconfig": "libc-bin", "nginx": "nginx", "chromium": "chromium", "gzip": "gzip", "head": "coreutils", "chown": "coreutils",
+        "ldconfig": "libc-bin", "nginx": "nginx", "promtool": "prometheus", "chromium": "chromium", "gzip": "gzip", "head": "coreutils", "chown": "coreutils",
     ]
 
     /// The full path of `name` (looked up in `PATH`, or `path` when given), or nil.

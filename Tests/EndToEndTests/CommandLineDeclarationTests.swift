@@ -30,7 +30,7 @@ final class CommandLineDeclarationTests: XCTestCase {
         let empty = TempDir()  // no config to find: a command that got past its flags stops there
         defer { empty.remove() }
         let commands = try commands()
-        XCTAssertEqual(Set(commands), ["run", "watch", "status", "check", "sources", "test", "import", "export", "completion", "help"])
+        XCTAssertEqual(Set(commands), ["run", "watch", "status", "search", "check", "sources", "test", "import", "export", "completion", "init", "help"])
         let man = try BinaryRunner.run(["help", "--man"]).stdout.replacingOccurrences(of: "\\-", with: "-")
         let scripts = try ["bash", "zsh", "fish"].map { try BinaryRunner.run(["completion", $0]).stdout }
         var total = 0
@@ -78,6 +78,48 @@ final class CommandLineDeclarationTests: XCTestCase {
         // fish: the subcommands with their summaries.
         let fish = try Shell.run(["fish", "-c", "source (\"$argv[1]\" completion fish | psub); complete -C 'tributary wa'", BinaryRunner.binary])
         XCTAssertTrue(fish.stdout.hasPrefix("watch\t"), fish.stdout + fish.stderr)
+    }
+
+    /// `test <TAB>` and `--only <TAB>` offer the source names of the config given with -c (or
+    /// found as ./tributary.json); a missing or broken config offers none, quietly.
+    func testCompletionOffersTheConfigsSourceNames() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        func src(_ name: String, _ extra: String = "") -> String { #"{"name":"\#(name)","type":"json","url":"http://127.0.0.1:9/\#(name)","fields":{"id":"id"}\#(extra)}"# }
+        // A source with an unset variable is still named (no source is selected).
+        let cfg = dir.write("my config.json", #"{"sources":[\#(src("alpha")),\#(src("alps")),\#(src("beta", #","headers":{"X":"${TRIBUTARY_UNSET_FOR_TEST}"}"#))],"sinks":[]}"#)
+        let names = try BinaryRunner.run(["sources", "--names", "-c", cfg])
+        XCTAssertEqual(names.stdout, "alpha\nalps\nbeta\n", names.stderr)
+        XCTAssertEqual(names.status, 0)
+        let broken = dir.write("broken.json", "{\"sources\": [")
+        let none = try BinaryRunner.run(["sources", "--names", "-c", broken])
+        XCTAssertEqual(none.status, 2)
+        XCTAssertEqual(none.stdout + none.stderr, "", "quiet")
+
+        // bash: COMP_WORDS as bash sets them (the config path quoted on the line, kept as one word).
+        func bash(_ words: [String]) throws -> String {
+            let quoted = words.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
+            let r = try Shell.run(["bash", "-c", #"source <("$0" completion bash); COMP_WORDS=("$0" \#(quoted)); COMP_CWORD=\#(words.count); _tributary; (( ${#COMPREPLY[@]} )) && printf '%s\n' "${COMPREPLY[@]}"; true"#, BinaryRunner.binary], cwd: dir.path)
+            XCTAssertEqual(r.stderr, "", "bash \(words)")
+            return r.stdout
+        }
+        XCTAssertEqual(try bash(["test", "-c", cfg, "al"]), "alpha\nalps\n")
+        XCTAssertEqual(try bash(["test", "--config=" + cfg, "b"]), "beta\n")
+        XCTAssertEqual(try bash(["run", "-c", cfg, "--only", "b"]), "beta\n")
+        XCTAssertEqual(try bash(["watch", "-c", cfg, "--only", "beta,al"]), "beta,alpha\nbeta,alps\n", "after a comma, the next name")
+        XCTAssertEqual(try bash(["test", "-c", broken, "al"]), "", "a broken config: nothing, no error")
+        XCTAssertEqual(try bash(["test", "-c", dir.path + "/nope.json", "al"]), "")
+        XCTAssertEqual(try bash(["test", "--c"]), "--config\n", "flags still complete")
+        // No -c: ./tributary.json, as the commands find it.
+        _ = dir.write("tributary.json", #"{"sources":[\#(src("local-one"))],"sinks":[]}"#)
+        XCTAssertEqual(try bash(["test", "lo"]), "local-one\n")
+
+        // fish completes them the same way; zsh's script parses (its completion needs a terminal).
+        let fish = try Shell.run(["fish", "-c", "source (\"$argv[1]\" completion fish | psub); complete -C \"$argv[1] test -c '$argv[2]' al\"; complete -C \"$argv[1] run -c '$argv[2]' --only=beta,al\"", BinaryRunner.binary, cfg])
+        XCTAssertEqual(fish.stdout.split(separator: "\n").map { String($0.split(separator: "\t")[0]) }, ["alpha", "alps", "--only=beta,alpha", "--only=beta,alps"], fish.stdout + fish.stderr)
+        let zsh = try BinaryRunner.run(["completion", "zsh"])
+        XCTAssertTrue(zsh.stdout.contains("'1:source:_tributary_sources'"), zsh.stdout)
+        XCTAssertEqual(try Shell.run(["zsh", "-n", dir.write("_tributary", zsh.stdout)]).status, 0)
     }
 
     func testTheManPageRendersWithoutWarnings() throws {

@@ -26,10 +26,12 @@ enum Packaging {
         return found
     }
 
-    /// What the examples folder holds: Sources-config's demo, schema, recordings and examples.
+    /// What the examples folder holds: Sources-config's demo, schema, recordings, examples and
+    /// Prometheus alerting rules.
     static var exampleFiles: Set<String> {
         files(root + "/Sources-config").filter { f in
-            f == "demo.json" || f == "tributary.schema.json" || (f.hasPrefix("recordings/") || f.hasPrefix("examples/")) && !f.hasSuffix(".pyc")
+            f == "demo.json" || f == "tributary.schema.json"
+                || (f.hasPrefix("recordings/") || f.hasPrefix("examples/") || f.hasPrefix("prometheus/")) && !f.hasSuffix(".pyc")
         }
     }
 

@@ -206,12 +206,69 @@ final class OperationsEndToEndTests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("\nbad   json  failed: "), "the summary table has no times: \(r.stderr)")
     }
 
+    /// `--verbose`: a line per HTTP request, in the log's format: method, URL (secrets
+    /// redacted), status, bytes, time, the page of a paginated source, and a 304 answered from
+    /// the state's stored body. Without it, none.
+    func testVerboseLogsEachRequest() throws {
+        let secret = "SEKRET4711"
+        let server = try LoopbackServer { req in
+            if req.path.hasPrefix("/pages") {
+                let page = req.path.hasSuffix("page=2") ? 2 : 1
+                let next = page == 1 ? #","next":"/pages?api_key=\#(secret)&page=2""# : ""
+                return .text(#"{"items":[{"id":"p\#(page)","title":"page \#(page)"}]\#(next)}"#)
+            }
+            if req.header("If-None-Match") == "\"v1\"" { return LoopbackResponse(status: 304, headers: [("ETag", "\"v1\"")], body: []) }
+            var r = LoopbackResponse.text(#"{"items":[{"id":"e1","title":"etag"}]}"#)
+            r.headers.append(("ETag", "\"v1\""))
+            return r
+        }
+        let dir = TempDir()
+        defer { server.stop(); dir.remove() }
+        let cfg = writeConfig(dir, sources: [source("paged", server.url("/pages?api_key=\(secret)"), extra: #","pagination":{"next_url":"next"}"#),
+                                             source("cached", server.url("/etag"))])
+        let quiet = try BinaryRunner.run(["run", "-c", cfg])
+        XCTAssertEqual(quiet.status, 0, quiet.stderr)
+        XCTAssertFalse(quiet.stderr.contains(" GET "), "no request lines without --verbose: \(quiet.stderr)")
+
+        let r = try BinaryRunner.run(["run", "-c", cfg, "--verbose"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertFalse(r.stderr.contains(secret), r.stderr)
+        let lines = r.stderr.split(separator: "\n").map(String.init)
+        func line(_ part: String) -> String? { lines.first { $0.contains(part) } }
+        let base = server.baseURL
+        let page1 = try XCTUnwrap(line("paged: GET \(base)/pages?api_key=*** 200 "), r.stderr)
+        XCTAssertTrue(LogLines.isTime(page1.prefix { $0 != " " }), page1)
+        XCTAssertNotNil(page1.range(of: #" 200 \d+ bytes \d+\.\d{3} s page 1$"#, options: .regularExpression), page1)
+        let page2 = try XCTUnwrap(line("paged: GET \(base)/pages?api_key=***&page=2 200 "), r.stderr)
+        XCTAssertTrue(page2.hasSuffix(" page 2"), page2)
+        let cached = try XCTUnwrap(line("cached: GET \(base)/etag 304 not modified (cached body) "), r.stderr)
+        XCTAssertNotNil(cached.range(of: #" 304 not modified \(cached body\) \d+ bytes \d+\.\d{3} s$"#, options: .regularExpression), cached)
+        XCTAssertFalse(cached.contains(" 0 bytes"), "the stored body's size: \(cached)")
+
+        // The same as JSON records, with fields.
+        let j = try BinaryRunner.run(["run", "-c", cfg, "--verbose", "--log-format", "json"])
+        XCTAssertEqual(j.status, 0, j.stderr)
+        XCTAssertFalse(j.stderr.contains(secret), j.stderr)
+        let records = try jsonLines(j.stderr).filter { $0[path: "method"] != nil }
+        XCTAssertEqual(records.count, 3, j.stderr)
+        let p2 = try XCTUnwrap(records.first { $0[path: "page"]?.numberValue?.text == "2" }, j.stderr)
+        XCTAssertEqual(p2[path: "level"]?.stringValue, "debug")
+        XCTAssertEqual(p2[path: "source"]?.stringValue, "paged")
+        XCTAssertEqual(p2[path: "url"]?.stringValue, "\(base)/pages?api_key=***&page=2")
+        XCTAssertEqual(p2[path: "status"]?.numberValue?.text, "200")
+        let c = try XCTUnwrap(records.first { $0[path: "source"]?.stringValue == "cached" }, j.stderr)
+        XCTAssertEqual(c[path: "status"]?.numberValue?.text, "304")
+        XCTAssertEqual(c[path: "not_modified"], .bool(true))
+        XCTAssertNil(c[path: "page"], "a source that does not page has no page")
+    }
+
     // MARK: metrics
 
     static let metricNames = [
         "tributary_source_fetched_items_total", "tributary_source_new_items_total", "tributary_source_failures_total",
         "tributary_source_up", "tributary_source_last_success_timestamp_seconds", "tributary_source_duration_seconds",
         "tributary_http_requests_total", "tributary_sink_written_items_total", "tributary_sink_failures_total",
+        "tributary_source_stale", "tributary_source_last_new_timestamp_seconds",
     ]
 
     func testMetricsFileIsPrometheusTextWithCountersThatGrowAcrossRuns() throws {
@@ -220,7 +277,8 @@ final class OperationsEndToEndTests: XCTestCase {
         let dir = TempDir()
         defer { server.stop(); dir.remove() }
         let sinks = #"[{"type":"jsonl","path":"out/items.jsonl"},{"type":"jsonl","name":"few","path":"out/few.jsonl","filter":{"include":[{"field":"title","equals":"item 1"}]}}]"#
-        let cfg = writeConfig(dir, sources: [source("good", server.url("/good")), source("bad", server.url("/bad"))], sinks: sinks)
+        let cfg = writeConfig(dir, sources: [source("good", server.url("/good"), extra: #","expect_new_within":"1h""#),
+                                             source("bad", server.url("/bad"), extra: #","expect_new_within":"1s""#)], sinks: sinks)
         let metrics = dir.path + "/textfile/tributary.prom"
         XCTAssertEqual(try BinaryRunner.run(["run", "-c", cfg, "--metrics-file", metrics]).status, 1)
         let first = try PrometheusReader.read(metrics)
@@ -243,6 +301,12 @@ final class OperationsEndToEndTests: XCTestCase {
         XCTAssertEqual(first.value("tributary_sink_written_items_total", ["sink": "jsonl"]), 2)
         XCTAssertEqual(first.value("tributary_sink_written_items_total", ["sink": "few"]), 1, "its filter let one through")
         XCTAssertEqual(first.value("tributary_sink_failures_total", ["sink": "jsonl"]), 0)
+        XCTAssertEqual(first.family("tributary_source_stale")?.type, "gauge")
+        XCTAssertEqual(first.value("tributary_source_stale", good), 0, "a new item just now")
+        XCTAssertEqual(first.value("tributary_source_stale", bad), 0, "first recorded just now")
+        let firstNew = try XCTUnwrap(first.value("tributary_source_last_new_timestamp_seconds", good))
+        XCTAssertLessThan(abs(firstNew - Date().timeIntervalSince1970), 300)
+        XCTAssertNil(first.value("tributary_source_last_new_timestamp_seconds", bad), "nothing new yet: no sample")
 
         // The counters live in the state: a second run adds to them (rate() across cron runs).
         api.grow()
@@ -254,13 +318,23 @@ final class OperationsEndToEndTests: XCTestCase {
         XCTAssertEqual(second.value("tributary_source_failures_total", bad), 2)
         XCTAssertEqual(second.value("tributary_http_requests_total", ["status": "500"]), 2)
         XCTAssertEqual(second.value("tributary_sink_written_items_total", ["sink": "jsonl"]), 3)
+        let secondNew = try XCTUnwrap(second.value("tributary_source_last_new_timestamp_seconds", good))
+        XCTAssertGreaterThanOrEqual(secondNew, firstNew, "moved with the new item")
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir.path + "/textfile")
         XCTAssertEqual(leftovers, ["tributary.prom"], "replaced atomically, no temp file left")
 
-        // metrics.file in the config does the same, relative to the config file.
-        let viaConfig = writeConfig(dir, sources: [source("good", server.url("/good"))], top: #""metrics":{"file":"m/t.prom"},"#)
+        // metrics.file in the config does the same, relative to the config file. `good` has had
+        // nothing new for over a second now (the API did not grow): stale, as `status` says too.
+        usleep(1_100_000)
+        let viaConfig = writeConfig(dir, sources: [source("good", server.url("/good"), extra: #","expect_new_within":"1s""#)], top: #""metrics":{"file":"m/t.prom"},"#)
         XCTAssertEqual(try BinaryRunner.run(["run", "-c", viaConfig]).status, 0)
-        XCTAssertEqual(try PrometheusReader.read(dir.path + "/m/t.prom").value("tributary_source_up", good), 1)
+        let third = try PrometheusReader.read(dir.path + "/m/t.prom")
+        XCTAssertEqual(third.value("tributary_source_up", good), 1)
+        XCTAssertEqual(third.value("tributary_source_stale", good), 1, "up, but nothing new for longer than expect_new_within")
+        XCTAssertEqual(third.value("tributary_source_last_new_timestamp_seconds", good), secondNew, "a run with nothing new keeps the time")
+        let status = try BinaryRunner.run(["status", "-c", viaConfig, "--json"])
+        XCTAssertEqual(status.status, 1, status.stdout + status.stderr)
+        XCTAssertEqual(try jsonLines(status.stdout).first?[path: "stale"]?.boolValue, true, status.stdout)
     }
 
     func testWatchServesMetricsAndHealthz() throws {

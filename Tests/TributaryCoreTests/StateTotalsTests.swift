@@ -54,6 +54,25 @@ final class StateTotalsTests: XCTestCase {
         XCTAssertTrue(text.contains("tributary_http_requests_total{status=\"error\"} 1\n"), text)
         XCTAssertTrue(text.contains("tributary_sink_failures_total{sink=\"rss\"} 0\n"), text)
         XCTAssertTrue(text.contains("# TYPE tributary_source_up gauge\n"), text)
+        XCTAssertTrue(text.contains("tributary_source_last_new_timestamp_seconds{source=\"a\",type=\"json\"} 100\n"), text)
+        XCTAssertFalse(text.contains("tributary_source_last_new_timestamp_seconds{source=\"never\""), "no sample before a new item")
+        XCTAssertTrue(text.contains("# TYPE tributary_source_stale gauge\n"), text)
+        XCTAssertTrue(text.contains("tributary_source_stale{source=\"a\",type=\"json\"} 0\n"), "no expect_new_within: never stale: \(text)")
+
+        // tributary_source_stale is what `status` calls stale: expect_new_within past the last
+        // new item, enabled; a source the state has never seen is not stale.
+        func stale(_ settings: [SourceSettings], now: Double) -> String {
+            var m = metrics
+            m.judgeStaleness(settings, now: now)
+            return m.text.split(separator: "\n").filter { $0.hasPrefix("tributary_source_stale{") }.joined(separator: "\n")
+        }
+        let aSettings = SourceSettings(name: "a", type: "json", expectNewWithin: 60)
+        let never = SourceSettings(name: "never", type: "feed", expectNewWithin: 60)
+        XCTAssertEqual(stale([aSettings, never], now: 160), "tributary_source_stale{source=\"a\",type=\"json\"} 0\ntributary_source_stale{source=\"never\",type=\"feed\"} 0")
+        XCTAssertEqual(stale([aSettings, never], now: 161), "tributary_source_stale{source=\"a\",type=\"json\"} 1\ntributary_source_stale{source=\"never\",type=\"feed\"} 0")
+        var off = aSettings
+        off.enabled = false
+        XCTAssertEqual(stale([off, never], now: 1000), "tributary_source_stale{source=\"a\",type=\"json\"} 0\ntributary_source_stale{source=\"never\",type=\"feed\"} 0", "disabled: not stale")
     }
 
     func testLabelValuesAreEscaped() {

@@ -84,6 +84,11 @@ final class JQThreadTests: XCTestCase {
         }
         thread.start()
         started.wait()
+        // Wait (at most 30 s) until the slow run holds the only state: a run from this thread
+        // before that would take it first, the slow run would make a second one, and the pool
+        // would never look empty while this thread looks.
+        let deadline = DispatchTime.now() + .seconds(30)
+        while program.idleStates != 0 && !finished.withLock({ $0 }) && DispatchTime.now() < deadline { usleep(200) }
         var overlapped = false
         while !finished.withLock({ $0 }) {
             // While the slow run holds a state, this one cannot have it.

@@ -131,9 +131,8 @@ final class ArticleExtractorTests: XCTestCase {
         html += String(repeating: "</div>", count: depth)
         html += "</body></html>"
         let doc = try Self.parse(Array(html.utf8))
-        let start = Date()
-        let out = extract(doc)
-        XCTAssertLessThan(Date().timeIntervalSince(start), 20, "bounded time")
+        let (out, cpu) = ThreadCPU.measure { extract(doc) }
+        XCTAssertLessThan(cpu, 20, "bounded time (CPU seconds)")
         if let out { XCTAssertTrue(out.text.isEmpty || out.text.contains("Deep text")) }
     }
 
@@ -145,9 +144,9 @@ final class ArticleExtractorTests: XCTestCase {
         for _ in 0..<count { html += para }
         html += "</article><footer>Footer text</footer></body></html>"
         let doc = try Self.parse(Array(html.utf8))
-        let start = Date()
-        let out = try XCTUnwrap(extract(doc))
-        XCTAssertLessThan(Date().timeIntervalSince(start), 60, "bounded time")
+        let (extracted, cpu) = ThreadCPU.measure { extract(doc) }
+        let out = try XCTUnwrap(extracted)
+        XCTAssertLessThan(cpu, 60, "bounded time (CPU seconds)")
         XCTAssertTrue(out.text.hasPrefix("A long page's paragraph"))
         XCTAssertFalse(out.text.contains("Footer text"))
     }

@@ -100,6 +100,9 @@ public struct Engine: Sendable {
         public var grace = 5.0
         /// Sources explain what their rules matched (`FetchContext.explain`): `tributary test`.
         public var explain = false
+        /// Told of every HTTP attempt of every source (and its processors) as it ends, with the
+        /// source's name: `--verbose`'s line per request. Nil: nothing is measured for it.
+        public var requestLog: (@Sendable (_ source: String, _ record: HTTPRequestRecord) -> Void)? = nil
         public init(respectSchedule: Bool = false, dueWithin: Double = 0, concurrency: Int = 32, grace: Double = 5, explain: Bool = false) {
             self.respectSchedule = respectSchedule
             self.dueWithin = dueWithin
@@ -307,6 +310,7 @@ public struct Engine: Sendable {
         var client = HTTPClient(transport: transport, retries: settings.retries, timeout: settings.timeout, ledger: ledger)
         client.auth = settings.auth
         client.proxy = settings.proxy
+        if let requestLog = options.requestLog { client.requestLog = { requestLog(name, $0) } }
         // The processing stage: the source's filter, then its `process` list.
         let tally = ProcessingTally()
         let stage: ProcessingStage? = configured.processors.isEmpty ? nil : await ProcessingStage.start(configured.processors, context: ProcessorContext(

@@ -174,9 +174,12 @@ public final class FetchContext: Sendable {
     }
 
     /// GET (or any method) through the shared client; the response body is returned for 2xx.
-    public func get(_ url: String, headers: [(name: String, value: String)] = [], method: String = "GET", body: [UInt8]? = nil, allowFile: Bool = false) async throws(SourceError) -> HTTPResponse {
+    /// `page`: which page of a paginated source this is, for `--verbose`'s line per request.
+    public func get(_ url: String, headers: [(name: String, value: String)] = [], method: String = "GET", body: [UInt8]? = nil, allowFile: Bool = false, page: Int? = nil) async throws(SourceError) -> HTTPResponse {
+        var request = HTTPRequest(method: method, url: url, headers: headers, body: body, timeout: settings.timeout, allowFile: allowFile)
+        request.page = page
         do {
-            return try await http.fetch(HTTPRequest(method: method, url: url, headers: headers, body: body, timeout: settings.timeout, allowFile: allowFile))
+            return try await http.fetch(request)
         } catch {
             throw SourceError(error)
         }

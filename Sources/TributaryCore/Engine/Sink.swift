@@ -216,3 +216,10 @@ public struct Registry: Sendable {
     public func processor(_ type: String) -> ProcessorDescriptor? { processors.first { $0.type == type } }
     public func format(_ name: String) -> SubscriptionFormat? { formats.first { $0.name == name } }
 }
+
+/// A sink that keeps every item it receives in a file `tributary search` reads (the `sqlite`
+/// sink): how the command finds the config's archive without naming the plugin.
+public protocol ArchivingSink: Sink {
+    /// The file the items are kept in (resolved against the config file's folder).
+    var archivePath: String { get }
+}

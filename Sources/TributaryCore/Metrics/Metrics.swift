@@ -11,6 +11,10 @@ public struct Metrics: Sendable {
         public var type: String
         /// What the state holds for it (nil: never recorded).
         public var state: SourceState?
+        /// Its `expect_new_within` (nil: never stale) and whether it is enabled (a disabled
+        /// source is never stale), for `tributary_source_stale` (`judgeStaleness`).
+        public var expectNewWithin: Double? = nil
+        public var enabled: Bool = true
     }
 
     public var sources: [Source]
@@ -25,6 +29,8 @@ public struct Metrics: Sendable {
     public var storyDuplicates: [(source: String, count: Int)]
     /// What processors counted (`no content`), by source (config order) and name.
     public var processed: [(source: String, what: String, count: Int)]
+    /// The time `tributary_source_stale` is judged at (nil: when the text is made).
+    public var now: Double?
 
     public init(sources: [(name: String, type: String)], states: [String: SourceState], counters: [StateCounter], sinks: [String]) {
         self.sources = sources.map { Source(name: $0.name, type: $0.type, state: states[$0.name]) }
@@ -37,6 +43,19 @@ public struct Metrics: Sendable {
         storyDuplicates = sources.map { ($0.name, total(.storyDuplicates, $0.name)) }
         let counted = ProcessedCount.bySource(counters)
         processed = sources.flatMap { s in (counted[s.name] ?? [:]).sorted { $0.key < $1.key }.map { (s.name, $0.key, $0.value) } }
+    }
+
+    /// Sets each source's `expect_new_within` and `enabled` from its settings and the time
+    /// staleness is judged at: `tributary_source_stale` is then what `tributary status` says.
+    public mutating func judgeStaleness(_ settings: [SourceSettings], now: Double) {
+        var byName: [String: SourceSettings] = [:]
+        for s in settings { byName[s.name] = s }
+        for i in sources.indices {
+            guard let s = byName[sources[i].name] else { continue }
+            sources[i].expectNewWithin = s.expectNewWithin
+            sources[i].enabled = s.enabled
+        }
+        self.now = now
     }
 
     /// One metric family: its name, type, help, and samples (labels, value).
@@ -64,7 +83,15 @@ public struct Metrics: Sendable {
             },
             perSource("tributary_source_last_success_timestamp_seconds", "gauge", "When the source last succeeded (Unix time).") { $0?.lastSuccess },
             perSource("tributary_source_duration_seconds", "gauge", "How long the source's last run took.") { $0?.lastDuration },
+            perSource("tributary_source_last_new_timestamp_seconds", "gauge", "When the source last delivered a new item (Unix time).") { $0?.lastNew },
         ]
+        let now = self.now ?? Timestamp.now().seconds
+        var stale = Family(name: "tributary_source_stale", type: "gauge",
+                           help: "1 when the source is enabled and has delivered nothing new for longer than its expect_new_within (tributary status: stale), else 0.")
+        stale.samples = sources.map { s in
+            ([("source", s.name), ("type", s.type)], s.enabled && Staleness.isStale(expectNewWithin: s.expectNewWithin, s.state, now: now) ? 1 : 0)
+        }
+        out.append(stale)
         var http = Family(name: "tributary_http_requests_total", type: "counter", help: "HTTP answers by status (\"error\": a transfer that got no answer), over the life of the state file.")
         http.samples = httpRequests.map { ([("status", $0.status)], Double($0.count)) }
         var written = Family(name: "tributary_sink_written_items_total", type: "counter", help: "Items the sink wrote, over the life of the state file.")

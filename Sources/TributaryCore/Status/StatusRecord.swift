@@ -85,10 +85,9 @@ public struct StatusRecord: Sendable {
     }
 
     /// Stale: `expect_new_within` is set and the source's last new item (or, when it never had
-    /// one, its first record) is older than that. A source state has never seen is not stale.
+    /// one, its first record) is older than that (`Staleness`, which the metrics use too).
     public static func isStale(_ settings: SourceSettings, _ state: SourceState?, now: Double) -> Bool {
-        guard let limit = settings.expectNewWithin, let since = state?.lastNew ?? state?.firstRecorded else { return false }
-        return now - since > limit
+        Staleness.isStale(expectNewWithin: settings.expectNewWithin, state, now: now)
     }
 
     /// The configured sources' records, in config order, as of `now`.

@@ -244,7 +244,7 @@ public struct JSONSource: FeedSource {
             // and python-requests drop Authorization and Cookie on a redirect to another host.
             let host = URLEncoding.hostKey(url)
             let sent = host == home || trustedHosts.contains(host) ? headers : []
-            let response = try await context.get(url, headers: sent, method: method, body: body, allowFile: page == 1 && configured.hasPrefix("file:"))
+            let response = try await context.get(url, headers: sent, method: method, body: body, allowFile: page == 1 && configured.hasPrefix("file:"), page: paged ? page : nil)
             let doc = try context.parseJSONDocument(response, method: method)
             let root = JSONNode(doc)
             // A page is delivered whole or not at all: an item that cannot be mapped fails the
