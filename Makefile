@@ -141,12 +141,13 @@ release: deps commit-header
 	$(SWIFT) build -c release --product tributary --static-swift-stdlib
 
 ## demo: run Sources-config/demo.json with the release binary from recorded responses (no
-## network): readable items on the terminal, out/items.jsonl, out/feed.xml and out/feed.atom written
+## network): readable items on the terminal, out/items.jsonl, out/feed.xml, out/feed.atom and
+## out/items.sqlite (for `tributary search`) written
 demo: release
 	$(call apt_ensure,$(DEMO_PACKAGES))
 	@rm -rf out && mkdir -p out
 	$(RELEASE_BIN) run -c Sources-config/demo.json
-	@echo "wrote out/items.jsonl ($$(wc -l < out/items.jsonl) items), out/feed.xml and out/feed.atom" >&2
+	@echo "wrote out/items.jsonl ($$(wc -l < out/items.jsonl) items), out/feed.xml, out/feed.atom and out/items.sqlite" >&2
 
 ## test: the whole test suite (unit tests and end-to-end tests; all XCTest). The end-to-end
 ## tests drive the release binary; the test bundle itself is a debug build.

@@ -263,6 +263,13 @@ final class RunTests: XCTestCase {
             XCTAssertEqual(feed.bozo, 0, "\(file): \(feed.bozoException)")
             XCTAssertEqual(Set(feed.entries.map(\.id)), ids, "\(file) holds every item of the run (fewer than max_items)")
         }
+        // README's search over the demo's sqlite sink: newest first, items of this run.
+        let search = try BinaryRunner.run(["search", "-c", copy + "/demo.json", "swift concurrency", "--json"])
+        XCTAssertEqual(search.status, 0, search.stderr)
+        let found = search.stdoutLines.compactMap { try? JSONNode(JSONParser.parse($0))["id"].string() }
+        XCTAssertGreaterThanOrEqual(found.count, 2, search.stdout)
+        XCTAssertTrue(Set(found).isSubset(of: ids), search.stdout)
+        XCTAssertEqual(try BinaryRunner.run(["search", "-c", copy + "/demo.json", "zzzunknownword"]).status, 1)
     }
 
     func testProgressLineOnlyOnATerminal() throws {
