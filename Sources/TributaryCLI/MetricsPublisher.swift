@@ -28,7 +28,10 @@ struct MetricsPublisher: Sendable {
 
     func publish() async {
         if let server {
-            do { server.updateStatus(sources: configured, inputs: try await delivery.gateway.statusInputs(sources: configured, now: Timestamp.now().seconds)) } catch {
+            do {
+                let inputs = try await delivery.gateway.statusInputs(sources: configured, now: Timestamp.now().seconds)
+                server.updateStatus(sources: configured, inputs: inputs)
+            } catch {
                 log.warn("status page: cannot read the state: \(error.message)")
             }
         }

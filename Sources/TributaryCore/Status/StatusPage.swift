@@ -259,6 +259,7 @@ public enum StatusPage {
         thead th{background:#f3f5f7;font-size:.9em}\
         td.num{text-align:right}\
         small{color:#5b6570}\
+        time{white-space:nowrap}\
         .name{font-weight:600;overflow-wrap:anywhere}\
         .error{max-width:28em;overflow-wrap:anywhere;font-family:ui-monospace,monospace;font-size:.85em;color:#8a1c1c}\
         .health{display:inline-block;padding:0 .5em;border-radius:.8em;font-weight:600;background:#e2e5e9}\
