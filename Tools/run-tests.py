@@ -90,7 +90,6 @@ def main():
     lock = threading.Lock()
     queue = list(order)
     results = {}   # class -> (status, seconds, executed line)
-    running = {}   # class -> Popen
     started = time.monotonic()
     deadline = started + args.timeout
 
@@ -106,8 +105,6 @@ def main():
                 # A process group of its own, so a timeout ends what the class started too.
                 p = subprocess.Popen([args.bundle, runs[cls]], stdout=log, stderr=subprocess.STDOUT,
                                      stdin=subprocess.DEVNULL, start_new_session=True)
-                with lock:
-                    running[cls] = p
                 try:
                     status = p.wait(timeout=max(1, deadline - time.monotonic()))
                 except subprocess.TimeoutExpired:
@@ -121,7 +118,6 @@ def main():
                     if line.lstrip().startswith("Executed "):
                         executed = line.strip()
             with lock:
-                del running[cls]
                 results[cls] = (status, seconds, executed)
                 word = "ok  " if status == 0 else "FAIL"
                 print(f"{word} {seconds:7.1f} s  {cls}  ({executed or 'no summary: exit ' + str(status)})", flush=True)
