@@ -174,14 +174,14 @@ public final class InMemoryState: StateBackend, @unchecked Sendable {
         let clock = self.clock()
         return update { s in
             var due: [(name: String, state: SourceState)] = []
-            var later: Double? = nil
+            var later: [(name: String, at: Double)] = []
             for c in candidates {
                 let state = s.sources[c.name] ?? SourceState(type: c.type)
-                let heldUntil = s.leases[c.name].flatMap { $0.until >= clock ? $0.until : nil }
+                let heldUntil = s.leases[c.name].flatMap { $0.until >= clock && $0.worker != worker ? $0.until : nil }
                 if let next = state.nextDue, next > now {
-                    later = min(later ?? next, max(next, heldUntil ?? 0))
+                    later.append((c.name, max(next, heldUntil ?? 0)))
                 } else if let heldUntil {
-                    later = min(later ?? heldUntil, heldUntil)
+                    later.append((c.name, heldUntil))
                 } else {
                     due.append((c.name, state))
                 }
@@ -189,7 +189,7 @@ public final class InMemoryState: StateBackend, @unchecked Sendable {
             due.sort { ($0.state.nextDue ?? -Double.infinity) < ($1.state.nextDue ?? -Double.infinity) }
             let claimed = Array(due.prefix(max(0, limit)))
             for c in claimed { s.leases[c.name] = (worker, clock + lease) }
-            return DueClaim(claimed: claimed, nextCheck: later)
+            return DueClaim(claimed: claimed, nextCheck: later.map(\.at).min(), later: later)
         }
     }
 

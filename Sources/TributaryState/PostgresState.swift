@@ -261,9 +261,11 @@ public final class PostgresState: StateBackend, @unchecked Sendable {
             // The planner's idea of the table's size (it has no statistics otherwise).
             statements.append(PostgresStatement("ANALYZE pg_temp.tributary_candidates"))
         }
-        // The claimed rows, then one row with no name: when the next of the other candidates
-        // is due or its lease ends (the rows as they were before this claim, which changed only
-        // the claimed ones).
+        // The claimed rows (no time), then a row per other candidate with when it is due or its
+        // lease ends, named when that is what kept it out (not due, or another worker's lease),
+        // nameless when it is due and free but past the limit or locked by another worker's
+        // claim in progress (the rows as they were before this claim, which changed only the
+        // claimed ones).
         statements.append(PostgresStatement("""
             WITH claimed AS (
                 UPDATE \(s)sources AS s SET lease_owner = $1, lease_until = now() + make_interval(secs => $2::float8)
@@ -275,8 +277,9 @@ public final class PostgresState: StateBackend, @unchecked Sendable {
                 RETURNING s.name, s.last_run, s.last_success, s.failures, s.next_due, s.last_error)
             SELECT name, last_run, last_success, failures, next_due, last_error, NULL::float8 FROM claimed
             UNION ALL
-            SELECT NULL, NULL, NULL, NULL, NULL, NULL,
-                min(GREATEST(coalesce(next_due, 0), CASE WHEN lease_owner = $1 THEN 0 ELSE coalesce(extract(epoch FROM lease_until), 0) END))
+            SELECT CASE WHEN next_due > extract(epoch FROM now()) OR (lease_until >= now() AND lease_owner IS DISTINCT FROM $1) THEN name END,
+                NULL, NULL, NULL, NULL, NULL,
+                GREATEST(coalesce(next_due, 0), CASE WHEN lease_owner = $1 THEN 0 ELSE coalesce(extract(epoch FROM lease_until), 0) END)
             FROM \(s)sources
             WHERE name IN (SELECT name FROM pg_temp.tributary_candidates) AND name NOT IN (SELECT name FROM claimed)
             """, [.text(worker), Self.num(lease), Self.num(max(0, limit))]))
@@ -288,12 +291,18 @@ public final class PostgresState: StateBackend, @unchecked Sendable {
         candidatesGeneration = db.generation
         sentCandidates = wanted
         var claimed: [(name: String, state: SourceState)] = []
+        var later: [(name: String, at: Double)] = []
         var next: Double? = nil
         for i in 0..<r.count {
-            if let name = r.string(i, 0) { claimed.append((name, Self.sourceState(r, i))) } else { next = r.double(i, 6) }
+            guard let at = r.double(i, 6) else {
+                if let name = r.string(i, 0) { claimed.append((name, Self.sourceState(r, i))) }
+                continue
+            }
+            next = min(next ?? at, at)
+            if let name = r.string(i, 0) { later.append((name, at)) }
         }
         claimed.sort { ($0.state.nextDue ?? -Double.infinity) < ($1.state.nextDue ?? -Double.infinity) }
-        return DueClaim(claimed: claimed, nextCheck: next)
+        return DueClaim(claimed: claimed, nextCheck: next, later: later)
     }
 
     public func lease(_ sources: [SourceKey], worker: String, lease: Double) throws(StateError) -> [String: String] {

@@ -261,26 +261,29 @@ public final class SQLiteState: StateBackend, @unchecked Sendable {
 /// source; claiming is reading which candidates are due.
 extension SQLiteState {
     public func claimDue(_ candidates: [SourceKey], worker: String, lease: Double, limit: Int, now: Double) throws(StateError) -> DueClaim {
-        // One statement over the whole table: a lookup per candidate would take the file's read
-        // lock once per source (10,000 fcntl calls per look at 10,000 sources).
-        let s = try db.statement("SELECT name, last_run, last_success, failures, next_due, last_error FROM sources")
-        var states: [String: SourceState] = [:]
-        while try s.step() {
-            if let name = s.string(0) { states[name] = SourceState(lastRun: s.double(1), lastSuccess: s.double(2), failures: s.int(3) ?? 0, nextDue: s.double(4), lastError: s.string(5)) }
-        }
-        sqlite3_reset(s.stmt)
+        guard !candidates.isEmpty else { return DueClaim(claimed: [], nextCheck: nil) }
+        // A lookup per candidate (a look offers a few times its free slots, not every source),
+        // in one read transaction: the file's read lock is taken once, not once per lookup.
+        let s = try db.statement("SELECT last_run, last_success, failures, next_due, last_error FROM sources WHERE name = ?")
         var due: [(name: String, state: SourceState)] = []
-        var later: Double? = nil
-        for c in candidates {
-            let state = states[c.name] ?? SourceState()
-            if let next = state.nextDue, next > now {
-                later = min(later ?? next, next)
-            } else {
-                due.append((c.name, state))
+        var later: [(name: String, at: Double)] = []
+        try db.exec("BEGIN")
+        do throws(StateError) {
+            for c in candidates {
+                sqlite3_reset(s.stmt)
+                s.bind(1, c.name)
+                let state = try s.step() ? SourceState(lastRun: s.double(0), lastSuccess: s.double(1), failures: s.int(2) ?? 0, nextDue: s.double(3), lastError: s.string(4)) : SourceState()
+                if let next = state.nextDue, next > now { later.append((c.name, next)) } else { due.append((c.name, state)) }
             }
+            sqlite3_reset(s.stmt)
+            try db.exec("COMMIT")
+        } catch {
+            sqlite3_reset(s.stmt)
+            try? db.exec("ROLLBACK")
+            throw error
         }
         due.sort { ($0.state.nextDue ?? -Double.infinity) < ($1.state.nextDue ?? -Double.infinity) }
-        return DueClaim(claimed: Array(due.prefix(max(0, limit))), nextCheck: later)
+        return DueClaim(claimed: Array(due.prefix(max(0, limit))), nextCheck: later.map(\.at).min(), later: later)
     }
 
     public func lease(_ sources: [SourceKey], worker: String, lease: Double) throws(StateError) -> [String: String] { [:] }

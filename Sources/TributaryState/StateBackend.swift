@@ -66,7 +66,7 @@ public protocol StateBackend: AnyObject, Sendable {
     /// most `limit` of them, soonest due first, and returns them with their records. Atomic: two
     /// workers asking at once never get the same source. `nextCheck` says when one of the
     /// candidates not returned may be due next (its due time, or when another worker's lease
-    /// on it runs out).
+    /// on it runs out), and `later` says it of each candidate that is not due or is held.
     func claimDue(_ candidates: [SourceKey], worker: String, lease: Double, limit: Int, now: Double) throws(StateError) -> DueClaim
     /// Leases these sources to `worker` for `lease` seconds, due or not (`run`); returns the
     /// ones another worker holds, with that worker's name. The others are leased.
@@ -95,9 +95,15 @@ public struct DueClaim: Sendable {
     public var claimed: [(name: String, state: SourceState)]
     /// When one of the other candidates may be due (absolute seconds); nil: none is expected.
     public var nextCheck: Double?
-    public init(claimed: [(name: String, state: SourceState)], nextCheck: Double?) {
+    /// Each candidate not leased because it is not due yet or another worker holds it, with
+    /// when it may be (its due time, or when that lease runs out, whichever is later). A
+    /// candidate that is due and free but was left out by `limit` is not here: the worker offers
+    /// it again at its next look, while one here waits for its time (`DueQueue.postpone`).
+    public var later: [(name: String, at: Double)]
+    public init(claimed: [(name: String, state: SourceState)], nextCheck: Double?, later: [(name: String, at: Double)] = []) {
         self.claimed = claimed
         self.nextCheck = nextCheck
+        self.later = later
     }
 }
 

@@ -239,6 +239,38 @@ final class EngineTests: XCTestCase {
         XCTAssertTrue((2...4).contains(runs), "every second for 2.6 s: \(runs) runs")
         XCTAssertNotNil(state.snapshot.sources["a"]?.lastSuccess)
     }
+
+    /// A look offers the front of the line; the state's answer that a source is not due takes
+    /// it out of the line until its time (`DueClaim.later`), when it runs. 600 sources, a
+    /// third due now, a third in a second (put off by the state, not by this worker), a third
+    /// in an hour: each of the first two thirds runs exactly once in 2.5 s, the last never.
+    func testTheSchedulerRunsWhatTheStateSaysIsDueAndPutsOffTheRest() async throws {
+        let state = InMemoryState()
+        let now = Timestamp.now().seconds
+        let counts = Locked([String: Int]())
+        var sources: [ConfiguredSource] = []
+        let tx = try state.begin()
+        for i in 0..<600 {
+            let name = "s\(i)"
+            sources.append(ConfiguredSource(settings: SourceSettings(name: name, type: "test", interval: 3600, jitter: 0),
+                                            source: ScriptedSource(batches: [], onRun: { counts.withLock { $0[name, default: 0] += 1 } })))
+            if i % 3 == 1 { try tx.recordRun(RunRecord(source: name, type: "test", success: true, error: nil, nextDue: now + 1, now: now - 3599)) }
+            if i % 3 == 2 { try tx.recordRun(RunRecord(source: name, type: "test", success: true, error: nil, nextDue: now + 3600, now: now)) }
+        }
+        try tx.commit()
+        let stop = StopFlag()
+        let engine = Engine(sources: sources, delivery: Delivery(sinks: [InMemorySink()], state: state, options: Delivery.Options(dedupeAcrossSources: false)),
+                            transport: CannedTransport(status: 404, body: ""), options: Engine.Options(concurrency: 2, grace: 1), stopping: stop)
+        let task = Task { await Scheduler(engine: engine, retention: 86400).run { _ in } }
+        try await Task.sleep(nanoseconds: 2_500_000_000)
+        stop.set()
+        await task.value
+        let ran = counts.withLock { $0 }
+        for i in 0..<600 {
+            let expected = i % 3 == 2 ? nil : 1
+            XCTAssertEqual(ran["s\(i)"], expected, "s\(i)")
+        }
+    }
 }
 
 // MARK: test doubles

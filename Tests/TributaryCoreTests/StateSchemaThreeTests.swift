@@ -116,6 +116,8 @@ final class StateSchemaThreeTests: XCTestCase {
         let other = try b.claimDue(keys, worker: "wb", lease: 120, limit: 10, now: 0)
         XCTAssertEqual(other.claimed.count, 0, "another worker waits for the lease")
         XCTAssertGreaterThan(other.nextCheck ?? 0, Date().timeIntervalSince1970 + 60, "until it runs out")
+        XCTAssertEqual(other.later.map(\.name), ["x"], "put off until the lease runs out")
+        XCTAssertEqual(other.later.first?.at ?? 0, other.nextCheck ?? 1, accuracy: 0.001)
         let own = try a.claimDue(keys, worker: "wa", lease: 120, limit: 10, now: 0)
         XCTAssertEqual(own.claimed.map(\.name), ["x"], "its own worker takes it again at once")
         // Not due (a run recorded): the next check is its due time, not its lease's end.
@@ -126,5 +128,11 @@ final class StateSchemaThreeTests: XCTestCase {
         let later = try a.claimDue(keys + [SourceKey(name: "y", type: "json")], worker: "wa", lease: 120, limit: 10, now: 0)
         XCTAssertEqual(later.claimed.map(\.name), ["y"])
         XCTAssertEqual(try XCTUnwrap(later.nextCheck), due, accuracy: 0.01)
+        XCTAssertEqual(later.later.map(\.name), ["x"])
+        XCTAssertEqual(later.later.first?.at ?? 0, due, accuracy: 0.01)
+        // Due and free, left out by the limit: not put off (offered again at the next look).
+        let limited = try b.claimDue([SourceKey(name: "z1", type: "json"), SourceKey(name: "z2", type: "json")], worker: "wb", lease: 120, limit: 1, now: 0)
+        XCTAssertEqual(limited.claimed.count, 1)
+        XCTAssertEqual(limited.later.map(\.name), [])
     }
 }

@@ -15,6 +15,15 @@ public struct Scheduler: Sendable {
     static let busyLookInterval = 1.0
     /// The timer never sleeps longer than this, so a clock jump is noticed.
     static let maxSleep = 60.0
+    /// A look's rounds of offers at most (each is one call to the state): a bound, should a
+    /// state keep saying its candidates are due later while this clock says they are due now.
+    static let maxRoundsPerLook = 64
+    /// A candidate the state put off is not offered again sooner than this.
+    static let minimumPostpone = 0.05
+
+    /// How many ready sources a round of a look offers with `free` slots: twice the slots, at
+    /// least 32, so that a few not due (another worker's) do not leave a slot empty.
+    static func offered(free: Int) -> Int { max(2 * free, 32) }
 
     public init(engine: Engine, retention: Double) {
         self.engine = engine
@@ -75,11 +84,19 @@ public struct Scheduler: Sendable {
                     let paused = delivery.sinksPausedUntil.flatMap { $0 > now ? $0 : nil }
                     if let paused { look = min(look, paused) }
                     queue.advance(to: now)
-                    let candidates = paused != nil || busy || running.count >= limit ? [] : queue.candidates.map { sources[$0] }
-                    if !candidates.isEmpty {
+                    // A look offers the state the first few ready sources of the line, a few
+                    // times the free slots, not every ready one (that made each look a pass over
+                    // all sources, and a cycle O(n²)); those the state says are not due yet leave
+                    // the line until they are (`postpone`), and the next few are offered, until
+                    // the slots are full, the line is empty, or a round moves nothing.
+                    var rounds = 0
+                    while paused == nil && !busy && running.count < limit && queue.readyCount > 0 && rounds < Self.maxRoundsPerLook {
+                        rounds += 1
+                        let free = limit - running.count
+                        let candidates = queue.candidates(max: Self.offered(free: free)).map { sources[$0] }
                         lastLook = now
                         do throws(StateError) {
-                            let claim = try await delivery.gateway.claimDue(candidates.map { SourceKey(name: $0.settings.name, type: $0.settings.type) }, limit: limit - running.count, now: now)
+                            let claim = try await delivery.gateway.claimDue(candidates.map { SourceKey(name: $0.settings.name, type: $0.settings.type) }, limit: free, now: now)
                             if let note = outage.ended() { observer(.warning(source: "state", message: note)) }
                             for (name, state) in claim.claimed {
                                 guard let configured = byName[name] else { continue }
@@ -87,15 +104,22 @@ public struct Scheduler: Sendable {
                                 if let i = indexOf[name] { queue.started(i) }
                                 group.addTask { .finished(await runOnce(configured, previous: state, observer: observer)) }
                             }
+                            for (name, at) in claim.later {
+                                if let i = indexOf[name] { queue.postpone(i, until: max(at, now + Self.minimumPostpone)) }
+                            }
                             // A due source left over is another worker's claim in progress, or
                             // one past `limit` (looked at again when a run ends).
                             if let next = claim.nextCheck, running.count < limit { look = min(look, max(next, now + 0.05)) }
+                            if claim.claimed.isEmpty && claim.later.isEmpty { break }
                         } catch {
                             let retry = outage.failed()
                             observer(.warning(source: "state", message: "cannot reach the state, looking again in \(Durations.format(retry)): \(error.message)"))
                             look = min(look, now + retry)
+                            break
                         }
                     }
+                    // Rounds left over (a long line of sources other workers hold): soon.
+                    if rounds == Self.maxRoundsPerLook && running.count < limit && queue.readyCount > 0 { look = min(look, now + 0.05) }
                     now = Timestamp.now().seconds
                     queue.advance(to: now)
                     let soonest = queue.soonest() ?? look
