@@ -15,6 +15,14 @@ public struct StateUnderTest {
     /// Every backend, SQLite first.
     public static let backends = Backend.allCases
 
+    /// A fresh state of every kind, named: in memory, then each of `backends` (a SQLite file in
+    /// a new folder, a new PostgreSQL schema), for suites that hold every backend to one test.
+    public static func everyBackend() throws -> [(name: String, state: any StateBackend)] {
+        var out: [(name: String, state: any StateBackend)] = [("memory", InMemoryState())]
+        for b in backends { out.append((b.rawValue, try StateUnderTest(b, dir: TempDir()).open())) }
+        return out
+    }
+
     public let backend: Backend
     /// The SQLite file's folder (the test's own).
     public let dir: TempDir

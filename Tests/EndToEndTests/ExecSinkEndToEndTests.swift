@@ -161,7 +161,9 @@ final class ExecSinkEndToEndTests: XCTestCase {
         p.waitUntilExit()
         let err = dir.read("err") ?? ""
         XCTAssertEqual(p.terminationStatus, 130, err)
-        XCTAssertLessThan(Date().timeIntervalSince(start), 4, "the program's 60 s are not waited for")
+        // Under 10 s: a ThreadSanitizer binary beside the rest of CI has taken 6 s to stop a run
+        // (the webhook sink's twin of this test); the program's 60 s are what must not be waited.
+        XCTAssertLessThan(Date().timeIntervalSince(start), 10, "the program's 60 s are not waited for")
         XCTAssertTrue(err.contains("exec sink: command python3: interrupted and killed; 3 items not written"), err)
         XCTAssertEqual(ProcessProbe.survivors(pidFile: dir.path + "/pids", marker: dir.path), [], "the program and its child are gone")
         let next = try BinaryRunner.run(["run", "-c", config(dir, "deliver.json", sink: #"{"type":"exec","command":["python3","deliver.py"]}"#), "--state", state])

@@ -7,11 +7,7 @@ import TributaryTestSupport
 /// candidate that is not due yet named with its time (`DueClaim.later`), so that `watch` stops
 /// offering it until then; due ones left out by the limit are not named.
 final class StateClaimDueTests: XCTestCase {
-    func backends() throws -> [(String, any StateBackend)] {
-        var out: [(String, any StateBackend)] = [("memory", InMemoryState())]
-        for b in StateUnderTest.backends { out.append((b.rawValue, try StateUnderTest(b, dir: TempDir()).open())) }
-        return out
-    }
+    func backends() throws -> [(name: String, state: any StateBackend)] { try StateUnderTest.everyBackend() }
 
     func testCandidatesNotDueAreNamedWithTheirTimes() throws {
         for (name, state) in try backends() {

@@ -8,11 +8,7 @@ import TributaryTestSupport
 /// backend: set, read back, replaced, claimed once, kept with a batch only when it commits,
 /// keyed whatever the key's length, forgotten by retention.
 final class StateValuesTests: XCTestCase {
-    func backends() throws -> [(String, any StateBackend)] {
-        var out: [(String, any StateBackend)] = [("memory", InMemoryState())]
-        for b in StateUnderTest.backends { out.append((b.rawValue, try StateUnderTest(b, dir: TempDir()).open())) }
-        return out
-    }
+    func backends() throws -> [(name: String, state: any StateBackend)] { try StateUnderTest.everyBackend() }
 
     func testValuesAreSetReadReplacedAndClaimedOnce() throws {
         for (name, state) in try backends() {
