@@ -1,4 +1,5 @@
 import XCTest
+import TributaryTestSupport
 @testable import TributaryCore
 @testable import TributaryBase
 @testable import TributaryJSON
@@ -66,6 +67,22 @@ final class RedactorTests: XCTestCase {
             XCTAssertFalse(Redactor.redactText(text).contains("SECRET"), text)
         }
         XCTAssertEqual(Redactor.redactText("see https://h/p?key=\(mark)S; then"), "see https://h/p?key=***; then")
+    }
+
+    /// The scheme's `://` is found by a loop over scalars: the same range as `firstRange(of:)`
+    /// on strings of the delimiters, letters and combining marks, and the same redaction.
+    func testTheSchemeSeparatorIsTheFirstColonSlashSlash() {
+        var rng = SeededGenerator(seed: 34)
+        let alphabet = [":", "/", "a", "@", "?", "\u{301}"]
+        for _ in 0..<20_000 {
+            let s = (0..<rng.below(12)).map { _ in alphabet[rng.below(alphabet.count)] }.joined()
+            let scalars = Substring(s).unicodeScalars
+            XCTAssertEqual(Redactor.URLParts.schemeSeparator(in: scalars), scalars.firstRange(of: "://".unicodeScalars), s)
+        }
+        XCTAssertEqual(Redactor.redactURL("a:b://u:p@h/x"), "a:b://***@h/x")
+        XCTAssertEqual(Redactor.redactURL("x:/y://u:p@h"), "x:/y://***@h")
+        XCTAssertEqual(Redactor.redactURL("u:p@h/p"), "u:p@h/p", "no scheme: no authority")
+        XCTAssertEqual(Redactor.redactURL("https:"), "https:")
     }
 
     func testSecretHeaders() {
