@@ -111,8 +111,11 @@ final class Database {
         return Statement(db: self, stmt: s)
     }
 
-    func transaction<T>(_ body: () throws(StateError) -> T) throws(StateError) -> T {
-        try exec("BEGIN IMMEDIATE")
+    /// `body` in one transaction: committed when it returns, rolled back when it throws.
+    /// `immediate` (the default) takes the file's write lock at the start; a read-only body
+    /// passes false (`BEGIN`: one read lock for all its reads, and no writer kept waiting).
+    func transaction<T>(immediate: Bool = true, _ body: () throws(StateError) -> T) throws(StateError) -> T {
+        try exec(immediate ? "BEGIN IMMEDIATE" : "BEGIN")
         do {
             let v = try body()
             try exec("COMMIT")

@@ -267,20 +267,15 @@ extension SQLiteState {
         let s = try db.statement("SELECT last_run, last_success, failures, next_due, last_error FROM sources WHERE name = ?")
         var due: [(name: String, state: SourceState)] = []
         var later: [(name: String, at: Double)] = []
-        try db.exec("BEGIN")
-        do throws(StateError) {
+        try db.transaction(immediate: false) { () throws(StateError) in
+            // Reset before the transaction ends: a statement left mid-step holds its read.
+            defer { sqlite3_reset(s.stmt) }
             for c in candidates {
                 sqlite3_reset(s.stmt)
                 s.bind(1, c.name)
                 let state = try s.step() ? SourceState(lastRun: s.double(0), lastSuccess: s.double(1), failures: s.int(2) ?? 0, nextDue: s.double(3), lastError: s.string(4)) : SourceState()
                 if let next = state.nextDue, next > now { later.append((c.name, next)) } else { due.append((c.name, state)) }
             }
-            sqlite3_reset(s.stmt)
-            try db.exec("COMMIT")
-        } catch {
-            sqlite3_reset(s.stmt)
-            try? db.exec("ROLLBACK")
-            throw error
         }
         due.sort { ($0.state.nextDue ?? -Double.infinity) < ($1.state.nextDue ?? -Double.infinity) }
         return DueClaim(claimed: Array(due.prefix(max(0, limit))), nextCheck: later.map(\.at).min(), later: later)
