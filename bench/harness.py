@@ -914,9 +914,27 @@ def proc_rss_kib(pid, key="VmRSS"):
     return 0
 
 
-def watch_sample(pid, nginx_pids, jsonl):
-    return {"t": time.time(), "cpu": proc_cpu_seconds([pid]), "rss": proc_rss_kib(pid), "anon": proc_rss_kib(pid, "RssAnon"),
-            "file": proc_rss_kib(pid, "RssFile"), "nginx": proc_cpu_seconds(nginx_pids),
+def proc_mapped_kib(pid, prefix):
+    """Resident KiB of the mappings of files whose path starts with `prefix` (/proc/<pid>/smaps):
+    the SQLite state's mmap of its database (and of its -shm) in the watch mode."""
+    total, inside = 0, False
+    try:
+        with open(f"/proc/{pid}/smaps") as f:
+            for line in f:
+                head = line.split(None, 5)
+                if head and "-" in head[0] and len(head) >= 5 and not head[0].endswith(":"):
+                    inside = len(head) == 6 and head[5].strip().startswith(prefix)
+                elif inside and line.startswith("Rss:"):
+                    total += int(line.split()[1])
+    except (FileNotFoundError, ProcessLookupError):
+        pass
+    return total
+
+
+def watch_sample(pid, nginx_pids, jsonl, state):
+    return {"t": time.time(), "cpu": proc_cpu_seconds([pid]), "rss": proc_rss_kib(pid), "hwm": proc_rss_kib(pid, "VmHWM"), "anon": proc_rss_kib(pid, "RssAnon"),
+            "file": proc_rss_kib(pid, "RssFile"), "state": proc_mapped_kib(pid, state),
+            "state_size": os.path.getsize(state) if os.path.exists(state) else 0, "nginx": proc_cpu_seconds(nginx_pids),
             "lines": count_lines(jsonl) if os.path.exists(jsonl) else 0, "load": loadavg()[0]}
 
 
@@ -1020,7 +1038,7 @@ def mode_watch(scratch):
                 if proc.poll() is not None:
                     die(f"watch: tributary watch exited early ({proc.returncode}); see {wdir}/watch.log")
                 time.sleep(min(0.5, max(0.0, target - time.time())))
-            smp = watch_sample(pid, nginx.pids, jsonl)
+            smp = watch_sample(pid, nginx.pids, jsonl, state)
             samples.append(smp)
             start = time.time()
             c = run_measured(curl_cmd, curl_out, cwd=wdir, server_pids=nginx.pids)
@@ -1030,8 +1048,8 @@ def mode_watch(scratch):
                 die(f"watch: curl failed (exit {c['rc']}) in cycle {k}:\n{c['stderr'][-2000:]}")
             c["bytes"] = os.path.getsize(curl_out)
             curl_runs.append(c)
-            log(f"watch cycle {k}/{cycles}: tributary CPU {smp['cpu'] - samples[-2]['cpu']:.2f} s, RSS {smp['rss'] / 1024:.1f} MiB, "
-                f"{smp['lines']} items written; curl {c['wall']:.2f} s wall, {c['cpu']:.2f} s CPU (load {smp['load']})")
+            log(f"watch cycle {k}/{cycles}: tributary CPU {smp['cpu'] - samples[-2]['cpu']:.2f} s, RSS {smp['rss'] / 1024:.1f} MiB "
+                f"(the state's mapped database {smp['state'] / 1024:.1f} MiB), {smp['lines']} items written; curl {c['wall']:.2f} s wall, {c['cpu']:.2f} s CPU (load {smp['load']})")
         # A source is due an interval after its last run, so Tributary's cycles drift later when
         # a cycle takes long: wait (at most two more intervals) until every URL has had its
         # `cycles` requests, then take a last sample and stop it.
@@ -1050,7 +1068,7 @@ def mode_watch(scratch):
             if len(seen) >= count and min(seen.values()) >= cycles:
                 break
             time.sleep(1)
-        end = watch_sample(pid, nginx.pids, jsonl)
+        end = watch_sample(pid, nginx.pids, jsonl, state)
         log(f"watch: end at {end['t'] - t0:.0f} s: tributary CPU {end['cpu'] - samples[-1]['cpu']:.2f} s since the last sample, "
             f"RSS {end['rss'] / 1024:.1f} MiB")
         proc.send_signal(signal.SIGTERM)
@@ -1126,6 +1144,15 @@ def mode_watch(scratch):
     anon_series = ", ".join(f"{s_['anon'] / 1024:.1f}" for s_ in samples[1:] + [end])
     file_series = ", ".join(f"{s_['file'] / 1024:.1f}" for s_ in samples[1:] + [end])
     growth = rss_last - rss2
+    # The state's mmap (PRAGMA mmap_size): file pages of the database, resident as they are
+    # read, at most the file's size; apart from them, the process's own memory.
+    own = [s_["rss"] - s_["state"] for s_ in samples[1:] + [end]]
+    own_growth = own[-1] - own[1]
+    state_series = ", ".join(f"{s_['state'] / 1024:.1f}" for s_ in samples[1:] + [end])
+    # VmHWM: the highest RSS so far, inside the cycles too (the samples fall between them).
+    hwm_series = ", ".join(f"{s_['hwm'] / 1024:.1f}" for s_ in samples[1:] + [end])
+    hwm_growth = end["hwm"] - samples[2]["hwm"]
+    size_series = ", ".join(f"{s_['state_size'] / 1048576:.1f}" for s_ in samples[1:] + [end])
     spans = [st["last"] - st["first"] for st in trib_cycles if st["requests"]]
     ng_total = end["nginx"] - samples[0]["nginx"]
     total_wall = end["t"] - t0
@@ -1141,7 +1168,15 @@ def mode_watch(scratch):
             f"{max(rss_series[:2]) / 1024:.1f} MiB, the highest after {max(rss_series[2:]) / 1024:.1f} MiB "
             f"({max(rss_series[2:]) - max(rss_series[:2]):+d} KiB); every sample: {', '.join(f'{r / 1024:.1f}' for r in rss_series)} MiB; "
             f"of which anonymous (RssAnon): {anon_series} MiB, "
-            f"file pages (RssFile: the binary, libraries, the SQLite state's mmap): {file_series} MiB.",
+            f"file pages (RssFile: the binary, libraries, the SQLite state's mmap): {file_series} MiB; "
+            f"of RssFile, the state's database mapped (smaps): {state_series} MiB, the database file {size_series} MiB.",
+            "",
+            f"**RSS apart from the state's mapped database (anonymous memory, the binary and libraries), sample 2 to the end: "
+            f"{own[1] / 1024:.1f} MiB to {own[-1] / 1024:.1f} MiB, {own_growth:+d} KiB** "
+            f"({'within' if own_growth <= 1024 else 'over'} 1 MiB); every sample: {', '.join(f'{r / 1024:.1f}' for r in own)} MiB.",
+            "",
+            f"**Peak RSS so far (VmHWM, which covers the cycles themselves, not only the idle moments the samples fall in), "
+            f"sample 2 to the end: {hwm_growth:+d} KiB**; every sample: {hwm_series} MiB.",
             "",
             "Tributary's cycles, from nginx's access log (cycle k of a URL = Tributary's k-th request of it): "
             + "; ".join(f"{k}: {st['requests']} requests ({st['200']} x 200, {st['304']} x 304{', ' + str(st['other']) + ' other' if st['other'] else ''}), "

@@ -240,6 +240,31 @@ final class EngineTests: XCTestCase {
         XCTAssertNotNil(state.snapshot.sources["a"]?.lastSuccess)
     }
 
+    /// Freed memory goes back to the kernel when the scheduler goes idle after runs (nothing in
+    /// flight, nothing due for a second or more), once per idle spell; never while sources run
+    /// back to back with less than a second between them.
+    func testTheSchedulerGivesFreedMemoryBackWhenItGoesIdleAfterRuns() async throws {
+        func watch(interval: Double, for seconds: Double) async throws -> (runs: Int, givenBack: Int) {
+            let runs = Locked(0), given = Locked(0)
+            let source = ConfiguredSource(settings: SourceSettings(name: "a", type: "test", interval: interval, jitter: 0),
+                                          source: ScriptedSource(batches: [], onRun: { runs.withLock { $0 += 1 } }))
+            let stop = StopFlag()
+            let engine = Engine(sources: [source], delivery: Delivery(sinks: [InMemorySink()], state: InMemoryState(), options: Delivery.Options(dedupeAcrossSources: false)),
+                                transport: CannedTransport(status: 404, body: ""), options: Engine.Options(grace: 1), stopping: stop)
+            let task = Task { await Scheduler(engine: engine, retention: 86400, giveBackFreedMemory: { given.withLock { $0 += 1 } }).run { _ in } }
+            try await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
+            stop.set()
+            await task.value
+            return (runs.withLock { $0 }, given.withLock { $0 })
+        }
+        let idle = try await watch(interval: 1.5, for: 3.8)
+        XCTAssertTrue((2...3).contains(idle.runs), "every 1.5 s for 3.8 s: \(idle.runs) runs")
+        XCTAssertTrue((1...idle.runs).contains(idle.givenBack), "once after each run at most, at least once: \(idle.givenBack) for \(idle.runs) runs")
+        let busy = try await watch(interval: 0.4, for: 1.5)
+        XCTAssertGreaterThanOrEqual(busy.runs, 2)
+        XCTAssertEqual(busy.givenBack, 0, "never idle for a second: \(busy.runs) runs")
+    }
+
     /// A look offers the front of the line; the state's answer that a source is not due takes
     /// it out of the line until its time (`DueClaim.later`), when it runs. 600 sources, a
     /// third due now, a third in a second (put off by the state, not by this worker), a third
