@@ -84,7 +84,7 @@ enum Flags {
     static let replay = Flag("--replay", .value(placeholder: "DIR"), "answer every request from recordings in DIR; no network at all")
     static let respectSchedule = Flag("--respect-schedule", .optionalValue(placeholder: "PERIOD"), "run only the sources that are due (interval, backoff after failures), so a timer or cron entry runs each source on its own interval; PERIOD is how often the timer calls (default 5m, the shipped timer's): a source due within half of it runs now rather than a whole period late")
     static let quiet = Flag("--quiet", short: "-q", "log warnings and errors only: no summary on stderr (--log-level warn)")
-    static let verbose = Flag("--verbose", short: "-v", "also log each HTTP request (method, URL, status, bytes, time, page) and each source as it finishes (--log-level debug)")
+    static let verbose = Flag("--verbose", short: "-v", "also log each HTTP request (method, URL, status, bytes, time, page), the webhook sink's too, and each source as it finishes (--log-level debug)")
     static let logFormat = Flag("--log-format", .choice(LogFormat.allCases.map(\.rawValue)), "logs on stderr as text lines (local time) or one JSON object per line (UTC); the summary too")
     static let logLevel = Flag("--log-level", .choice(LogLevel.allCases.map(\.rawValue)), "the least severe records logged (default info); overrides --quiet and --verbose")
     static let metricsFile = Flag("--metrics-file", .value(placeholder: "FILE"), "after the run (each batch under watch), write Prometheus metrics to FILE, atomically (default metrics.file)")

@@ -65,10 +65,14 @@ struct Lifecycle {
         }
         defer { server?.stop() }
         let stopping = StopFlag()
-        let delivery = runner.makeDelivery(state: state, stopping: stopping, watch: watch)
+        // --verbose (--log-level debug): a line per HTTP request, the sinks' too (the webhook's).
+        var sinkRequests: (@Sendable (String, HTTPRequestRecord) -> Void)? = nil
+        if log.enabled(.debug) {
+            sinkRequests = { @Sendable sink, r in log.debug("sink \(sink): " + r.message, fields: Log.fields(r) + [("sink", .string(sink))]) }
+        }
+        let delivery = runner.makeDelivery(state: state, stopping: stopping, watch: watch, requestLog: sinkRequests)
         var options = Engine.Options(respectSchedule: runner.args.given(ifDeclared: Flags.respectSchedule), dueWithin: dueWithin,
                                      concurrency: config.http.concurrency, grace: Self.grace, explain: runner.args.is(.test))
-        // --verbose (--log-level debug): a line per HTTP request.
         if log.enabled(.debug) { options.requestLog = { source, r in log.debug(r.message, source: source, fields: Log.fields(r)) } }
         let engine = Engine(sources: selected, delivery: delivery, transport: transport, options: options, stopping: stopping)
         let start = DispatchTime.now().uptimeNanoseconds

@@ -114,14 +114,17 @@ struct Runner {
     /// The delivery of this command: the configured sinks, or JSON Lines on stdout (`test`,
     /// `--jsonl`, `--dry-run`), over `state`, with `watch`'s policies when `watch` (ids kept apart
     /// per source run, sink and state outages waited out).
-    func makeDelivery(state: (any StateBackend)?, stopping: StopFlag, watch: Bool) -> Delivery {
+    /// `requestLog`: where the sinks' HTTP requests are logged (`--verbose`).
+    func makeDelivery(state: (any StateBackend)?, stopping: StopFlag, watch: Bool,
+                      requestLog: (@Sendable (_ sink: String, _ record: HTTPRequestRecord) -> Void)? = nil) -> Delivery {
         let toStdout = args.is(.test) || dryRun || args.given(ifDeclared: Flags.jsonl)
         let stdoutLines = ConfigLoader.sink([("type", .string("jsonl")), ("path", .string("-"))], registry: BuiltinRegistry.standard)
         let sinks: [any Sink] = toStdout ? stdoutLines.map { [$0.sink] } ?? [] : config.sinks.map(\.sink)
-        let options = Delivery.Options(emitAll: args.given(ifDeclared: Flags.all), dedupeAcrossSources: !watch, stopOnFailure: watch ? stopping : nil,
+        var options = Delivery.Options(emitAll: args.given(ifDeclared: Flags.all), dedupeAcrossSources: !watch, stopOnFailure: watch ? stopping : nil,
                                        lines: BuiltinRegistry.standard.itemLines, sinkNames: toStdout ? ["stdout"] : config.sinks.map(\.name),
                                        worker: worker, lease: config.lease, waitsOutStateOutages: watch, waitsOutSinkOutages: watch,
                                        stories: testStories ?? config.stories, retention: config.retention)
+        options.requestLog = requestLog
         return Delivery(sinks: sinks, sinkFilters: toStdout ? [] : config.sinks.map(\.filter), state: state, options: options)
     }
 

@@ -106,6 +106,36 @@ final class WebhookEndToEndTests: XCTestCase {
         XCTAssertTrue(again.stderr.contains("7 fetched  0 new"), again.stderr)
     }
 
+    /// `--verbose` logs each of the webhook's requests (each attempt of a retried one) under the
+    /// sink's name, with the URL as the sink shows it: its path and query never appear.
+    func testVerboseLogsEachWebhookRequestWithoutItsSecretPath() throws {
+        let server = try receiver { n in n == 0 ? LoopbackResponse(status: 503) : nil }
+        defer { server.stop() }
+        let dir = TempDir()
+        defer { dir.remove() }
+        let url = server.url("/services/T0SECRET/B0SECRET?token=TOPSECRET-TOKEN-42")
+        let cfg = config(dir, source: items(dir, 3), sink: #"{"type":"webhook","name":"hooks","url":"\#(url)","format":"json","retries":2}"#)
+        let r = try BinaryRunner.run(["run", "-c", cfg, "--no-state", "-v"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(server.requestCount, 2)
+        let lines = r.stderr.split(separator: "\n").filter { $0.contains("sink hooks: POST ") }
+        XCTAssertEqual(lines.count, 2, r.stderr)
+        let shown = server.baseURL + "/***"
+        XCTAssertTrue(lines[0].contains("sink hooks: POST \(shown) 503 "), r.stderr)
+        XCTAssertTrue(lines[1].contains("sink hooks: POST \(shown) 200 ") && lines[1].hasSuffix(" attempt 2"), r.stderr)
+        for secret in ["T0SECRET", "B0SECRET", "TOPSECRET-TOKEN-42"] { XCTAssertFalse(r.stderr.contains(secret), r.stderr) }
+        // Not without -v; and as JSON, the sink's name is a field of its own.
+        let quiet = try BinaryRunner.run(["run", "-c", cfg, "--no-state"])
+        XCTAssertFalse(quiet.stderr.contains("POST"), quiet.stderr)
+        let json = try BinaryRunner.run(["run", "-c", cfg, "--no-state", "-v", "--log-format", "json"])
+        let records = json.stderr.split(separator: "\n").compactMap { try? JSONParser.parse(Array($0.utf8)) }
+        let posts = records.filter { $0[path: "method"] == .string("POST") }
+        XCTAssertEqual(posts.count, 1, json.stderr)
+        XCTAssertEqual(posts.first?[path: "sink"], .string("hooks"))
+        XCTAssertEqual(posts.first?[path: "url"], .string(shown))
+        XCTAssertEqual(posts.first?[path: "status"], .number(JSONNumber(200)))
+    }
+
     func testA4xxFailsAtOnceWithExit3AndTheNextRunSendsTheSameItemsAgain() throws {
         let server = try receiver { n in n == 0 ? LoopbackResponse(status: 400, body: Array("invalid payload; your token was TOPSECRET-TOKEN-42".utf8)) : nil }
         defer { server.stop() }

@@ -45,6 +45,9 @@ public final class Delivery: @unchecked Sendable {
         /// keeps failing), and the next batch after it tries again (`watch`). Otherwise a sink
         /// failure stops all delivery (`run`: exit 3).
         public var waitsOutSinkOutages = false
+        /// `--verbose`: each HTTP request a sink sends (the webhook's), with the sink's name
+        /// (`SinkContext.requestLog`).
+        public var requestLog: (@Sendable (_ sink: String, _ record: HTTPRequestRecord) -> Void)? = nil
         /// How items read as text, for the sinks (`SinkContext.lines`): `Registry.itemLines`.
         public var lines: ItemLines
         /// The `stories` section: every emitted item gets its story, and under `action: drop`
@@ -88,7 +91,7 @@ public final class Delivery: @unchecked Sendable {
     public init(sinks: [any Sink], sinkFilters: [ItemFilter?] = [], state: (any StateBackend)?, options: Options = Options()) {
         self.gateway = StateGateway(state: state, worker: options.worker, lease: options.lease)
         self.sinks = SinkSet(sinks: sinks, filters: sinkFilters, names: sinks.indices.map { $0 < options.sinkNames.count ? options.sinkNames[$0] : "sinks[\($0)]" },
-                             lines: options.lines, waitsOutOutages: options.waitsOutSinkOutages)
+                             lines: options.lines, waitsOutOutages: options.waitsOutSinkOutages, requestLog: options.requestLog)
         self.policy = BatchPolicy(emitAll: options.emitAll)
         self.stories = options.stories.map { StoryStage(settings: $0, retention: options.retention, hasState: state != nil) }
         self.options = options

@@ -55,14 +55,19 @@ public struct SinkContext: Sendable {
     /// How items read as a line of text: the lines the source types registered, for sinks that
     /// write text for people.
     public let lines: ItemLines
+    /// `--verbose`: where a sink that sends HTTP requests (`HTTPClient.requestLog`) logs each
+    /// one, under the sink's name; nil otherwise.
+    public let requestLog: (@Sendable (HTTPRequestRecord) -> Void)?
 
     public init(window store: SinkWindowStore?, lines: ItemLines = .standard, interruption: StopFlag = StopFlag(),
-                warn: @escaping @Sendable (String) -> Void = { _ in }, reject: @escaping @Sendable (_ item: Item, _ reason: String) -> Void = { _, _ in }) {
+                warn: @escaping @Sendable (String) -> Void = { _ in }, reject: @escaping @Sendable (_ item: Item, _ reason: String) -> Void = { _, _ in },
+                requestLog: (@Sendable (HTTPRequestRecord) -> Void)? = nil) {
         self.store = store
         self.lines = lines
         self.interruption = interruption
         self.warnHandler = warn
         self.rejectHandler = reject
+        self.requestLog = requestLog
     }
 
     /// True when the run has a state file (its windows can be loaded and saved).

@@ -50,13 +50,18 @@ final class SinkSet: @unchecked Sendable {
         var backoff = StateOutage()
     }
 
-    init(sinks: [any Sink], filters: [ItemFilter?], names: [String], lines: ItemLines, waitsOutOutages: Bool) {
+    init(sinks: [any Sink], filters: [ItemFilter?], names: [String], lines: ItemLines, waitsOutOutages: Bool,
+         requestLog: (@Sendable (_ sink: String, _ record: HTTPRequestRecord) -> Void)? = nil) {
         members = sinks.enumerated().map { i, s in
             Member(sink: s, filter: i < filters.count ? filters[i] : nil, name: i < names.count ? names[i] : "sinks[\(i)]")
         }
         self.lines = lines
         self.waitsOutOutages = waitsOutOutages
+        self.requestLog = requestLog
     }
+
+    /// `Delivery.Options.requestLog`: given to each sink's context under its name.
+    private let requestLog: (@Sendable (_ sink: String, _ record: HTTPRequestRecord) -> Void)?
 
     var count: Int { members.count }
     var names: [String] { members.map(\.name) }
@@ -71,8 +76,13 @@ final class SinkSet: @unchecked Sendable {
         for (i, m) in members.enumerated() {
             let notes = m.notes
             let store = windows.map { load in SinkWindowStore(load: load, save: { key, items in notes.saveWindow(key, items) }) }
+            var sinkLog: (@Sendable (HTTPRequestRecord) -> Void)? = nil
+            if let log = requestLog {
+                let name = m.name
+                sinkLog = { @Sendable record in log(name, record) }
+            }
             let context = SinkContext(window: store, lines: lines, interruption: interruption, warn: warn,
-                                      reject: { item, reason in notes.reject(item.id, reason) })
+                                      reject: { item, reason in notes.reject(item.id, reason) }, requestLog: sinkLog)
             do throws(SinkError) { try m.sink.open(context) } catch {
                 throw SinkSetOpenError(index: i, error: error)
             }

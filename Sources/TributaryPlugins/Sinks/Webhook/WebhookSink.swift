@@ -188,6 +188,17 @@ public final class WebhookSink: Sink {
         let attempts = AttemptLog(inner: transport, method: method, limit: retries + 1, shown: shownURL, shouldRetry: Self.shouldRetry, warn: { context.warn($0) })
         var client = HTTPClient(transport: attempts, retries: retries, timeout: timeout)
         client.shouldRetry = Self.shouldRetry
+        // --verbose: each attempt, under the URL as the sink shows it (its path and query can
+        // be the secret, as in Slack's and Discord's hook URLs: never shown).
+        if let log = context.requestLog {
+            let shown = shownURL
+            client.requestLog = { record in
+                var r = record
+                r.url = shown
+                r.error = r.error?.replacing(target, with: shown)
+                log(r)
+            }
+        }
         let outcome = handOff.wait { [client] () throws(HTTPError) in
             try await client.fetch(request)
         }
