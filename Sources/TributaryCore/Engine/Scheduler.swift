@@ -22,8 +22,9 @@ public struct Scheduler: Sendable {
     static let minimumPostpone = 0.05
     /// Nothing in flight and nothing due for at least this long, after runs have ended: the
     /// freed memory is given back to the kernel (`FreedMemory`). glibc keeps what a burst of
-    /// runs freed in each thread's arena; without this, a watch's RSS between cycles crept up
-    /// in steps with the largest burst so far (+2.7 MiB over 10 cycles of 10,000 sources).
+    /// runs freed in each thread's arena, so a watch's RSS between cycles crept up in steps with
+    /// the largest burst so far; this gives back the pages that are wholly free (10,000
+    /// sources: 6-8 MiB less, though the growth is not always gone; Docs/PERFORMANCE.md).
     static let idleBeforeGivingBack = 1.0
 
     /// How many ready sources a round of a look offers with `free` slots: twice the slots, at
@@ -60,7 +61,7 @@ public struct Scheduler: Sendable {
         let limit = engine.sourcesInFlight
         var outage = StateOutage()
         var lastLook = -Double.infinity
-        var endedSinceGivingBack = 0
+        var ranSinceGivingBack = false
 
         await withTaskGroup(of: Engine.GroupEvent.self) { group in
             group.addTask {
@@ -142,8 +143,8 @@ public struct Scheduler: Sendable {
                             return .timer
                         }
                     }
-                    if running.isEmpty && endedSinceGivingBack > 0 && delay >= Self.idleBeforeGivingBack {
-                        endedSinceGivingBack = 0
+                    if running.isEmpty && ranSinceGivingBack && delay >= Self.idleBeforeGivingBack {
+                        ranSinceGivingBack = false
                         giveBackFreedMemory()
                     }
                 }
@@ -152,7 +153,7 @@ public struct Scheduler: Sendable {
                 switch event {
                 case .finished(let r):
                     running.remove(r.name)
-                    endedSinceGivingBack += 1
+                    ranSinceGivingBack = true
                     // No recorded next time (the state could not be written): back off rather
                     // than hammer, less than the interval backoff while the state is unreachable.
                     unrecorded[r.name] = r.nextDue == nil ? (unrecorded[r.name] ?? 0) + 1 : nil
