@@ -218,7 +218,8 @@ public enum TributaryCommand {
                 let keepTags = args.is(.watch)
                 for i in config.sources.indices {
                     let tags = keepTags ? config.sources[i].written?["tags"] : nil
-                    config.sources[i].written = tags.map { JSONObject([("tags", $0)]) }
+                    // A copy: the tree's own would keep its pages (see `ConfigLoader.assemble`).
+                    config.sources[i].written = tags.map { JSONObject([("tags", $0.detached())]) }
                 }
             }
             // What loading freed (the file's bytes, its tape and JSON tree) sits in the main

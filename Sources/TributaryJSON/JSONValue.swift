@@ -86,3 +86,32 @@ public struct JSONObject: Equatable, Sendable {
         return true
     }
 }
+
+extension JSONValue {
+    /// A deep copy in new storage: every container and every string not stored inline is
+    /// allocated anew, so what the copy's readers keep holds none of the original's memory.
+    public func detached() -> JSONValue {
+        switch self {
+        case .string(let s): return .string(JSONValue.freshString(s))
+        case .number(let n): return .number(JSONNumber(text: JSONValue.freshString(n.text)))
+        case .array(let a): return .array(a.map { $0.detached() })
+        case .object(let o): return .object(o.detached())
+        default: return self
+        }
+    }
+
+    @inline(__always) static func freshString(_ s: String) -> String {
+        var s = s
+        return s.withUTF8 { String(decoding: $0, as: UTF8.self) }
+    }
+}
+
+extension JSONObject {
+    /// `JSONValue.detached()` of an object.
+    public func detached() -> JSONObject {
+        var out: [(key: String, value: JSONValue)] = []
+        out.reserveCapacity(entries.count)
+        for e in entries { out.append((JSONValue.freshString(e.key), e.value.detached())) }
+        return JSONObject(out)
+    }
+}

@@ -32,15 +32,23 @@ public struct KeyPathSet: Sendable {
     /// The set of `paths`, shared by every caller that asks for the same paths: a config of
     /// 10,000 sources with the same `fields` keeps one trie, not 10,000 (each about 0.6 KiB).
     public static func shared(_ paths: [KeyPath]) -> KeyPathSet {
-        if let known = made.withLock({ $0[paths] }) { return known }
+        // The set made last first: the sources of a large config mostly repeat one `fields`,
+        // and comparing with it is cheaper than hashing every path's keys (the paths come
+        // from `KeyPath(parsing:)`'s cache, so their components compare by identity).
+        if let known = made.withLock({ $0.last?.paths == paths ? $0.last : $0.byPaths[paths] }) { return known }
         let set = KeyPathSet(paths)
         made.withLock { cache in
-            if cache.count < madeLimit { cache[paths] = set }
+            if cache.byPaths.count < madeLimit { cache.byPaths[paths] = set }
+            cache.last = set
         }
         return set
     }
 
-    private static let made = Locked<[[KeyPath]: KeyPathSet]>([:])
+    private struct Made {
+        var byPaths: [[KeyPath]: KeyPathSet] = [:]
+        var last: KeyPathSet? = nil
+    }
+    private static let made = Locked(Made())
     private static let madeLimit = 1024
 
     public init(_ paths: [KeyPath]) {

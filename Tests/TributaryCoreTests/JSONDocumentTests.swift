@@ -76,4 +76,28 @@ final class JSONDocumentTests: XCTestCase {
             XCTAssertEqual(e as? JSONParseError, JSONParseError(offset: 6, line: 2, column: 3, message: "unexpected '@', expected a value"))
         }
     }
+
+    func testADetachedCopyIsEqualAndHoldsNoStringOfTheOriginal() throws {
+        let original = try JSONParser.parse(#"{"name":"a-source-name-longer-than-15","url":"http://127.0.0.1:8080/a/long/path.json","n":12345678901234567890,"fields":{"title":"snippet.title.of.the.record","list":["an element longer than fifteen bytes","é—non-ASCII text, also long",true,null]}}"#)
+        let copy = original.detached()
+        XCTAssertEqual(copy, original)
+        func strings(_ v: JSONValue) -> [String] {
+            switch v {
+            case .string(let s): return [s]
+            case .number(let n): return [n.text]
+            case .array(let a): return a.flatMap(strings)
+            case .object(let o): return o.entries.flatMap { [$0.key] + strings($0.value) }
+            default: return []
+            }
+        }
+        func address(_ s: String) -> UnsafeRawPointer? {
+            var s = s
+            return s.withUTF8 { UnsafeRawPointer($0.baseAddress) }
+        }
+        let before = strings(original), after = strings(copy)
+        XCTAssertEqual(before, after)
+        let long = zip(before, after).filter { $0.0.utf8.count > 15 }
+        XCTAssertEqual(long.count, 6, "the strings stored out of line: those a copy must not share")
+        for (a, b) in long { XCTAssertNotEqual(address(a), address(b), "\(a) is the original's storage") }
+    }
 }

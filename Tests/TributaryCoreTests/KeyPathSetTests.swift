@@ -50,4 +50,15 @@ final class KeyPathSetTests: XCTestCase {
         XCTAssertEqual(found[0].value, .number(JSONNumber(2)))
         XCTAssertNil(found[1].kind)
     }
+
+    func testSharedSetsAnswerForTheirOwnPathsWhicheverWasMadeLast() throws {
+        let a = try ["snippet.title", "snippet.description", "id.videoId"].map { try KeyPath(parsing: $0) }
+        let b = try ["title", "snippet.title"].map { try KeyPath(parsing: $0) }
+        let doc = try JSONDocument(#"{"title":"T","snippet":{"title":"S","description":"D"},"id":{"videoId":"V"}}"#).root()
+        for paths in [a, b, a, a, b] {
+            let set = KeyPathSet.shared(paths)
+            XCTAssertEqual(set.paths, paths)
+            XCTAssertEqual(set.lookup(in: doc).map(\.value), paths.map { doc[$0].value })
+        }
+    }
 }

@@ -84,7 +84,13 @@ extension ConfigLoader {
                 } else {
                     unresolved = missing.map { "\(part.file): \($0)" }
                 }
-                if var source = makeSource(obj, index: i, context: context, part: part, registry: registry, defaults: sourceDefaults, specs: &specs) {
+                // Built from a copy of its object: what a source keeps of it (its URL, key
+                // paths, names) would otherwise be strings of the parsed tree, a few in every
+                // page of it, and would keep all of the tree's pages once the rest is freed
+                // (10,000 sources: 12.9 MB free in 20,000 holes of the main arena, given back
+                // to nobody). The copy's strings sit beside the source's own objects, and the
+                // copy's containers, freed before the next source is built, are reused by it.
+                if var source = makeSource(obj.detached(), index: i, context: context, part: part, registry: registry, defaults: sourceDefaults, specs: &specs) {
                     source.unresolved = unresolved
                     source.written = i < part.writtenSources.count ? part.writtenSources[i].objectValue : nil
                     sources.append(source)
