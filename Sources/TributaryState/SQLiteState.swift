@@ -49,7 +49,10 @@ public final class SQLiteState: StateBackend, @unchecked Sendable {
             db = try Database(path: path)
             // WAL + NORMAL: a commit survives a killed process (kill -9); only an OS crash can lose
             // the last commits, and then items are emitted again (at-least-once), never lost.
-            try db.exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA cache_size=-32768; PRAGMA mmap_size=268435456; PRAGMA temp_store=MEMORY;")
+            // Reads go through the mmap; the page cache holds what a transaction writes. 4 MiB:
+            // at 32 MiB it kept every page a run had ever written (12 MB of a 10,000-source
+            // `watch`), at no gain in the state benchmark (Docs/PERFORMANCE.md, "watch at scale").
+            try db.exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA cache_size=-4096; PRAGMA mmap_size=268435456; PRAGMA temp_store=MEMORY;")
             try Self.migrate(db, path: path)
             version = Self.schemaVersion
         } catch {
