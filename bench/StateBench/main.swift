@@ -38,8 +38,10 @@ print("built a state of \(remembered) ids in \(String(format: "%.1f", ms(t) / 10
 
 func items(_ round: Int) -> [Item] {
     (0..<runSize).map { j in
-        // Half the run is already in state (ids from the bulk set), half is new this round.
-        let id = j % 2 == 0 ? "youtube:video:\(String(j * 997 + round, radix: 36))-\((j * 997 + round) % 997)" : "youtube:video:new-\(round)-\(j)"
+        // Half the run is already in state (ids from the bulk set, whatever its size), half is
+        // new this round.
+        let k = (j * 997 + round) % remembered
+        let id = j % 2 == 0 ? "youtube:video:\(String(k, radix: 36))-\(k % 997)" : "youtube:video:new-\(round)-\(j)"
         var item = Item(id: id, source: "bench", type: "json", kind: "video", title: "A video title number \(j) — Видео 视频", fetched: Timestamp(seconds: now))
         item.summary = String(repeating: "Some description text. ", count: 8)
         item.url = "https://www.youtube.com/watch?v=\(j)"
