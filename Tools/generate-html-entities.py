@@ -15,19 +15,8 @@ import sys
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Sources", "TributaryPluginKit", "Text", "HTMLEntities.swift")
 
 
-def swift_literal(value: str) -> str:
-    out = []
-    for ch in value:
-        c = ord(ch)
-        if ch == '"':
-            out.append('\\"')
-        elif ch == "\\":
-            out.append("\\\\")
-        elif 0x20 <= c < 0x7F:
-            out.append(ch)
-        else:
-            out.append("\\u{%X}" % c)
-    return '"' + "".join(out) + '"'
+def code_points(value: str) -> str:
+    return " ".join("%X" % ord(ch) for ch in value)
 
 
 def main() -> int:
@@ -43,13 +32,33 @@ def main() -> int:
         "// %d names; the %d legacy ones (`&copy`, `&amp`, ...) also appear without their `;`." % (len(names), len(legacy)),
         "",
         "extension HTMLText {",
-        "    /// Name after `&` (with its `;` where the name has one) -> the characters it stands for.",
-        "    static let namedReferences: [String: String] = [",
+        "    /// Name after `&` (with its `;` where the name has one) -> the characters it stands for,",
+        "    /// read from `referenceTable` on first use.",
+        "    static let namedReferences: [String: String] = {",
+        "        var references: [String: String] = [:]",
+        "        references.reserveCapacity(%d)" % len(names),
+        "        for line in referenceTable.utf8.split(separator: UInt8(ascii: \"\\n\")) {",
+        "            let fields = line.split(separator: UInt8(ascii: \" \"))",
+        "            var value = \"\"",
+        "            for hex in fields.dropFirst() {",
+        "                guard let code = UInt32(String(decoding: hex, as: UTF8.self), radix: 16), let scalar = Unicode.Scalar(code) else {",
+        "                    preconditionFailure(\"HTMLEntities.swift: a bad line: \\(String(decoding: line, as: UTF8.self))\")",
+        "                }",
+        "                value.unicodeScalars.append(scalar)",
+        "            }",
+        "            references[String(decoding: fields[0], as: UTF8.self)] = value",
+        "        }",
+        "        return references",
+        "    }()",
+        "",
+        "    /// One name a line, then the code points (hexadecimal) of the characters it stands for.",
+        "    /// One string rather than a dictionary literal: the literal took the type checker 4 s.",
+        "    private static let referenceTable = \"\"\"",
     ]
     for n in names:
-        lines.append("        %s: %s," % (swift_literal(n), swift_literal(table[n])))
+        lines.append("        %s %s" % (n, code_points(table[n])))
     lines += [
-        "    ]",
+        "        \"\"\"",
         "",
         "    /// The longest name in `namedReferences`, its `;` included.",
         "    static let longestReferenceName = %d" % longest,
