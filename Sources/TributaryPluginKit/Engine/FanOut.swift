@@ -1,11 +1,18 @@
 import TributaryCore
 
-/// Runs one step per input (a URL, a place), at most `limit` at once, for sources that read
-/// several things in one run. Each step emits its own items; one failing step fails only itself:
-/// the failures come back, in input order, for the source to report together. When a step is
-/// told to stop (delivery stopped, `max_items` reached, interrupted), the other steps are
-/// cancelled and that error is thrown.
+/// Runs one step per input (a URL, a place) for sources that read several things in one run:
+/// `run` at most `stepsPerTransfer` x `limit` at once, `runOrdered` at most `limit`. Each step
+/// emits its own items; one failing step fails only itself: the failures come back, in input
+/// order, for the source to report together. When a step is told to stop (delivery stopped,
+/// `max_items` reached, interrupted), the other steps are cancelled and that error is thrown.
 public enum FanOut {
+    /// How many of `run`'s steps may be in progress per transfer slot (`limit`, the source's
+    /// `http.concurrency`): a step holds its slot from its request until its page is delivered,
+    /// so with one step per slot the next request waits for the last page's mapping and
+    /// delivery. With two, a slot's next request goes out while the last page is delivered;
+    /// the transfers themselves are still capped at `http.concurrency` by the HTTP client.
+    public static let stepsPerTransfer = 2
+
     public static func run<Input: Sendable>(
         _ inputs: [Input], limit: Int,
         _ step: @escaping @Sendable (Input) async throws(SourceError) -> Void
@@ -24,7 +31,7 @@ public enum FanOut {
                     return (i, failure)
                 }
             }
-            while next < inputs.count && next < max(1, limit) {
+            while next < inputs.count && next < max(1, limit) * stepsPerTransfer {
                 add(next)
                 next += 1
             }
