@@ -7,8 +7,8 @@
 extension Unicode.Scalar {
     /// In `CharacterSet.whitespaces`: Unicode category Zs, U+0009 and U+200B (zero width space).
     /// The sets are written out: a Unicode property lookup for every title's last scalar that is
-    /// not ASCII was 1.3% of a decode's CPU. The Zs scalars have been these since Unicode 4.0;
-    /// TextTests holds both sets to CharacterSet's over every scalar.
+    /// not ASCII was 1.3% of a decode's CPU. The Zs scalars have been these since Unicode 6.3
+    /// (U+180E left Zs then); TrimmingTests holds both sets to CharacterSet's over every scalar.
     public var isFoundationBlank: Bool {
         if value < 0x80 { return value == 0x20 || value == 0x09 }
         return Self.isSpaceSeparatorOrZeroWidthSpace(value)
