@@ -23,16 +23,20 @@ public enum JSONWriter {
                 write(item, into: &out)
             }
             out.append(UInt8(ascii: "]"))
-        case .object(let obj):
-            out.append(UInt8(ascii: "{"))
-            for (i, entry) in obj.entries.enumerated() {
-                if i > 0 { out.append(UInt8(ascii: ",")) }
-                writeString(entry.key, into: &out)
-                out.append(UInt8(ascii: ":"))
-                write(entry.value, into: &out)
-            }
-            out.append(UInt8(ascii: "}"))
+        case .object(let obj): write(obj, into: &out)
         }
+    }
+
+    /// An object, members in order.
+    public static func write(_ object: JSONObject, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "{"))
+        for (i, entry) in object.entries.enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            writeString(entry.key, into: &out)
+            out.append(UInt8(ascii: ":"))
+            write(entry.value, into: &out)
+        }
+        out.append(UInt8(ascii: "}"))
     }
 
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
@@ -56,22 +60,26 @@ public enum JSONWriter {
         out.append(UInt8(ascii: "\""))
         var s = s
         s.withUTF8 { bytes in
-            var runStart = 0
-            let n = bytes.count
             guard let base = bytes.baseAddress else { return }
-            // Eight bytes at a time while none needs escaping (almost all text), then byte by
-            // byte from the chunk that holds one.
-            var clean = 0
-            while clean + 8 <= n && !needsEscape(UnsafeRawPointer(base + clean).loadUnaligned(as: UInt64.self)) { clean += 8 }
-            if clean == n {
-                out.append(contentsOf: bytes)
-                return
-            }
-            for i in clean..<n {
-                let b = bytes[i]
-                guard b < 0x20 || b == 0x22 || b == 0x5C else { continue }
-                if runStart < i { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i])) }
-                runStart = i + 1
+            let n = bytes.count
+            var runStart = 0
+            var i = 0
+            while i < n {
+                // Eight bytes at a time while none needs escaping (almost all text), then byte
+                // by byte through the chunk that holds one, and on by words after it: a
+                // summary's line breaks do not turn the rest of it into a byte loop.
+                while i + 8 <= n && !needsEscape(UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)) { i += 8 }
+                let stop = min(i + 8, n)
+                while i < stop {
+                    let b = base[i]
+                    if b < 0x20 || b == 0x22 || b == 0x5C { break }
+                    i += 1
+                }
+                guard i < stop else { continue }
+                let b = base[i]
+                if runStart < i { out.append(contentsOf: UnsafeBufferPointer(start: base + runStart, count: i - runStart)) }
+                i += 1
+                runStart = i
                 out.append(UInt8(ascii: "\\"))
                 switch b {
                 case 0x22: out.append(0x22)
@@ -87,7 +95,7 @@ public enum JSONWriter {
                     out.append(hexDigits[Int(b & 0xF)])
                 }
             }
-            if runStart < bytes.count { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count])) }
+            if runStart < n { out.append(contentsOf: UnsafeBufferPointer(start: base + runStart, count: n - runStart)) }
         }
         out.append(UInt8(ascii: "\""))
     }

@@ -156,6 +156,69 @@ final class ItemWriterTests: XCTestCase {
         XCTAssertNotEqual(edited.contentHash, withPage.contentHash, "what the item says still counts")
     }
 
+    /// `ItemJSONWriter`, which a sink uses for many items in a row, writes each item's line as
+    /// `jsonLine()` does, whatever `fetched` the item before had (it keeps the last one's text).
+    func testTheBatchWriterWritesEachItemsOwnLine() {
+        var items: [Item] = []
+        for (i, seconds) in [1_795_946_400.0, 1_795_946_400.9, 1_795_946_401, 1_795_946_400, 0, -1e20, 1e20, .nan].enumerated() {
+            var item = Item(id: "a:\(i)", source: "s", type: "json", kind: "entry", title: "T \(i)", fetched: Timestamp(seconds: seconds))
+            if i % 2 == 1 {
+                item.summary = "line one\nline \"two\""
+                item.published = Timestamp(seconds: seconds - 60)
+                item.tags = ["x", "y"]
+                item.story = "story:0123456789abcdef"
+                item.data["n"] = .int(i)
+            }
+            items.append(item)
+        }
+        var writer = ItemJSONWriter()
+        var out: [UInt8] = []
+        items.withUnsafeBufferPointer { p in
+            for i in 0..<p.count {
+                writer.append(p.baseAddress! + i, into: &out)
+                out.append(0x0A)
+            }
+        }
+        XCTAssertEqual(String(decoding: out, as: UTF8.self), items.map { String(decoding: $0.jsonLine(), as: UTF8.self) + "\n" }.joined())
+    }
+
+    /// `JSONWriter.writeString` against the plain byte-by-byte escaper, for every length up to
+    /// 40 over bytes that need escaping, ASCII and multi-byte scalars, so escapes fall at every
+    /// position of an eight-byte word and several fall in one word.
+    func testStringEscapingMatchesTheByteLoop() {
+        let hex = Array("0123456789abcdef".utf8)
+        func reference(_ s: String) -> [UInt8] {
+            var out: [UInt8] = [0x22]
+            for b in s.utf8 {
+                switch b {
+                case 0x22: out += [0x5C, 0x22]
+                case 0x5C: out += [0x5C, 0x5C]
+                case 0x0A: out += [0x5C, UInt8(ascii: "n")]
+                case 0x0D: out += [0x5C, UInt8(ascii: "r")]
+                case 0x09: out += [0x5C, UInt8(ascii: "t")]
+                case 0x08: out += [0x5C, UInt8(ascii: "b")]
+                case 0x0C: out += [0x5C, UInt8(ascii: "f")]
+                case 0..<0x20: out += Array(#"\u00"#.utf8) + [hex[Int(b >> 4)], hex[Int(b & 0xF)]]
+                default: out.append(b)
+                }
+            }
+            out.append(0x22)
+            return out
+        }
+        let pieces: [String] = ["a", "Z", "\"", "\\", "\n", "\r", "\t", "\u{0}", "\u{1F}", "\u{7F}", "é", "世", "🎉", " ", "/"]
+        var rng = SeededGenerator(seed: 38)
+        for length in 0...40 {
+            for _ in 0..<60 {
+                var s = ""
+                for _ in 0..<length { s += pieces[Int.random(in: 0..<pieces.count, using: &rng)] }
+                var out: [UInt8] = [0x2C]
+                JSONWriter.writeString(s, into: &out)
+                XCTAssertEqual(out, [0x2C] + reference(s), s.debugDescription)
+                XCTAssertEqual(try JSONParser.parse(Array(out.dropFirst())), .string(s))
+            }
+        }
+    }
+
     func testInvalidGeoIsOmitted() {
         var item = Item(id: "a:b", source: "s", type: "t", kind: "k", title: "x", fetched: Timestamp(seconds: 0))
         item.geo = Geo(lat: 91, lon: 0)

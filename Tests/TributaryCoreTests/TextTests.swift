@@ -72,7 +72,9 @@ final class TrimmingTests: XCTestCase {
         // meet at every ASCII character, at either end and inside.
         for v in UInt8(0)...0x7F {
             let c = String(UnicodeScalar(v))
-            for s in [c, c + "a", "a" + c, "a" + c + "b", c + "\u{301}", "\u{3000}" + c] {
+            // Past 15 bytes a string is stored apart from its value, and its ends are read there.
+            let long = String(repeating: "a", count: 20)
+            for s in [c, c + "a", "a" + c, "a" + c + "b", c + "\u{301}", "\u{3000}" + c, c + long, long + c, c + long + c] {
                 XCTAssertEqual(s.trimmingBlanks, s.trimmingCharacters(in: .whitespaces), s.debugDescription)
                 XCTAssertEqual(s.trimmingWhitespaceAndNewlines, s.trimmingCharacters(in: .whitespacesAndNewlines), s.debugDescription)
             }
@@ -87,6 +89,10 @@ final class LinksTests: XCTestCase {
         for s in ["", "http:/", "http", "ftp://a", " http://a", "httpx://a", "ħttp://a", "https:/a"] { XCTAssertFalse(Links.isHTTP(s), s) }
         XCTAssertTrue(Links.hasPrefixIgnoringASCIICase("HTTP://x", "http://"))
         XCTAssertFalse(Links.hasPrefixIgnoringASCIICase("http:", "http://"))
+        // Past 15 bytes a string's bytes are stored apart from its value, and read there.
+        XCTAssertTrue(Links.isHTTP("HTTPS://example.org/a/long/path.png"))
+        XCTAssertFalse(Links.isHTTP("htps://example.org/a/long/path.png"))
+        XCTAssertFalse(Links.isHTTP(" https://example.org/a/long/path.png"))
     }
 
     func testAbsoluteLinks() {

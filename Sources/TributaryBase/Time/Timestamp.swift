@@ -60,18 +60,38 @@ public struct Timestamp: Sendable, Equatable, Hashable, Comparable, CustomString
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// `rfc3339`'s 20 bytes appended to `out`, digit by digit (no intermediate strings: every
-    /// item line holds one or two of these).
+    /// `rfc3339`'s 20 bytes appended to `out` (no intermediate strings: every item line holds
+    /// one or two of these). They are laid out on the stack and appended at once: appended a
+    /// byte at a time, each append checked the array's capacity and uniqueness.
     public func appendRFC3339(into out: inout [UInt8]) {
         let t = civil
-        Self.digits(t.year, 4, &out)
-        out.append(UInt8(ascii: "-"))
-        Self.digits(t.month, 2, &out)
-        out.append(UInt8(ascii: "-"))
-        Self.digits(t.day, 2, &out)
-        out.append(UInt8(ascii: "T"))
-        Self.appendClock(t, &out)
-        out.append(UInt8(ascii: "Z"))
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { b in
+            Self.put(t.year, 4, b, 0)
+            b[4] = UInt8(ascii: "-")
+            Self.put(t.month, 2, b, 5)
+            b[7] = UInt8(ascii: "-")
+            Self.put(t.day, 2, b, 8)
+            b[10] = UInt8(ascii: "T")
+            Self.put(t.hour, 2, b, 11)
+            b[13] = UInt8(ascii: ":")
+            Self.put(t.minute, 2, b, 14)
+            b[16] = UInt8(ascii: ":")
+            Self.put(t.second, 2, b, 17)
+            b[19] = UInt8(ascii: "Z")
+            out.append(contentsOf: UnsafeBufferPointer(b))
+        }
+    }
+
+    /// `v` (0 ... 10^width - 1) in exactly `width` digits at `b[at...]`.
+    @inline(__always)
+    private static func put(_ v: Int, _ width: Int, _ b: UnsafeMutableBufferPointer<UInt8>, _ at: Int) {
+        var rest = v
+        var i = at + width - 1
+        while i >= at {
+            b[i] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
+            rest /= 10
+            i -= 1
+        }
     }
 
     /// `10:00:00`: the time of day of `t`, as both formats write it.
@@ -170,7 +190,12 @@ extension Timestamp {
     /// RFC 3339 / ISO 8601: `2026-11-29T10:00:00Z`, `...T10:00:00.123+02:00`, `... 10:00:00Z`,
     /// also a bare date `2026-11-29` (midnight UTC) and a missing offset (taken as UTC).
     public static func parseRFC3339(_ text: String) -> Timestamp? {
-        let b = Array(text.utf8)
+        // Read in place: a copy of the bytes into an array was a third of the parse.
+        var text = text
+        return text.withUTF8 { parseRFC3339(bytes: $0) }
+    }
+
+    private static func parseRFC3339(bytes b: UnsafeBufferPointer<UInt8>) -> Timestamp? {
         var i = 0
         func num(_ n: Int) -> Int? {
             guard i + n <= b.count else { return nil }

@@ -168,9 +168,14 @@ public final class FetchContext: Sendable {
         http.ledger?.noteHint(IntervalHint(seconds: seconds, why: why))
     }
 
-    /// A new item with `source`, `type` and `fetched` filled in.
-    public func item(id: String, kind: String, title: String) -> Item {
-        Item(id: id, source: settings.name, type: settings.type, kind: kind, title: title, fetched: fetched)
+    /// A new item with `source`, `type` and `fetched` filled in, and the other fields given.
+    /// A source that has every field at hand passes them here rather than setting them on the
+    /// item after: an item made, filled in and returned was copied once more on the way out.
+    public func item(id: String, kind: String, title: String, summary: String? = nil, url: String? = nil, image: String? = nil,
+                     author: String? = nil, published: Timestamp? = nil, tags: [String] = [], geo: Geo? = nil,
+                     data: JSONObject = JSONObject()) -> Item {
+        Item(id: id, source: settings.name, type: settings.type, kind: kind, title: title, summary: summary, url: url, image: image,
+             author: author, published: published, fetched: fetched, tags: tags, geo: geo, data: data)
     }
 
     /// GET (or any method) through the shared client; the response body is returned for 2xx.

@@ -89,65 +89,8 @@ extension Item {
     }
 
     public func appendJSON(into out: inout [UInt8]) {
-        out.append(contentsOf: #"{"id":"#.utf8)
-        JSONWriter.writeString(id, into: &out)
-        field("source", source, &out)
-        field("type", type, &out)
-        field("kind", kind, &out)
-        field("title", title, &out)
-        if let summary { field("summary", summary, &out) }
-        if let content { field("content", content, &out) }
-        if let contentHTML { field("content_html", contentHTML, &out) }
-        if let url { field("url", url, &out) }
-        if let image { field("image", image, &out) }
-        if let author { field("author", author, &out) }
-        if let published { timeField("published", published, &out) }
-        timeField("fetched", fetched, &out)
-        if !tags.isEmpty {
-            out.append(contentsOf: #","tags":["#.utf8)
-            for (i, t) in tags.enumerated() {
-                if i > 0 { out.append(UInt8(ascii: ",")) }
-                JSONWriter.writeString(t, into: &out)
-            }
-            out.append(UInt8(ascii: "]"))
-        }
-        if let story { field("story", story, &out) }
-        if let geo, geo.isValid {
-            out.append(contentsOf: #","geo":{"lat":"#.utf8)
-            out.append(contentsOf: JSONNumber(geo.lat).text.utf8)
-            out.append(contentsOf: #","lon":"#.utf8)
-            out.append(contentsOf: JSONNumber(geo.lon).text.utf8)
-            out.append(UInt8(ascii: "}"))
-        }
-        if !data.isEmpty {
-            out.append(contentsOf: #","data":"#.utf8)
-            JSONWriter.write(.object(data), into: &out)
-        }
-        out.append(UInt8(ascii: "}"))
-    }
-
-    /// `,"name":` before a member's value.
-    @inline(__always)
-    private func key(_ name: StaticString, _ out: inout [UInt8]) {
-        out.append(UInt8(ascii: ","))
-        out.append(UInt8(ascii: "\""))
-        out.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
-        out.append(contentsOf: "\":".utf8)
-    }
-
-    @inline(__always)
-    private func field(_ name: StaticString, _ value: String, _ out: inout [UInt8]) {
-        key(name, &out)
-        JSONWriter.writeString(value, into: &out)
-    }
-
-    /// An RFC 3339 time needs no escaping: its bytes are written between the quotes as they are.
-    @inline(__always)
-    private func timeField(_ name: StaticString, _ value: Timestamp, _ out: inout [UInt8]) {
-        key(name, &out)
-        out.append(UInt8(ascii: "\""))
-        value.appendRFC3339(into: &out)
-        out.append(UInt8(ascii: "\""))
+        var writer = ItemJSONWriter()
+        withUnsafePointer(to: self) { writer.append($0, into: &out) }
     }
 
     /// The item as a JSON value: the object its line writes (`appendJSON`), field for field and

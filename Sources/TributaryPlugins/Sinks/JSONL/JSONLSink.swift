@@ -148,14 +148,18 @@ public final class JSONLSink: Sink {
             do throws(SinkError) {
                 var buf: [UInt8] = []
                 buf.reserveCapacity(FDOutput.chunkSize + 4096)
-                // By index, so each item is read in place rather than copied (a retain of every
-                // field) for the loop.
-                for i in items.indices {
-                    items[i].appendJSON(into: &buf)
-                    buf.append(0x0A)
-                    if buf.count >= FDOutput.chunkSize {
-                        try flush(buf, f)
-                        buf.removeAll(keepingCapacity: true)
+                // Each item read in place (`ItemJSONWriter`): an array subscript handed
+                // `appendJSON` a copy, a retain and a release of every field.
+                var writer = ItemJSONWriter()
+                try items.withUnsafeBufferPointer { (p) throws(SinkError) in
+                    guard let base = p.baseAddress else { return }
+                    for i in 0..<p.count {
+                        writer.append(base + i, into: &buf)
+                        buf.append(0x0A)
+                        if buf.count >= FDOutput.chunkSize {
+                            try flush(buf, f)
+                            buf.removeAll(keepingCapacity: true)
+                        }
                     }
                 }
                 if !buf.isEmpty { try flush(buf, f) }

@@ -114,6 +114,8 @@ public struct JSONSource: FeedSource {
     let itemsAuto: Bool
     let kind: String
     let idPrefix: String
+    /// `idPrefix` and the colon, the head of every item id.
+    let idHead: String
     let fields: FieldPaths
     let keyPaths: KeyPathSet
     let paging: Paging
@@ -138,6 +140,7 @@ public struct JSONSource: FeedSource {
         self.itemsAuto = reader.raw(Self.items) == .string("auto")
         self.kind = reader[Self.kind]
         self.idPrefix = reader[Self.idPrefix] ?? settings.name
+        self.idHead = idPrefix + ":"
         let fr = reader[Self.fields]
         var f = FieldPaths()
         func field(_ option: Option<FieldMapping>) -> Field? {
@@ -412,32 +415,36 @@ public struct JSONSource: FeedSource {
         guard let native else {
             throw JSONAccessError(path: el.path.appending(fields.id?.path ?? fields.url?.path ?? fields.title?.path ?? .root), expected: "an id, url or title for the item id", found: nil)
         }
-        // The fallback title is made only when needed: `prefix(80)` walks 80 characters.
-        var item = context.item(id: idPrefix + ":" + native, kind: kind, title: title ?? summary.map { String($0.prefix(80)) } ?? url ?? native)
-        item.summary = summary
-        item.url = url
-        item.image = Links.absolute(try text(&r, fields.image, Slot.image, "image"), base: base)
-        item.author = try text(&r, fields.author, Slot.author, "author")
+        let image = Links.absolute(try text(&r, fields.image, Slot.image, "image"), base: base)
+        let author = try text(&r, fields.author, Slot.author, "author")
+        var published: Timestamp?
         if let n = try r.node(fields.published, Slot.published, "published"), let k = n.kind, k != .null, let d = n.value {
             do {
-                item.published = try parseDate(d, node: n, context: context)
+                published = try parseDate(d, node: n, context: context)
             } catch let e as JSONAccessError where fields.published?.path == nil {
                 throw JSONAccessError(path: e.path, expected: "\(e.expected) from the jq program of fields.published", found: e.found)
             }
         }
-        if let tags = try r.read(fields.tags, Slot.tags, "tags", { t in t.kind == .string ? [try t.string()] : try t.stringArray(allowNumber: true) }) {
-            item.tags = tags
-        }
+        let tags = try r.read(fields.tags, Slot.tags, "tags", { t in t.kind == .string ? [try t.string()] : try t.stringArray(allowNumber: true) })
+        var geo: Geo?
         if fields.lat != nil, fields.lon != nil,
            let lat = try r.read(fields.lat, Slot.lat, "lat", { try $0.optionalDouble(allowString: true) }),
            let lon = try r.read(fields.lon, Slot.lon, "lon", { try $0.optionalDouble(allowString: true) }) {
             let g = Geo(lat: lat, lon: lon)
-            if g.isValid { item.geo = g }
+            if g.isValid { geo = g }
         }
-        for (i, (name, field)) in fields.data.enumerated() {
-            if let n = try r.node(field, Slot.data + i, "data.\(name)"), let k = n.kind, k != .null, let v = n.value { item.data[name] = v }
+        var data = JSONObject()
+        if !fields.data.isEmpty {
+            data.entries.reserveCapacity(fields.data.count)
+            for (i, (name, field)) in fields.data.enumerated() {
+                if let n = try r.node(field, Slot.data + i, "data.\(name)"), let k = n.kind, k != .null, let v = n.value { data[name] = v }
+            }
         }
-        return item
+        // The item is made last, in one call with every field: made first and then filled
+        // in, it was copied on its way out.
+        return context.item(id: idHead + native, kind: kind, title: title ?? summary.map { String($0.prefix(80)) } ?? url ?? native,
+                            summary: summary, url: url, image: image, author: author, published: published, tags: tags ?? [], geo: geo,
+                            data: data)
     }
 
     /// The item's date. A value of the wrong shape is a mapping error; a number of seconds
