@@ -163,6 +163,32 @@ final class JSONSourceTests: XCTestCase {
         XCTAssertNil(b.published)
     }
 
+    /// `published` as `auto` reads every form, whether the RFC 3339 time is read from the page's
+    /// bytes (plain) or goes through the general parse (white space around it, an escape in it,
+    /// RFC 822, unix seconds and milliseconds as numbers or digit strings); `rfc3339` and
+    /// `rfc822` read theirs, and `rfc822` does not take an RFC 3339 time.
+    func testDateFormsReadTheSameOnEveryPath() async throws {
+        let body = #"""
+        [{"id":"1","t":"2024-01-02T03:04:05Z"},{"id":"2","t":"2024-01-02T05:04:05.5+02:00"},{"id":"3","t":" 2024-01-02T03:04:05Z "},
+         {"id":"4","t":"2024-01-02T03:04:05\u005A"},{"id":"5","t":"Tue, 02 Jan 2024 03:04:05 GMT"},{"id":"6","t":"1704164645"},
+         {"id":"7","t":1704164645},{"id":"8","t":"1704164645000"},{"id":"9","t":"2024-01-02"}]
+        """#
+        let forms: [(String, [String?])] = [("auto", ["03:04:05", "03:04:05", "03:04:05", "03:04:05", "03:04:05", "03:04:05", "03:04:05", "03:04:05", "00:00:00"]),
+                                   ("rfc3339", [])]
+        for (format, expected) in forms {
+            let r = try await run(#"{"sources":[{"name":"d","type":"json","url":"https://e.org/d","fields":{"id":"id","title":"id","published":"t","published_format":"\#(format)"}}]}"#,
+                                  recordings: [("https://e.org/d", 200, body)])
+            if format == "rfc3339" {
+                guard case .failed(let reason) = r.report.sources[0].status else { return XCTFail("\(r.report.sources)") }
+                XCTAssertTrue(reason.hasSuffix(#"[2].t: expected a date (rfc3339), found " 2024-01-02T03:04:05Z ""#), reason)
+                continue
+            }
+            XCTAssertEqual(r.report.exitCode, 0, "\(r.report.sources)")
+            XCTAssertEqual(r.items.map { $0.published.map { String($0.rfc3339.dropFirst(11).prefix(8)) } }, expected, format)
+            XCTAssertEqual(r.items.map { $0.published?.rfc3339.prefix(10) }, Array(repeating: "2024-01-02", count: 9), format)
+        }
+    }
+
     func testBadDateIsAnErrorWithThePath() async throws {
         let r = try await run(#"{"sources":[{"name":"d","type":"json","url":"https://e.org/d","fields":{"id":"id","title":"id","published":"when"}}]}"#,
                         recordings: [("https://e.org/d", 200, #"[{"id":"a","when":"yesterday"}]"#)])

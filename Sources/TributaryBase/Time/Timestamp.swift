@@ -195,7 +195,8 @@ extension Timestamp {
         return text.withUTF8 { parseRFC3339(bytes: $0) }
     }
 
-    private static func parseRFC3339(bytes b: UnsafeBufferPointer<UInt8>) -> Timestamp? {
+    /// `parseRFC3339` of the text whose UTF-8 is `b`.
+    public static func parseRFC3339(bytes b: UnsafeBufferPointer<UInt8>) -> Timestamp? {
         var i = 0
         func num(_ n: Int) -> Int? {
             guard i + n <= b.count else { return nil }

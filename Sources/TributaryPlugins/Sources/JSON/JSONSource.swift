@@ -418,11 +418,15 @@ public struct JSONSource: FeedSource {
         let image = Links.absolute(try text(&r, fields.image, Slot.image, "image"), base: base)
         let author = try text(&r, fields.author, Slot.author, "author")
         var published: Timestamp?
-        if let n = try r.node(fields.published, Slot.published, "published"), let k = n.kind, k != .null, let d = n.value {
-            do {
-                published = try parseDate(d, node: n, context: context)
-            } catch let e as JSONAccessError where fields.published?.path == nil {
-                throw JSONAccessError(path: e.path, expected: "\(e.expected) from the jq program of fields.published", found: e.found)
+        if let n = try r.node(fields.published, Slot.published, "published"), let k = n.kind, k != .null {
+            if let t = rfc3339(n) {
+                published = t
+            } else if let d = n.value {
+                do {
+                    published = try parseDate(d, node: n, context: context)
+                } catch let e as JSONAccessError where fields.published?.path == nil {
+                    throw JSONAccessError(path: e.path, expected: "\(e.expected) from the jq program of fields.published", found: e.found)
+                }
             }
         }
         let tags = try r.read(fields.tags, Slot.tags, "tags", { t in t.kind == .string ? [try t.string()] : try t.stringArray(allowNumber: true) })
@@ -445,6 +449,16 @@ public struct JSONSource: FeedSource {
         return context.item(id: idHead + native, kind: kind, title: title ?? summary.map { String($0.prefix(80)) } ?? url ?? native,
                             summary: summary, url: url, image: image, author: author, published: published, tags: tags ?? [], geo: geo,
                             data: data)
+    }
+
+    /// The date of a string node that is an RFC 3339 time as written, read from the page's bytes,
+    /// when `published_format` reads such a string as RFC 3339 (`auto` or `rfc3339`), else nil
+    /// for `parseDate`. What it answers is `parseDate`'s answer: a string that parses as RFC 3339
+    /// has no white space to trim and is not all digits. It skips the string `parseDate` is
+    /// given, its trimming and its scans (most APIs' dates).
+    func rfc3339(_ n: JSONNode) -> Timestamp? {
+        guard fields.publishedFormat == .auto || fields.publishedFormat == .rfc3339 else { return nil }
+        return n.rfc3339Time()
     }
 
     /// The item's date. A value of the wrong shape is a mapping error; a number of seconds
