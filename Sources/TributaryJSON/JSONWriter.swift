@@ -39,7 +39,6 @@ public enum JSONWriter {
         out.append(UInt8(ascii: "}"))
     }
 
-    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
     /// Whether any of the eight bytes of `w` is below 0x20, `"` or `\\` (exact: the classic
     /// has-less and has-zero-byte word tests, which never miss and only over-report bits above
@@ -60,44 +59,76 @@ public enum JSONWriter {
         out.append(UInt8(ascii: "\""))
         var s = s
         s.withUTF8 { bytes in
-            guard let base = bytes.baseAddress else { return }
+            guard let src = bytes.baseAddress else { return }
             let n = bytes.count
-            var runStart = 0
-            var i = 0
-            while i < n {
-                // Eight bytes at a time while none needs escaping (almost all text), then byte
-                // by byte through the chunk that holds one, and on by words after it: a
-                // summary's line breaks do not turn the rest of it into a byte loop.
-                while i + 8 <= n && !needsEscape(UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)) { i += 8 }
-                let stop = min(i + 8, n)
-                while i < stop {
-                    let b = base[i]
-                    if b < 0x20 || b == 0x22 || b == 0x5C { break }
-                    i += 1
-                }
-                guard i < stop else { continue }
-                let b = base[i]
-                if runStart < i { out.append(contentsOf: UnsafeBufferPointer(start: base + runStart, count: i - runStart)) }
-                i += 1
-                runStart = i
-                out.append(UInt8(ascii: "\\"))
-                switch b {
-                case 0x22: out.append(0x22)
-                case 0x5C: out.append(0x5C)
-                case 0x0A: out.append(UInt8(ascii: "n"))
-                case 0x0D: out.append(UInt8(ascii: "r"))
-                case 0x09: out.append(UInt8(ascii: "t"))
-                case 0x08: out.append(UInt8(ascii: "b"))
-                case 0x0C: out.append(UInt8(ascii: "f"))
-                default:
-                    out.append(contentsOf: "u00".utf8)
-                    out.append(hexDigits[Int(b >> 4)])
-                    out.append(hexDigits[Int(b & 0xF)])
-                }
+            // Eight bytes at a time while none needs escaping (almost all text), then byte by
+            // byte to the first that does, if any.
+            var clean = 0
+            while clean + 8 <= n && !needsEscape(UnsafeRawPointer(src + clean).loadUnaligned(as: UInt64.self)) { clean += 8 }
+            while clean < n && !isSpecial(src[clean]) { clean += 1 }
+            out.append(contentsOf: UnsafeBufferPointer(start: src, count: clean))
+            guard clean < n else { return }
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: (n - clean) * 6) { tmp in
+                let end = escape(src + clean, count: n - clean, to: tmp.baseAddress!)
+                out.append(contentsOf: UnsafeBufferPointer(start: tmp.baseAddress!, count: end - tmp.baseAddress!))
             }
-            if runStart < n { out.append(contentsOf: UnsafeBufferPointer(start: base + runStart, count: n - runStart)) }
         }
         out.append(UInt8(ascii: "\""))
+    }
+
+    /// A byte that is escaped in a JSON string: `"`, `\` or a control character.
+    @inline(__always)
+    static func isSpecial(_ b: UInt8) -> Bool { b < 0x20 || b == 0x22 || b == 0x5C }
+
+    /// The `n` bytes at `src` as the inside of a JSON string (no quotes) at `dst`, which has room
+    /// for `6 * n` bytes; returns the end of what was written. The one escaping routine, for
+    /// `writeString` and `JSONLineBuffer`: runs that need none are copied whole, found eight
+    /// bytes at a time, and a summary's line breaks do not turn the rest of it into a byte loop.
+    static func escape(_ src: UnsafePointer<UInt8>, count n: Int, to dst: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+        var d = dst
+        var i = 0
+        var runStart = 0
+        while i < n {
+            while i + 8 <= n && !needsEscape(UnsafeRawPointer(src + i).loadUnaligned(as: UInt64.self)) { i += 8 }
+            let stop = min(i + 8, n)
+            while i < stop && !isSpecial(src[i]) { i += 1 }
+            guard i < stop else { continue }
+            let run = i - runStart
+            if run > 0 {
+                d.update(from: src + runStart, count: run)
+                d += run
+            }
+            let b = src[i]
+            i += 1
+            runStart = i
+            d[0] = 0x5C
+            switch b {
+            case 0x22: d[1] = 0x22
+            case 0x5C: d[1] = 0x5C
+            case 0x0A: d[1] = UInt8(ascii: "n")
+            case 0x0D: d[1] = UInt8(ascii: "r")
+            case 0x09: d[1] = UInt8(ascii: "t")
+            case 0x08: d[1] = UInt8(ascii: "b")
+            case 0x0C: d[1] = UInt8(ascii: "f")
+            default:
+                // `\u00XX`, lowercase hex: b is below 0x20, so its high digit is 0 or 1.
+                let low = b & 0xF
+                d[1] = UInt8(ascii: "u")
+                d[2] = UInt8(ascii: "0")
+                d[3] = UInt8(ascii: "0")
+                d[4] = UInt8(ascii: "0") + (b >> 4)
+                d[5] = low < 10 ? UInt8(ascii: "0") + low : UInt8(ascii: "a") + low - 10
+                d += 6
+                continue
+            }
+            d += 2
+        }
+        let run = n - runStart
+        if run > 0 {
+            d.update(from: src + runStart, count: run)
+            d += run
+        }
+        return d
     }
 }
 

@@ -157,11 +157,14 @@ final class ItemWriterTests: XCTestCase {
     }
 
     /// `ItemJSONWriter`, which a sink uses for many items in a row, writes each item's line as
-    /// `jsonLine()` does, whatever `fetched` the item before had (it keeps the last one's text).
+    /// `jsonLine()` does, and as `JSONWriter` writes the item's JSON value (`jsonValue()`, built
+    /// apart), whatever `fetched` the item before had (it keeps the last one's text), with long
+    /// fields that make its line buffer grow.
     func testTheBatchWriterWritesEachItemsOwnLine() {
         var items: [Item] = []
         for (i, seconds) in [1_795_946_400.0, 1_795_946_400.9, 1_795_946_401, 1_795_946_400, 0, -1e20, 1e20, .nan].enumerated() {
             var item = Item(id: "a:\(i)", source: "s", type: "json", kind: "entry", title: "T \(i)", fetched: Timestamp(seconds: seconds))
+            if i == 2 { item.content = String(repeating: "long \u{1}\"text\" é 🎉\n", count: 2000) }
             if i % 2 == 1 {
                 item.summary = "line one\nline \"two\""
                 item.published = Timestamp(seconds: seconds - 60)
@@ -171,7 +174,7 @@ final class ItemWriterTests: XCTestCase {
             }
             items.append(item)
         }
-        var writer = ItemJSONWriter()
+        let writer = ItemJSONWriter(capacity: 64)
         var out: [UInt8] = []
         items.withUnsafeBufferPointer { p in
             for i in 0..<p.count {
@@ -180,6 +183,7 @@ final class ItemWriterTests: XCTestCase {
             }
         }
         XCTAssertEqual(String(decoding: out, as: UTF8.self), items.map { String(decoding: $0.jsonLine(), as: UTF8.self) + "\n" }.joined())
+        XCTAssertEqual(String(decoding: out, as: UTF8.self), items.map { String(decoding: JSONWriter.serialize($0.jsonValue()), as: UTF8.self) + "\n" }.joined())
     }
 
     /// `JSONWriter.writeString` against the plain byte-by-byte escaper, for every length up to

@@ -64,22 +64,28 @@ public struct Timestamp: Sendable, Equatable, Hashable, Comparable, CustomString
     /// one or two of these). They are laid out on the stack and appended at once: appended a
     /// byte at a time, each append checked the array's capacity and uniqueness.
     public func appendRFC3339(into out: inout [UInt8]) {
-        let t = civil
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { b in
-            Self.put(t.year, 4, b, 0)
-            b[4] = UInt8(ascii: "-")
-            Self.put(t.month, 2, b, 5)
-            b[7] = UInt8(ascii: "-")
-            Self.put(t.day, 2, b, 8)
-            b[10] = UInt8(ascii: "T")
-            Self.put(t.hour, 2, b, 11)
-            b[13] = UInt8(ascii: ":")
-            Self.put(t.minute, 2, b, 14)
-            b[16] = UInt8(ascii: ":")
-            Self.put(t.second, 2, b, 17)
-            b[19] = UInt8(ascii: "Z")
+            writeRFC3339(to: b.baseAddress!)
             out.append(contentsOf: UnsafeBufferPointer(b))
         }
+    }
+
+    /// `rfc3339`'s 20 bytes at `p`, which has room for them.
+    public func writeRFC3339(to p: UnsafeMutablePointer<UInt8>) {
+        let t = civil
+        let b = UnsafeMutableBufferPointer(start: p, count: 20)
+        Self.put(t.year, 4, b, 0)
+        b[4] = UInt8(ascii: "-")
+        Self.put(t.month, 2, b, 5)
+        b[7] = UInt8(ascii: "-")
+        Self.put(t.day, 2, b, 8)
+        b[10] = UInt8(ascii: "T")
+        Self.put(t.hour, 2, b, 11)
+        b[13] = UInt8(ascii: ":")
+        Self.put(t.minute, 2, b, 14)
+        b[16] = UInt8(ascii: ":")
+        Self.put(t.second, 2, b, 17)
+        b[19] = UInt8(ascii: "Z")
     }
 
     /// `v` (0 ... 10^width - 1) in exactly `width` digits at `b[at...]`.

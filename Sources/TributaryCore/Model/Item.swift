@@ -89,7 +89,7 @@ extension Item {
     }
 
     public func appendJSON(into out: inout [UInt8]) {
-        var writer = ItemJSONWriter()
+        let writer = ItemJSONWriter(capacity: 512)
         withUnsafePointer(to: self) { writer.append($0, into: &out) }
     }
 

@@ -4,76 +4,89 @@ import TributaryJSON
 /// Writes items as JSON Lines records (`Item.appendJSON`: keys in Docs/contract.md order,
 /// optional fields omitted when absent), for a sink that writes many in a row. It reads each
 /// item through a pointer, in place: a call on an array's element handed the method a copy,
-/// a retain and a release of every field. And it writes the `fetched` time of the item before
-/// once more when it is the same, as it is for a page's items.
-public struct ItemJSONWriter {
+/// a retain and a release of every field. It writes a line into its own `JSONLineBuffer` and
+/// appends the line at once (written to an `[UInt8]` key by key and value by value, a line cost
+/// about 12 instructions a byte). And it writes the `fetched` time of the item before once
+/// more when it is the same, as it is for a page's items.
+///
+/// One writer per thread: it keeps the line buffer and the last `fetched` between items.
+public final class ItemJSONWriter {
+    private var line: JSONLineBuffer
     private var fetched = Timestamp(seconds: .nan)
-    private var fetchedText: [UInt8] = []
+    private var fetchedText = (UInt64(0), UInt64(0), UInt32(0))
 
-    public init() {}
+    /// `capacity`: the line buffer's first size, which doubles as a longer line needs.
+    public init(capacity: Int = 2048) {
+        line = JSONLineBuffer(capacity: capacity)
+    }
+
+    deinit { line.deallocate() }
 
     /// The record of `item`, without the newline.
-    public mutating func append(_ item: UnsafePointer<Item>, into out: inout [UInt8]) {
-        raw(#"{"id":"#, &out)
-        JSONWriter.writeString(item.pointee.id, into: &out)
-        field(#","source":"#, item.pointee.source, &out)
-        field(#","type":"#, item.pointee.type, &out)
-        field(#","kind":"#, item.pointee.kind, &out)
-        field(#","title":"#, item.pointee.title, &out)
-        if let summary = item.pointee.summary { field(#","summary":"#, summary, &out) }
-        if let content = item.pointee.content { field(#","content":"#, content, &out) }
-        if let contentHTML = item.pointee.contentHTML { field(#","content_html":"#, contentHTML, &out) }
-        if let url = item.pointee.url { field(#","url":"#, url, &out) }
-        if let image = item.pointee.image { field(#","image":"#, image, &out) }
-        if let author = item.pointee.author { field(#","author":"#, author, &out) }
+    public func append(_ item: UnsafePointer<Item>, into out: inout [UInt8]) {
+        // The buffer is written as a local and stored back at the end: written as a stored
+        // property of this class, every write was checked for exclusive access.
+        var w = line
+        defer { line = w }
+        w.removeAll()
+        w.append(#"{"id":"#)
+        w.appendString(item.pointee.id)
+        Self.field(#","source":"#, item.pointee.source, &w)
+        Self.field(#","type":"#, item.pointee.type, &w)
+        Self.field(#","kind":"#, item.pointee.kind, &w)
+        Self.field(#","title":"#, item.pointee.title, &w)
+        if let summary = item.pointee.summary { Self.field(#","summary":"#, summary, &w) }
+        if let content = item.pointee.content { Self.field(#","content":"#, content, &w) }
+        if let contentHTML = item.pointee.contentHTML { Self.field(#","content_html":"#, contentHTML, &w) }
+        if let url = item.pointee.url { Self.field(#","url":"#, url, &w) }
+        if let image = item.pointee.image { Self.field(#","image":"#, image, &w) }
+        if let author = item.pointee.author { Self.field(#","author":"#, author, &w) }
         if let published = item.pointee.published {
-            raw(#","published":""#, &out)
-            published.appendRFC3339(into: &out)
-            out.append(UInt8(ascii: "\""))
+            w.append(#","published":""#)
+            w.write(upTo: 21) { p in
+                published.writeRFC3339(to: p)
+                p[20] = UInt8(ascii: "\"")
+                return 21
+            }
         }
-        raw(#","fetched":""#, &out)
+        w.append(#","fetched":""#)
         let f = item.pointee.fetched
         if f != fetched {
             fetched = f
-            fetchedText.removeAll(keepingCapacity: true)
-            f.appendRFC3339(into: &fetchedText)
+            withUnsafeMutableBytes(of: &fetchedText) { f.writeRFC3339(to: $0.baseAddress!.assumingMemoryBound(to: UInt8.self)) }
         }
-        out.append(contentsOf: fetchedText)
-        out.append(UInt8(ascii: "\""))
+        let text = fetchedText
+        withUnsafeBytes(of: text) { w.append($0.baseAddress!.assumingMemoryBound(to: UInt8.self), count: 20) }
+        w.append(UInt8(ascii: "\""))
         if !item.pointee.tags.isEmpty {
-            raw(#","tags":["#, &out)
+            w.append(#","tags":["#)
             for (i, t) in item.pointee.tags.enumerated() {
-                if i > 0 { out.append(UInt8(ascii: ",")) }
-                JSONWriter.writeString(t, into: &out)
+                if i > 0 { w.append(UInt8(ascii: ",")) }
+                w.appendString(t)
             }
-            out.append(UInt8(ascii: "]"))
+            w.append(UInt8(ascii: "]"))
         }
-        if let story = item.pointee.story { field(#","story":"#, story, &out) }
+        if let story = item.pointee.story { Self.field(#","story":"#, story, &w) }
         if let geo = item.pointee.geo, geo.isValid {
-            raw(#","geo":{"lat":"#, &out)
-            out.append(contentsOf: JSONNumber(geo.lat).text.utf8)
-            raw(#","lon":"#, &out)
-            out.append(contentsOf: JSONNumber(geo.lon).text.utf8)
-            out.append(UInt8(ascii: "}"))
+            w.append(#","geo":{"lat":"#)
+            w.appendNumber(JSONNumber(geo.lat))
+            w.append(#","lon":"#)
+            w.appendNumber(JSONNumber(geo.lon))
+            w.append(UInt8(ascii: "}"))
         }
         if !item.pointee.data.isEmpty {
-            raw(#","data":"#, &out)
-            JSONWriter.write(item.pointee.data, into: &out)
+            w.append(#","data":"#)
+            w.appendObject(item.pointee.data)
         }
-        out.append(UInt8(ascii: "}"))
-    }
-
-    /// A literal's bytes, appended at once: a `String`'s `utf8` view is appended through the
-    /// generic sequence path, which was 1.7% of a decode run's CPU for the keys alone.
-    @inline(__always)
-    private func raw(_ text: StaticString, _ out: inout [UInt8]) {
-        out.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+        w.append(UInt8(ascii: "}"))
+        out.append(contentsOf: w.bytes)
     }
 
     /// `key` is the member's `,"name":`, then its value.
     @inline(__always)
-    private func field(_ key: StaticString, _ value: String, _ out: inout [UInt8]) {
-        raw(key, &out)
-        JSONWriter.writeString(value, into: &out)
+    private static func field(_ key: StaticString, _ value: String, _ w: inout JSONLineBuffer) {
+        w.append(key)
+        w.appendString(value)
     }
+
 }

@@ -150,7 +150,7 @@ public final class JSONLSink: Sink {
                 buf.reserveCapacity(FDOutput.chunkSize + 4096)
                 // Each item read in place (`ItemJSONWriter`): an array subscript handed
                 // `appendJSON` a copy, a retain and a release of every field.
-                var writer = ItemJSONWriter()
+                let writer = ItemJSONWriter()
                 try items.withUnsafeBufferPointer { (p) throws(SinkError) in
                     guard let base = p.baseAddress else { return }
                     for i in 0..<p.count {
