@@ -186,43 +186,6 @@ final class ItemWriterTests: XCTestCase {
         XCTAssertEqual(String(decoding: out, as: UTF8.self), items.map { String(decoding: JSONWriter.serialize($0.jsonValue()), as: UTF8.self) + "\n" }.joined())
     }
 
-    /// `JSONWriter.writeString` against the plain byte-by-byte escaper, for every length up to
-    /// 40 over bytes that need escaping, ASCII and multi-byte scalars, so escapes fall at every
-    /// position of an eight-byte word and several fall in one word.
-    func testStringEscapingMatchesTheByteLoop() {
-        let hex = Array("0123456789abcdef".utf8)
-        func reference(_ s: String) -> [UInt8] {
-            var out: [UInt8] = [0x22]
-            for b in s.utf8 {
-                switch b {
-                case 0x22: out += [0x5C, 0x22]
-                case 0x5C: out += [0x5C, 0x5C]
-                case 0x0A: out += [0x5C, UInt8(ascii: "n")]
-                case 0x0D: out += [0x5C, UInt8(ascii: "r")]
-                case 0x09: out += [0x5C, UInt8(ascii: "t")]
-                case 0x08: out += [0x5C, UInt8(ascii: "b")]
-                case 0x0C: out += [0x5C, UInt8(ascii: "f")]
-                case 0..<0x20: out += Array(#"\u00"#.utf8) + [hex[Int(b >> 4)], hex[Int(b & 0xF)]]
-                default: out.append(b)
-                }
-            }
-            out.append(0x22)
-            return out
-        }
-        let pieces: [String] = ["a", "Z", "\"", "\\", "\n", "\r", "\t", "\u{0}", "\u{1F}", "\u{7F}", "é", "世", "🎉", " ", "/"]
-        var rng = SeededGenerator(seed: 38)
-        for length in 0...40 {
-            for _ in 0..<60 {
-                var s = ""
-                for _ in 0..<length { s += pieces[Int.random(in: 0..<pieces.count, using: &rng)] }
-                var out: [UInt8] = [0x2C]
-                JSONWriter.writeString(s, into: &out)
-                XCTAssertEqual(out, [0x2C] + reference(s), s.debugDescription)
-                XCTAssertEqual(try JSONParser.parse(Array(out.dropFirst())), .string(s))
-            }
-        }
-    }
-
     func testInvalidGeoIsOmitted() {
         var item = Item(id: "a:b", source: "s", type: "t", kind: "k", title: "x", fetched: Timestamp(seconds: 0))
         item.geo = Geo(lat: 91, lon: 0)

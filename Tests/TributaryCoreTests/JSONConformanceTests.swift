@@ -1252,6 +1252,22 @@ final class JSONConformanceTests: XCTestCase {
                 }
             }
         }
+        // Several to escape in one string, one word, or side by side (the escaping goes back to
+        // words after each), up to 40 characters; and `JSONLineBuffer` writes the same bytes.
+        var line = JSONLineBuffer(capacity: 8)
+        defer { line.deallocate() }
+        for length in 0..<40 {
+            for k in 1..<8 {
+                let chars = (0..<length).map { i in Character((i + k) % 3 == 0 || i % k == 1 ? specials[(i * k) % specials.count] : fillers[(i + k) % fillers.count]) }
+                let s = String(chars)
+                var o: [UInt8] = []
+                JSONWriter.writeString(s, into: &o)
+                XCTAssertEqual(o, reference(s), "\(s.debugDescription)")
+                line.removeAll()
+                line.appendString(s)
+                XCTAssertEqual(Array(line.bytes), o, "\(s.debugDescription)")
+            }
+        }
     }
 
     func testRoundTripValuesSurviveSerializeThenParse() {
