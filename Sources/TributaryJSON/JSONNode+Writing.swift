@@ -35,9 +35,6 @@ extension JSONNode {
         return true
     }
 
-    /// Calls `body` with a tape string's bytes as written between its quotes and whether they
-    /// hold escapes (without escapes they are the string's UTF-8). nil when this is not a string
-    /// on a tape (absent, another type, or a tree node).
     /// The time a tape string without escapes holds when it is an RFC 3339 time as written
     /// (`Timestamp.parseRFC3339`), read from the document's bytes; nil otherwise (not such a
     /// string, or not on a tape). Not generic, unlike `withRawStringBytes`: called across
@@ -49,6 +46,9 @@ extension JSONNode {
         return doc.withBytes { base in Timestamp.parseRFC3339(bytes: UnsafeBufferPointer(start: base + Int(e.offset), count: Int(e.length))) }
     }
 
+    /// Calls `body` with a tape string's bytes as written between its quotes and whether they
+    /// hold escapes (without escapes they are the string's UTF-8). nil when this is not a string
+    /// on a tape (absent, another type, or a tree node).
     public func withRawStringBytes<R, E: Error>(_ body: (UnsafeBufferPointer<UInt8>, _ hasEscapes: Bool) throws(E) -> R) throws(E) -> R? {
         guard found, let doc = document, doc.entry(index).kind == JSONTapeEntry.string else { return nil }
         return try doc.withRawString(at: index, body)

@@ -68,13 +68,22 @@ public enum JSONWriter {
             while clean < n && !isSpecial(src[clean]) { clean += 1 }
             out.append(contentsOf: UnsafeBufferPointer(start: src, count: clean))
             guard clean < n else { return }
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: (n - clean) * 6) { tmp in
-                let end = escape(src + clean, count: n - clean, to: tmp.baseAddress!)
-                out.append(contentsOf: UnsafeBufferPointer(start: tmp.baseAddress!, count: end - tmp.baseAddress!))
+            // The rest escaped a slice at a time, so a long text needs no room for six times it.
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: escapeSlice * 6) { tmp in
+                var at = clean
+                while at < n {
+                    let k = min(escapeSlice, n - at)
+                    let end = escape(src + at, count: k, to: tmp.baseAddress!)
+                    out.append(contentsOf: UnsafeBufferPointer(start: tmp.baseAddress!, count: end - tmp.baseAddress!))
+                    at += k
+                }
             }
         }
         out.append(UInt8(ascii: "\""))
     }
+
+    /// How many bytes of a string are escaped at once (`escape` needs six times that).
+    static let escapeSlice = 4096
 
     /// A byte that is escaped in a JSON string: `"`, `\` or a control character.
     @inline(__always)

@@ -1268,6 +1268,18 @@ final class JSONConformanceTests: XCTestCase {
                 XCTAssertEqual(Array(line.bytes), o, "\(s.debugDescription)")
             }
         }
+        // Past the 4 KiB a string is escaped in at a time, with escapes and a character of
+        // several bytes on either side of each slice's end.
+        for shift in 0..<6 {
+            var text = String(repeating: "a", count: 4090 + shift) + "\n😀\"é\u{1}" + String(repeating: "b", count: 4090) + "\\中\t"
+            text += String(repeating: "\n", count: 5000)
+            var o: [UInt8] = []
+            JSONWriter.writeString(text, into: &o)
+            XCTAssertEqual(o, reference(text), "shift \(shift)")
+            line.removeAll()
+            line.appendString(text)
+            XCTAssertEqual(Array(line.bytes), o, "shift \(shift)")
+        }
     }
 
     func testRoundTripValuesSurviveSerializeThenParse() {
