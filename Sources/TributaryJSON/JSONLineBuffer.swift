@@ -78,19 +78,30 @@ public struct JSONLineBuffer {
     public mutating func appendString(_ s: String) {
         var s = s
         s.withUTF8 { b in
-            append(0x22)
+            // Room for the worst case, six bytes a byte (`\u0001`), and the quotes; a long text
+            // a slice at a time, so that it does not need room for six times it.
+            let n = b.count
+            reserve(min(n, JSONWriter.escapeSlice) * 6 + 2)
+            var d = base + written
+            d.pointee = 0x22
+            d += 1
             if let src = b.baseAddress {
-                // A slice at a time, with room for its worst case (six bytes a byte, `\u0001`):
-                // a long text does not need room for six times it.
-                var at = 0
-                while at < b.count {
-                    let k = min(JSONWriter.escapeSlice, b.count - at)
-                    reserve(k * 6 + 1)
-                    written = JSONWriter.escape(src + at, count: k, to: base + written) - base
-                    at += k
+                if n <= JSONWriter.escapeSlice {
+                    d = JSONWriter.escape(src, count: n, to: d)
+                } else {
+                    var at = 0
+                    while at < n {
+                        let k = min(JSONWriter.escapeSlice, n - at)
+                        written = d - base
+                        reserve(k * 6 + 1)
+                        d = JSONWriter.escape(src + at, count: k, to: base + written)
+                        at += k
+                    }
                 }
             }
-            append(0x22)
+            d.pointee = 0x22
+            d += 1
+            written = d - base
         }
     }
 
