@@ -2,15 +2,15 @@ import TributaryBase
 
 /// A growable byte buffer that JSON text is written into without an `Array`'s checks per
 /// write: room is made once per value (a string's worst case, six bytes a byte, a slice of
-/// 4 KiB at a time), then bytes are stored through a pointer. `ItemJSONWriter` writes each item's line here and appends the
-/// line to its output at once; appending each key, value and quote to an `[UInt8]` cost about
-/// 12 instructions a byte of output (callgrind), most of them in the generic `append`.
+/// 4 KiB at a time), then bytes are stored through a pointer. `ItemJSONWriter` writes each
+/// item's line here and appends the line to its output at once; appending each key, value and
+/// quote to an `[UInt8]` cost about 12 instructions a byte of output (callgrind), most of them
+/// in the generic `append`. `JSONWriter.write` is this buffer's `appendValue`.
 ///
 /// A value, not a class: a class's stored properties are checked for exclusive access at
 /// every write, which cost more than the writes. Its owner frees it (`deallocate`) once, and
-/// copies share the memory: keep one copy in use, and store it back after it grew.
-/// The output is exactly `JSONWriter`'s: JSONConformanceTests compares the two for strings,
-/// ItemWriterTests for items.
+/// copies share the memory: keep one copy in use, and store it back after it grew. Its strings
+/// are `JSONWriter.writeString`'s bytes: JSONConformanceTests compares the two.
 public struct JSONLineBuffer {
     @usableFromInline var base: UnsafeMutablePointer<UInt8>
     @usableFromInline var capacity: Int
@@ -105,7 +105,7 @@ public struct JSONLineBuffer {
         }
     }
 
-    /// A value as JSON (`JSONWriter.write`).
+    /// A value as compact JSON (what `JSONWriter.write` writes).
     public mutating func appendValue(_ value: JSONValue) {
         switch value {
         case .null: append("null")

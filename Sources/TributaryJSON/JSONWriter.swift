@@ -10,35 +10,14 @@ public enum JSONWriter {
         return out
     }
 
+    /// The value as compact JSON: written by `JSONLineBuffer`, the one walk of a value, into
+    /// its own memory, then appended at once.
     public static func write(_ value: JSONValue, into out: inout [UInt8]) {
-        switch value {
-        case .null: out.append(contentsOf: "null".utf8)
-        case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
-        case .number(let n): out.append(contentsOf: n.text.utf8)
-        case .string(let s): writeString(s, into: &out)
-        case .array(let items):
-            out.append(UInt8(ascii: "["))
-            for (i, item) in items.enumerated() {
-                if i > 0 { out.append(UInt8(ascii: ",")) }
-                write(item, into: &out)
-            }
-            out.append(UInt8(ascii: "]"))
-        case .object(let obj): write(obj, into: &out)
-        }
+        var buffer = JSONLineBuffer(capacity: 256)
+        defer { buffer.deallocate() }
+        buffer.appendValue(value)
+        out.append(contentsOf: buffer.bytes)
     }
-
-    /// An object, members in order.
-    public static func write(_ object: JSONObject, into out: inout [UInt8]) {
-        out.append(UInt8(ascii: "{"))
-        for (i, entry) in object.entries.enumerated() {
-            if i > 0 { out.append(UInt8(ascii: ",")) }
-            writeString(entry.key, into: &out)
-            out.append(UInt8(ascii: ":"))
-            write(entry.value, into: &out)
-        }
-        out.append(UInt8(ascii: "}"))
-    }
-
 
     /// Whether any of the eight bytes of `w` is below 0x20, `"` or `\\` (exact: the classic
     /// has-less and has-zero-byte word tests, which never miss and only over-report bits above
