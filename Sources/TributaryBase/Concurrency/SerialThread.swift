@@ -57,6 +57,10 @@ public final class SerialThread: @unchecked Sendable {
                 return
             }
             let job = jobs.queue[jobs.head]
+            // The slot lets go of the job now, so what it captured (a batch of items, its
+            // statements) is freed when it has run, not when the queue is next compacted: that
+            // was up to 256 jobs later, 11 MB of delivered items at the peak of a 2,000-page run.
+            jobs.queue[jobs.head] = {}
             jobs.head += 1
             if jobs.head >= 256 && jobs.head * 2 >= jobs.queue.count {
                 jobs.queue.removeFirst(jobs.head)
