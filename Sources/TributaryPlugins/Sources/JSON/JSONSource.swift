@@ -247,51 +247,28 @@ public struct JSONSource: FeedSource {
             // and python-requests drop Authorization and Cookie on a redirect to another host.
             let host = URLEncoding.hostKey(url)
             let sent = host == home || trustedHosts.contains(host) ? headers : []
-            let response = try await context.get(url, headers: sent, method: method, body: body, allowFile: page == 1 && configured.hasPrefix("file:"), page: paged ? page : nil)
-            let doc = try context.parseJSONDocument(response, method: method)
-            let root = JSONNode(doc)
-            // A page is delivered whole or not at all: an item that cannot be mapped fails the
-            // page (the pages before it stay delivered).
-            let list: JSONNode
-            switch itemsAuto ? ItemsLocator.locate(root) : .success(root[itemsPath]) {
-            case .success(let node): list = node
-            case .failure(let e): throw SourceError("\(method) \(Redactor.redactURL(url)): \(e)")
+            // The page is read whole before its items are delivered, and its body and parsed
+            // document are freed then: a page waiting for the delivery holds only its items.
+            let read: PageRead
+            do {
+                let response = try await context.get(url, headers: sent, method: method, body: body, allowFile: page == 1 && configured.hasPrefix("file:"), page: paged ? page : nil)
+                read = try readPage(response, url: url, context: context, cursorPath: cursor?.path, wantsNext: page < paging.maxPages, at: &position)
             }
-            let mapped = mapItems(list, base: response.url, context: context)
-            if let failure = mapped.failure {
-                throw SourceError("\(method) \(Redactor.redactURL(url)): \(failure)")
-            }
-            var values: [(value: String, path: String)] = []
-            if let cursor {
-                do throws(JSONAccessError) {
-                    for el in mapped.elements {
-                        let n = el[cursor.path]
-                        if let v = try n.optionalString(allowNumber: true), !v.isEmpty { values.append((v, n.path.description)) }
-                    }
-                } catch {
-                    throw SourceError("\(method) \(Redactor.redactURL(url)): incremental: \(error)")
-                }
-            }
-            try await context.emit(mapped.items)
+            try await context.emit(read.items)
             if var c = cursor {
-                for v in values { c.tracker.add(v.value, at: v.path) }
+                for v in read.cursorValues { c.tracker.add(v.value, at: v.path) }
                 if let p = c.tracker.proposal(stored: c.stored, warn: { _ in }) { context.proposeCursor(p) }
                 cursor = c
             }
-            if mapped.items.isEmpty {
+            if read.items.isEmpty {
                 done("page \(page) has no records")
                 break
             }
-            guard page < paging.maxPages else {
+            guard let found = read.next else {
                 done("max_pages (\(paging.maxPages)) reached")
                 break
             }
-            let next: Paging.Next
-            do throws(JSONAccessError) {
-                next = try paging.next(after: response, root: root, records: mapped.items.count, at: &position)
-            } catch {
-                throw SourceError("\(method) \(Redactor.redactURL(url)): pagination: \(error)")
-            }
+            let next = try found.get()
             guard case .url(var n) = next else {
                 if case .stop(let why) = next { done(why) }
                 break
@@ -304,6 +281,46 @@ public struct JSONSource: FeedSource {
                 break
             }
             url = n
+        }
+    }
+
+    typealias PageRead = (items: [Item], cursorValues: [(value: String, path: String)], next: Result<Paging.Next, SourceError>?)
+
+    /// One page read: its items, the cursor values of their records (`cursorPath`), and the next
+    /// page when `wantsNext` and the page had records (a pagination error is thrown after the
+    /// page's items are delivered, as before).
+    private func readPage(_ response: HTTPResponse, url: String, context: FetchContext, cursorPath: KeyPath?, wantsNext: Bool,
+                          at position: inout Paging.Position) throws(SourceError) -> PageRead {
+        let doc = try context.parseJSONDocument(response, method: method)
+        let root = JSONNode(doc)
+        // A page is delivered whole or not at all: an item that cannot be mapped fails the
+        // page (the pages before it stay delivered).
+        let list: JSONNode
+        switch itemsAuto ? ItemsLocator.locate(root) : .success(root[itemsPath]) {
+        case .success(let node): list = node
+        case .failure(let e): throw SourceError("\(method) \(Redactor.redactURL(url)): \(e)")
+        }
+        let mapped = mapItems(list, base: response.url, context: context)
+        if let failure = mapped.failure {
+            throw SourceError("\(method) \(Redactor.redactURL(url)): \(failure)")
+        }
+        var values: [(value: String, path: String)] = []
+        if let cursorPath {
+            do throws(JSONAccessError) {
+                for el in mapped.elements {
+                    let n = el[cursorPath]
+                    if let v = try n.optionalString(allowNumber: true), !v.isEmpty { values.append((v, n.path.description)) }
+                }
+            } catch {
+                throw SourceError("\(method) \(Redactor.redactURL(url)): incremental: \(error)")
+            }
+        }
+        guard wantsNext && !mapped.items.isEmpty else { return (mapped.items, values, nil) }
+        do throws(JSONAccessError) {
+            let next = try paging.next(after: response, root: root, records: mapped.items.count, at: &position)
+            return (mapped.items, values, .success(next))
+        } catch {
+            return (mapped.items, values, .failure(SourceError("\(method) \(Redactor.redactURL(url)): pagination: \(error)")))
         }
     }
 
