@@ -52,7 +52,13 @@ public enum Digest {
 struct CryptoLibrary: LoadedLibrary, @unchecked Sendable {
     static let loader = LibraryLoader(
         tributary_crypto(), soname: "libcrypto.so.3", neededBy: "SHA-1/SHA-256 need", name: "libcrypto", debianPackage: "libssl3",
-        slots: [(\.EVP_Digest, "EVP_Digest"), (\.EVP_sha1, "EVP_sha1"), (\.EVP_sha256, "EVP_sha256"), (\.HMAC, "HMAC")])
+        slots: [(\.EVP_Digest, "EVP_Digest"), (\.HMAC, "HMAC"), (\.EVP_MD_fetch, "EVP_MD_fetch")],
+        setUp: { api in
+            // Run once, before anyone else has the table: the digests are fetched here, not by
+            // name on every call.
+            tributary_crypto_set_up(UnsafeMutablePointer(mutating: api)) == 1
+                ? nil : SharedLibrary.LoadError(message: "libcrypto (libcrypto.so.3) has no SHA-1 or SHA-256 (EVP_MD_fetch failed)")
+        })
 
     let api: UnsafePointer<tributary_crypto>
 
