@@ -20,15 +20,20 @@ struct BatchPolicy: Sendable {
     /// keeps all, none, or the newest N of them.
     func toEmit(_ batch: [Item], hashes: [String], known: [KnownID?], settings: SourceSettings, firstRun: Bool) -> [Item] {
         var out: [Item] = []
-        out.reserveCapacity(batch.count)
-        for (i, item) in batch.enumerated() {
-            guard let old = known[i], !emitAll else { out.append(item); continue }
-            // An update is a change seen by the source that emitted the item: another source's
-            // view of the same id (a feed vs a search) is not an update.
-            if settings.emitUpdates && old.source == settings.name && old.hash != hashes[i] {
-                var updated = item
-                updated.data["updated"] = .bool(true)
-                out.append(updated)
+        if emitAll || !known.contains(where: { $0 != nil }) {
+            // Every item is new (most batches): the batch as it is, not a copy item by item.
+            out = batch
+        } else {
+            out.reserveCapacity(batch.count)
+            for i in batch.indices {
+                guard let old = known[i] else { out.append(batch[i]); continue }
+                // An update is a change seen by the source that emitted the item: another
+                // source's view of the same id (a feed vs a search) is not an update.
+                if settings.emitUpdates && old.source == settings.name && old.hash != hashes[i] {
+                    var updated = batch[i]
+                    updated.data["updated"] = .bool(true)
+                    out.append(updated)
+                }
             }
         }
         guard firstRun && !emitAll else { return out }
