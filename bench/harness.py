@@ -21,6 +21,7 @@ import hashlib
 import json
 import os
 import platform
+import random
 import re
 import shutil
 import signal
@@ -1395,7 +1396,189 @@ def mode_jq(scratch):
     return rep.finish()
 
 
-MODES = {"decode": mode_decode, "fetch": mode_fetch, "many": mode_many, "startup": mode_startup, "jq": mode_jq}
+# ---- mode: stories -------------------------------------------------------------------------
+
+STORY_CORPUS = os.path.join(CORPUS, "stories")
+STORY_FIELDS = {"id": "id", "title": "title", "url": "url", "published": "published"}
+
+
+def gen_story_corpus(pages, per_page=50, seed=25):
+    """News-like items for the stories stage, written once to bench/corpus/stories (git-ignored):
+    the recipe of `tributary-stories-bench bench` (bench/StoriesBench/Bench.swift). Headlines of
+    6 to 14 words from a 50,000-word vocabulary drawn Zipf-Mandelbrot (1 / (k + 50): the most
+    common word in about 2% of titles), a fifth of them capitalized names, a tenth numbers after
+    the third word. 60% of the items are new stories; 20% copy an earlier item under a
+    decorated link (`m.` or no `www.`, `/amp?utm_...`, `?fbclid=...#comments`), its title as is;
+    20% copy an earlier item's title, decorated as outlets do (`BREAKING: `, ` - Example News`,
+    title case, ` | The Daily Example`), under another outlet's link. Each page is one outlet's
+    feed. Returns {copy id: original id}, also written to copies.json."""
+    import bisect
+    rng = random.Random(seed)
+    consonants, vowels = "bcdfghjklmnprstvwz", "aeiou"
+    vocabulary, seen = [], set()
+    while len(vocabulary) < 50000:
+        w = "".join(rng.choice(consonants) + rng.choice(vowels) for _ in range(2 + rng.randrange(3)))
+        if rng.randrange(3) == 0:
+            w += rng.choice(consonants)
+        if w not in seen:
+            seen.add(w)
+            vocabulary.append(w)
+    names = [w.capitalize() for w in vocabulary[:8000]]
+    cumulative, total = [], 0.0
+    for k in range(1, len(vocabulary) + 1):
+        total += 1 / (k + 50)
+        cumulative.append(total)
+
+    def title():
+        words = []
+        for i in range(6 + rng.randrange(9)):
+            r = rng.randrange(10)
+            if r < 2:
+                words.append(rng.choice(names))
+            elif r == 2 and i > 2:
+                words.append(str(1 + rng.randrange(2000)))
+            else:
+                words.append(vocabulary[min(len(vocabulary) - 1, bisect.bisect_left(cumulative, rng.random() * total))])
+        words[0] = words[0][:1].upper() + words[0][1:]
+        return " ".join(words)
+
+    items, copies = [], {}
+    start = 1_780_000_000
+    for k in range(pages * per_page):
+        published = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(start + k * 3))
+        r = rng.randrange(10)
+        if r < 6 or len(items) < 100:
+            items.append({"id": f"n{k}", "title": title(),
+                          "url": f"https://www.site{rng.randrange(500)}.example/news/{k}-{rng.choice(vocabulary)}-{rng.choice(vocabulary)}",
+                          "published": published})
+            continue
+        orig = items[rng.randrange(max(0, len(items) - 20000), len(items))]
+        while orig["id"] in copies:
+            orig = items[rng.randrange(max(0, len(items) - 20000), len(items))]
+        if r < 8:
+            url = orig["url"].replace("https://www.", "http://m." if rng.randrange(2) == 0 else "https://", 1)
+            url += "/amp?utm_source=rss&utm_medium=feed" if rng.randrange(2) == 0 else f"?fbclid=IwAR{k}#comments"
+            item = {"id": f"u{k}", "title": orig["title"], "url": url, "published": published}
+        else:
+            t = orig["title"]
+            d = rng.randrange(4)
+            t = ("BREAKING: " + t if d == 0 else t + " - Example News" if d == 1 else
+                 " ".join(w[:1].upper() + w[1:] for w in t.split(" ")) if d == 2 else t + " | The Daily Example")
+            item = {"id": f"t{k}", "title": t, "url": f"https://copy{rng.randrange(50)}.example/{k}", "published": published}
+        copies[item["id"]] = orig["id"]
+        items.append(item)
+    os.makedirs(STORY_CORPUS, exist_ok=True)
+    for page in range(pages):
+        with open(os.path.join(STORY_CORPUS, f"page-{page + 1:04d}.json"), "w") as f:
+            json.dump({"items": items[page * per_page:(page + 1) * per_page]}, f)
+    with open(os.path.join(STORY_CORPUS, "copies.json"), "w") as f:
+        json.dump(copies, f)
+    return copies
+
+
+def story_corpus(pages):
+    """The corpus's copies ({copy id: original id}), generated first when missing or short."""
+    marker = os.path.join(STORY_CORPUS, "copies.json")
+    if not os.path.exists(marker) or not os.path.exists(os.path.join(STORY_CORPUS, f"page-{pages:04d}.json")):
+        log(f"generating the stories corpus ({pages} pages x 50 items) in {STORY_CORPUS}")
+        shutil.rmtree(STORY_CORPUS, ignore_errors=True)
+        return gen_story_corpus(pages)
+    with open(marker) as f:
+        return json.load(f)
+
+
+def stories_found(path, copies):
+    """(items, stories told, copies whose story is their original's) of a JSON Lines output."""
+    story = {}
+    with open(path, "rb") as f:
+        for ln in f:
+            v = json.loads(ln)
+            story[v["id"].split(":", 1)[1]] = v.get("story")
+    found = sum(1 for c, o in copies.items() if story.get(c) and story.get(c) == story.get(o))
+    return len(story), len({s for s in story.values() if s}), found
+
+
+def mode_stories(scratch):
+    """The stories stage (Docs/stories.md) in a run: news-like items (`gen_story_corpus`) as
+    2,000 `json` sources (one outlet's page each) through `stories` with `action: tag` (every
+    item emitted with its story; no state: the in-memory matcher) beside the same run without
+    it (the floor), each copy checked to share its original's story; then the matcher alone with
+    a million stories remembered (`tributary-stories-bench bench`) when STORIES_BENCH_BIN names
+    it."""
+    pages = env_int("PAGES", 2000, 1, 9999)
+    n = env_int("CONCURRENCY", 32, 1, 4096)
+    copies = story_corpus(pages)
+    copies = {c: o for c, o in copies.items() if int(c[1:]) < pages * 50}
+    expected = pages * 50
+    nginx = Nginx(scratch)
+    try:
+        urls = [f"{nginx.base}/stories/page-{i:04d}.json" for i in range(1, pages + 1)]
+        sources = [{"name": f"s{i:05d}", "type": "json", "url": u, "id_prefix": "news", "items": "items",
+                    "fields": STORY_FIELDS} for i, u in enumerate(urls, 1)]
+        base = {"$comment": "generated by bench/harness.py; the URLs point at a loopback server that is gone after the run",
+                "http": {"concurrency": n, "per_host": n}, "sources": sources}
+        base_cfg = os.path.join(RESULTS, "stories-base.json")
+        save_config(base_cfg, base)
+        stories_cfg = os.path.join(RESULTS, "stories-tag.json")
+        save_config(stories_cfg, dict(base, stories={"match": ["url", "title"], "within": "72h", "action": "tag"}))
+        tools = ["tributary, no stories", "tributary + stories"]
+        commands = {tools[0]: tributary_cmd(base_cfg), tools[1]: tributary_cmd(stories_cfg)}
+        tools, commands = with_baseline(tools, commands)
+        outputs = {t: os.path.join(scratch, f"out-stories-{i}.jsonl") for i, t in enumerate(tools)}
+        told = {}
+
+        def check(tool, path):
+            lines = count_lines(path)
+            if lines != expected:
+                return f"wrote {lines} items, expected {expected}"
+            if unbased(tool) == "tributary + stories":
+                got = stories_found(path, copies)
+                told.setdefault(tool, []).append(got)
+            return None
+
+        samples = {}
+        for phase, samples in run_rounds(tools, commands, outputs, nginx.pids, check, "stories"):
+            pass
+    finally:
+        nginx.stop()
+    rep = Report("stories", f"stories: the stage in a run, {expected} news-like items ({pages} json sources of 50) from nginx")
+    rep.header([f"{n} requests in flight; items of bench/corpus/stories (harness.py `gen_story_corpus`: 60% new stories, "
+                f"20% copies under a decorated link, 20% under a decorated title; {len(copies)} copies); `stories`: match url "
+                "and title, within 72h, action tag (every item written with its story), no state (the in-memory matcher, "
+                "empty at the start of each run); the stage's cost = the run's wall (or CPU) minus the run without stories"])
+    floor = tools[0]
+    rows = []
+    for t in tools:
+        ref = floor + BASE_SUFFIX if t.endswith(BASE_SUFFIX) else floor
+        w, c = med(samples[t], "wall"), med(samples[t], "cpu")
+        fw, fc = med(samples[ref], "wall"), med(samples[ref], "cpu")
+        ws = [s["wall"] for s in samples[t]]
+        stage = unbased(t) != floor
+        rows.append([t, f"{w:.3f}", f"{min(ws):.3f}..{max(ws):.3f}", f"{c:.2f}", f"{med(samples[t], 'rss_kib') / 1024:.1f}",
+                     f"{(w - fw) / expected * 1e6:.2f}" if stage else "—", f"{(c - fc) / expected * 1e6:.2f}" if stage else "—",
+                     f"{server_share(samples[t]):.0%}"])
+    rep.add(*table(["tool", "wall s", "wall s min..max", "CPU s", "peak RSS MiB", "stage µs wall/item", "stage µs CPU/item",
+                    "nginx share of a core"], rows))
+    for t, runs in told.items():
+        found = [r[2] for r in runs]
+        rep.add("", f"{t}: copies that share their original's story {min(found)}..{max(found)} of {len(copies)} "
+                    f"({min(found) / max(1, len(copies)):.4f}..{max(found) / max(1, len(copies)):.4f}); stories told "
+                    f"{min(r[1] for r in runs)}..{max(r[1] for r in runs)} for {expected} items (sources deliver in a different "
+                    "order each run, and an item joins the earliest matching story it is given).")
+    rep.add("", *every_run(samples, tools, lambda s: f"{s['wall']:.3f} s / {s['cpu']:.2f} s CPU / {s['rss_kib'] / 1024:.0f} MiB (load {s['load']})"))
+    matcher = os.environ.get("STORIES_BENCH_BIN", "")
+    if matcher:
+        args = [matcher, "bench"] + os.environ.get("STORIES_BENCH_ARGS", "").split()
+        log(f"stories: the matcher alone: {' '.join(args)}")
+        r = subprocess.run(args, capture_output=True, text=True)
+        if r.returncode != 0:
+            die(f"{' '.join(args)} failed (exit {r.returncode}):\n{r.stderr[-3000:]}")
+        rep.add("", f"The matcher alone, `{' '.join(['tributary-stories-bench'] + args[1:])}` (Docs/stories.md#the-matcher-alone):", "",
+                "```", *r.stdout.strip().splitlines(), "```")
+    return rep.finish()
+
+
+MODES = {"decode": mode_decode, "fetch": mode_fetch, "many": mode_many, "startup": mode_startup, "jq": mode_jq, "stories": mode_stories}
 # Not part of `all`: watch takes WATCH_CYCLES x WATCH_INTERVAL (10 minutes by default).
 SLOW_MODES = {"watch": mode_watch}
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Tributary's benchmarks, each beside the fastest ordinary tools for the same job.
 #
-#   bash bench/run.sh [decode|fetch|many|startup|jq|all|serve|soak|watch]   (default: decode; make bench)
+#   bash bench/run.sh [decode|fetch|many|startup|jq|stories|fulltext|all|serve|soak|watch]   (default: decode)
 #
 #   decode   2,000 JSON pages (59 MB) from nginx, 32 in flight: tributary with 2,000 sources and
 #            with one source of 2,000 urls, aiohttp+orjson, curl --parallel | jq
@@ -12,7 +12,13 @@
 #            memory per source), curl -K <url file>, aiohttp
 #   startup  tributary --version, tributary check -c Sources-config/demo.json, jq -n 1
 #   jq       a jq program as the jq processor, beside `tributary run --jsonl | jq -c`
-#   all      the five above, in that order
+#   stories  the stories stage on the decode corpus (2,000 sources, action tag, no state) beside
+#            the same run without it, then the matcher alone with a million stories remembered
+#            (tributary-stories-bench bench, built here unless STORIES_BENCH_BIN is given)
+#   all      the six above, in that order
+#   fulltext the fulltext processor on 1,000 article pages from nginx beside trafilatura's
+#            extract() alone (bench/article/speed.py; its venv from bench/article/setup.sh); not
+#            part of all
 #   serve    only start nginx on the corpora (for profiling by hand) until Ctrl-C
 #   soak     `tributary watch` polling 300 sources of a loopback server for SOAK_SECONDS
 #            (default 630: 10.5 minutes), RSS, open fds and threads sampled from /proc, every
@@ -38,9 +44,9 @@ log() { printf 'bench: %s\n' "$*" >&2; }
 die() { printf 'bench: error: %s\n' "$*" >&2; exit 1; }
 
 case $MODE in
-decode|fetch|many|startup|jq|all|serve|soak|watch) ;;
--h|--help|help) sed -n '2,29p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
-*) die "unknown mode '$MODE'; modes: decode fetch many startup jq all serve soak watch" ;;
+decode|fetch|many|startup|jq|stories|fulltext|all|serve|soak|watch) ;;
+-h|--help|help) sed -n '2,36p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+*) die "unknown mode '$MODE'; modes: decode fetch many startup jq stories fulltext all serve soak watch" ;;
 esac
 [ $# -le 1 ] || die "one mode at a time (or: all)"
 PAGES=${PAGES:-2000}
@@ -116,6 +122,19 @@ if [[ "$MODE" =~ ^(many|all|serve|watch)$ ]] && (( $(count_pages "$CORPUS/many")
     rm -rf "$CORPUS/many"
     python3 "$HERE/gen_corpus.py" --pages "$(( MANY > 10000 ? MANY : 10000 ))" --items 1 --lean \
         --target-bytes 567 --width 5 --out "$CORPUS/many"
+fi
+
+# The processing stage's own tools: the story matcher's bench; trafilatura's venv.
+if [[ "$MODE" =~ ^(stories|all)$ ]] && [ -z "${STORIES_BENCH_BIN:-}" ]; then
+    log "building tributary-stories-bench (swift build -c release --product tributary-stories-bench --static-swift-stdlib)"
+    (cd "$ROOT" && swift build -c release --product tributary-stories-bench --static-swift-stdlib >&2)
+    STORIES_BENCH_BIN=$(cd "$ROOT" && swift build -c release --show-bin-path)/tributary-stories-bench
+fi
+export STORIES_BENCH_BIN=${STORIES_BENCH_BIN:-}
+if [ "$MODE" = fulltext ]; then
+    ARTICLE_PYTHON=$(bash "$HERE/article/setup.sh" | tail -n 1)
+    export ARTICLE_VENV=$(dirname "$(dirname "$ARTICLE_PYTHON")")
+    exec python3 "$HERE/article/speed.py"
 fi
 
 export PAGES MANY

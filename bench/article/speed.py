@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Article extraction speed: Tributary's whole process against trafilatura's extraction alone.
 
-    python3 bench/article/speed.py        (after `make release` and bench/article/setup.sh)
+    bash bench/run.sh fulltext            (or, after `make release` and bench/article/setup.sh:
+    python3 bench/article/speed.py         TRIBUTARY_BIN names another binary)
 
 The pages of bench/article/corpus are served by nginx on 127.0.0.1 under PAGES distinct URLs
 (default 1,000: the corpus repeated), listed by a JSON Feed. Each round runs, in alternating
@@ -39,7 +40,7 @@ PAGES = harness.env_int("PAGES", 1000)
 RUNS = harness.env_int("RUNS", 5)
 VENV = os.environ.get("ARTICLE_VENV", os.path.join(ROOT, ".build", "article-venv"))
 PYTHON = os.path.join(VENV, "bin", "python3")
-BIN = os.path.join(ROOT, ".build", "release", "tributary")
+BIN = os.environ.get("TRIBUTARY_BIN") or os.path.join(ROOT, ".build", "release", "tributary")
 SCRATCH = os.path.join(ROOT, ".build", "article-bench")
 
 PEER = r'''
