@@ -279,7 +279,7 @@ public final class Delivery: @unchecked Sendable {
         do { tx = try state.begin() } catch { return answers }
         defer { tx.rollback() }
         do {
-            let hashes = batch.map(\.contentHash)
+            let hashes = Item.contentHashes(batch)
             let now = Timestamp.now().seconds
             let known = try tx.claim(zip(batch, hashes).map { EmittedID(id: $0.id, source: run.settings.name, hash: $1) }, now: now)
             let toEmit = policy.toEmit(batch, hashes: hashes, known: known, settings: run.settings, firstRun: run.firstRun)
@@ -325,7 +325,7 @@ public final class Delivery: @unchecked Sendable {
         var duplicates = 0
         var arrivals: [Double]? = nil
         do {
-            let hashes = batch.map(\.contentHash)
+            let hashes = Item.contentHashes(batch)
             let now = Timestamp.now().seconds
             let known = try tx.claim(zip(batch, hashes).map { EmittedID(id: $0.id, source: settings.name, hash: $1) }, now: now)
             toEmit = policy.toEmit(batch, hashes: hashes, known: known, settings: settings, firstRun: run.firstRun)

@@ -30,15 +30,31 @@ extension Item {
     /// item is the same item whether or not its page was fetched, so page text added later (or a
     /// page that changed, or could not be fetched this time) never makes an update, and a state
     /// written before these fields existed keeps matching.
-    public var contentHash: String {
-        var copy = self
-        copy.source = ""
-        copy.type = ""
-        copy.fetched = Timestamp(seconds: 0)
-        copy.story = nil
-        copy.content = nil
-        copy.contentHTML = nil
-        copy.data["updated"] = nil
-        return Digest.hex(Array(Digest.sha1(copy.jsonLine()).prefix(10)))
+    ///
+    /// The first 10 bytes of the SHA-1 of the item's record with `source` and `type` empty,
+    /// `fetched` at 0 and those fields left out (`ItemJSONWriter.appendForContentHash`), in hex.
+    /// States keep these: the bytes hashed never change.
+    public var contentHash: String { Item.contentHashes(CollectionOfOne(self))[0] }
+
+    /// `contentHash` of each of `items`, in order, through one writer and one buffer (a batch's
+    /// hashes: no copy of an item, no writer per item).
+    public static func contentHashes<C: Collection>(_ items: C) -> [String] where C.Element == Item {
+        let writer = ItemJSONWriter(capacity: 512)
+        var line: [UInt8] = []
+        line.reserveCapacity(512)
+        var out: [String] = []
+        out.reserveCapacity(items.count)
+        func hash(_ item: UnsafePointer<Item>) {
+            line.removeAll(keepingCapacity: true)
+            writer.appendForContentHash(item, into: &line)
+            out.append(Digest.hex(Array(Digest.sha1(line).prefix(10))))
+        }
+        let done: Void? = items.withContiguousStorageIfAvailable { buffer in
+            for i in buffer.indices { hash(buffer.baseAddress! + i) }
+        }
+        if done == nil {
+            for item in items { withUnsafePointer(to: item) { hash($0) } }
+        }
+        return out
     }
 }

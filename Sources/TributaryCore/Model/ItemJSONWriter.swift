@@ -24,6 +24,19 @@ public final class ItemJSONWriter {
 
     /// The record of `item`, without the newline.
     public func append(_ item: UnsafePointer<Item>, into out: inout [UInt8]) {
+        write(item, forContentHash: false, into: &out)
+    }
+
+    /// What `Item.contentHash` hashes: the record of `item` with `source` and `type` empty,
+    /// `fetched` at 1970-01-01T00:00:00Z, and no `story`, `content`, `content_html` or
+    /// `data.updated` (what the item says, not who fetched it when, or what a run added). The
+    /// bytes are those of the record of a copy of the item with those fields so set, which
+    /// states since the first one keep the hashes of: they never change.
+    public func appendForContentHash(_ item: UnsafePointer<Item>, into out: inout [UInt8]) {
+        write(item, forContentHash: true, into: &out)
+    }
+
+    private func write(_ item: UnsafePointer<Item>, forContentHash hashing: Bool, into out: inout [UInt8]) {
         // The buffer is written as a local and stored back at the end: written as a stored
         // property of this class, every write was checked for exclusive access.
         var w = line
@@ -31,13 +44,17 @@ public final class ItemJSONWriter {
         w.removeAll()
         w.append(#"{"id":"#)
         w.appendString(item.pointee.id)
-        Self.field(#","source":"#, item.pointee.source, &w)
-        Self.field(#","type":"#, item.pointee.type, &w)
+        if hashing {
+            w.append(#","source":"","type":"""#)
+        } else {
+            Self.field(#","source":"#, item.pointee.source, &w)
+            Self.field(#","type":"#, item.pointee.type, &w)
+        }
         Self.field(#","kind":"#, item.pointee.kind, &w)
         Self.field(#","title":"#, item.pointee.title, &w)
         if let summary = item.pointee.summary { Self.field(#","summary":"#, summary, &w) }
-        if let content = item.pointee.content { Self.field(#","content":"#, content, &w) }
-        if let contentHTML = item.pointee.contentHTML { Self.field(#","content_html":"#, contentHTML, &w) }
+        if !hashing, let content = item.pointee.content { Self.field(#","content":"#, content, &w) }
+        if !hashing, let contentHTML = item.pointee.contentHTML { Self.field(#","content_html":"#, contentHTML, &w) }
         if let url = item.pointee.url { Self.field(#","url":"#, url, &w) }
         if let image = item.pointee.image { Self.field(#","image":"#, image, &w) }
         if let author = item.pointee.author { Self.field(#","author":"#, author, &w) }
@@ -50,7 +67,7 @@ public final class ItemJSONWriter {
             }
         }
         w.append(#","fetched":""#)
-        let f = item.pointee.fetched
+        let f = hashing ? Timestamp(seconds: 0) : item.pointee.fetched
         if f != fetched {
             fetched = f
             withUnsafeMutableBytes(of: &fetchedText) { f.writeRFC3339(to: $0.baseAddress!.assumingMemoryBound(to: UInt8.self)) }
@@ -66,7 +83,7 @@ public final class ItemJSONWriter {
             }
             w.append(UInt8(ascii: "]"))
         }
-        if let story = item.pointee.story { Self.field(#","story":"#, story, &w) }
+        if !hashing, let story = item.pointee.story { Self.field(#","story":"#, story, &w) }
         if let geo = item.pointee.geo, geo.isValid {
             w.append(#","geo":{"lat":"#)
             w.appendNumber(JSONNumber(geo.lat))
@@ -74,7 +91,14 @@ public final class ItemJSONWriter {
             w.appendNumber(JSONNumber(geo.lon))
             w.append(UInt8(ascii: "}"))
         }
-        if !item.pointee.data.isEmpty {
+        if hashing && item.pointee.data["updated"] != nil {
+            var data = item.pointee.data
+            data["updated"] = nil
+            if !data.isEmpty {
+                w.append(#","data":"#)
+                w.appendObject(data)
+            }
+        } else if !item.pointee.data.isEmpty {
             w.append(#","data":"#)
             w.appendObject(item.pointee.data)
         }
