@@ -6,25 +6,84 @@ public struct Item: Sendable, Equatable {
     public var type: String
     public var kind: String
     public var title: String
-    public var summary: String?
-    /// The article's main text, plain: paragraphs separated by one blank line (the `fulltext`
-    /// processor sets it, Docs/contract.md#items); nil without one. Not part of `contentHash`.
-    public var content: String?
-    /// The same content as sanitized HTML (`content_html`); nil without one.
-    public var contentHTML: String?
-    public var url: String?
-    public var image: String?
-    public var author: String?
     /// Seconds since 1970 (UTC).
     public var published: Timestamp?
     public var fetched: Timestamp
     public var tags: [String]
-    /// The story it tells (`story:` + 16 hex digits), given by the `stories` stage
-    /// (Docs/stories.md); nil without one.
-    public var story: String?
     public var geo: Geo?
     /// Kind-specific fields, snake_case keys, in insertion order.
     public var data: JSONObject
+
+    // The optional texts are kept as strings (empty when absent) and a bit each in `present`.
+    // With seven `String?`s stored, Swift built every new item on the stack and copied it out
+    // (a retain of each of its strings, then a release of each), inside the initializer:
+    // Optional<String> members make the struct one it moves through memory (2026-12-05,
+    // Docs/PERFORMANCE.md). The properties below read and write them as before.
+    @usableFromInline var storedSummary: String
+    @usableFromInline var storedContent: String
+    @usableFromInline var storedContentHTML: String
+    @usableFromInline var storedURL: String
+    @usableFromInline var storedImage: String
+    @usableFromInline var storedAuthor: String
+    @usableFromInline var storedStory: String
+    @usableFromInline var present: UInt8
+
+    @usableFromInline static let summaryBit: UInt8 = 1, contentBit: UInt8 = 2, contentHTMLBit: UInt8 = 4, urlBit: UInt8 = 8
+    @usableFromInline static let imageBit: UInt8 = 16, authorBit: UInt8 = 32, storyBit: UInt8 = 64
+
+    @inlinable
+    public var summary: String? {
+        get { present & Self.summaryBit != 0 ? storedSummary : nil }
+        set { Self.store(newValue, in: &storedSummary, bit: Self.summaryBit, of: &present) }
+    }
+    /// The article's main text, plain: paragraphs separated by one blank line (the `fulltext`
+    /// processor sets it, Docs/contract.md#items); nil without one. Not part of `contentHash`.
+    @inlinable
+    public var content: String? {
+        get { present & Self.contentBit != 0 ? storedContent : nil }
+        set { Self.store(newValue, in: &storedContent, bit: Self.contentBit, of: &present) }
+    }
+    /// The same content as sanitized HTML (`content_html`); nil without one.
+    @inlinable
+    public var contentHTML: String? {
+        get { present & Self.contentHTMLBit != 0 ? storedContentHTML : nil }
+        set { Self.store(newValue, in: &storedContentHTML, bit: Self.contentHTMLBit, of: &present) }
+    }
+    @inlinable
+    public var url: String? {
+        get { present & Self.urlBit != 0 ? storedURL : nil }
+        set { Self.store(newValue, in: &storedURL, bit: Self.urlBit, of: &present) }
+    }
+    @inlinable
+    public var image: String? {
+        get { present & Self.imageBit != 0 ? storedImage : nil }
+        set { Self.store(newValue, in: &storedImage, bit: Self.imageBit, of: &present) }
+    }
+    @inlinable
+    public var author: String? {
+        get { present & Self.authorBit != 0 ? storedAuthor : nil }
+        set { Self.store(newValue, in: &storedAuthor, bit: Self.authorBit, of: &present) }
+    }
+    /// The story it tells (`story:` + 16 hex digits), given by the `stories` stage
+    /// (Docs/stories.md); nil without one.
+    @inlinable
+    public var story: String? {
+        get { present & Self.storyBit != 0 ? storedStory : nil }
+        set { Self.store(newValue, in: &storedStory, bit: Self.storyBit, of: &present) }
+    }
+
+    /// `value` into `slot` and its bit into `present`; an absent value leaves the slot empty,
+    /// so two items that say the same are equal field for field.
+    @inlinable
+    static func store(_ value: String?, in slot: inout String, bit: UInt8, of present: inout UInt8) {
+        if let value {
+            slot = value
+            present |= bit
+        } else {
+            slot = ""
+            present &= ~bit
+        }
+    }
 
     public init(
         id: String, source: String, type: String, kind: String, title: String,
@@ -37,16 +96,18 @@ public struct Item: Sendable, Equatable {
         self.type = type
         self.kind = kind
         self.title = title
-        self.summary = summary
-        self.content = content
-        self.contentHTML = contentHTML
-        self.url = url
-        self.image = image
-        self.author = author
+        var bits: UInt8 = 0
+        if let summary { storedSummary = summary; bits |= Self.summaryBit } else { storedSummary = "" }
+        if let content { storedContent = content; bits |= Self.contentBit } else { storedContent = "" }
+        if let contentHTML { storedContentHTML = contentHTML; bits |= Self.contentHTMLBit } else { storedContentHTML = "" }
+        if let url { storedURL = url; bits |= Self.urlBit } else { storedURL = "" }
+        if let image { storedImage = image; bits |= Self.imageBit } else { storedImage = "" }
+        if let author { storedAuthor = author; bits |= Self.authorBit } else { storedAuthor = "" }
+        if let story { storedStory = story; bits |= Self.storyBit } else { storedStory = "" }
+        present = bits
         self.published = published
         self.fetched = fetched
         self.tags = tags
-        self.story = story
         self.geo = geo
         self.data = data
     }
