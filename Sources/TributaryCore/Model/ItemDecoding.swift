@@ -34,27 +34,26 @@ extension Item {
     /// The first 10 bytes of the SHA-1 of the item's record with `source` and `type` empty,
     /// `fetched` at 0 and those fields left out (`ItemJSONWriter.appendForContentHash`), in hex.
     /// States keep these: the bytes hashed never change.
-    public var contentHash: String { Item.contentHashes(CollectionOfOne(self))[0] }
+    public var contentHash: String {
+        var line: [UInt8] = []
+        line.reserveCapacity(512)
+        return withUnsafePointer(to: self) { Item.contentHash($0, ItemJSONWriter(capacity: 512), &line) }
+    }
 
     /// `contentHash` of each of `items`, in order, through one writer and one buffer (a batch's
     /// hashes: no copy of an item, no writer per item).
-    public static func contentHashes<C: Collection>(_ items: C) -> [String] where C.Element == Item {
+    public static func contentHashes(_ items: [Item]) -> [String] {
         let writer = ItemJSONWriter(capacity: 512)
         var line: [UInt8] = []
         line.reserveCapacity(512)
-        var out: [String] = []
-        out.reserveCapacity(items.count)
-        func hash(_ item: UnsafePointer<Item>) {
-            line.removeAll(keepingCapacity: true)
-            writer.appendForContentHash(item, into: &line)
-            out.append(Digest.hex(Array(Digest.sha1(line).prefix(10))))
+        return items.withUnsafeBufferPointer { buffer in
+            buffer.indices.map { contentHash(buffer.baseAddress! + $0, writer, &line) }
         }
-        let done: Void? = items.withContiguousStorageIfAvailable { buffer in
-            for i in buffer.indices { hash(buffer.baseAddress! + i) }
-        }
-        if done == nil {
-            for item in items { withUnsafePointer(to: item) { hash($0) } }
-        }
-        return out
+    }
+
+    private static func contentHash(_ item: UnsafePointer<Item>, _ writer: ItemJSONWriter, _ line: inout [UInt8]) -> String {
+        line.removeAll(keepingCapacity: true)
+        writer.appendForContentHash(item, into: &line)
+        return Digest.hex(Array(Digest.sha1(line).prefix(10)))
     }
 }
