@@ -45,7 +45,7 @@ die() { printf 'bench: error: %s\n' "$*" >&2; exit 1; }
 
 case $MODE in
 decode|fetch|many|startup|jq|stories|fulltext|all|serve|soak|watch) ;;
--h|--help|help) sed -n '2,36p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+-h|--help|help) sed -n '2,35p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
 *) die "unknown mode '$MODE'; modes: decode fetch many startup jq stories fulltext all serve soak watch" ;;
 esac
 [ $# -le 1 ] || die "one mode at a time (or: all)"
