@@ -146,6 +146,12 @@ public final class StoryMatcher {
     /// keys), without a lookup: an engine that reads a store in batches loads the keys of a
     /// whole batch first, then matches each item (`match(_:)`).
     public func prepare(_ item: StoryItem, now: Int64) -> PreparedStoryItem {
+        Self.prepare(item, now: now, options: options)
+    }
+
+    /// `prepare` without a matcher: it reads only the options, so any number of threads can
+    /// prepare the items of one batch at once (the `stories` stage does, on a large batch).
+    public static func prepare(_ item: StoryItem, now: Int64, options: StoryOptions) -> PreparedStoryItem {
         let canonical = item.url.flatMap { URLCanonicalizer.canonicalize($0) }
         let webURL = canonical.flatMap { $0.hostLength > 0 ? $0 : nil }
         let itemHash = stableHash(item.id, seed: HashSeed.itemID)

@@ -185,6 +185,46 @@ final class StoryStageTests: XCTestCase {
         XCTAssertEqual(dups, count)
     }
 
+    /// A batch of more than `StoryStage.preparedTogether` items is prepared on several threads
+    /// at once: its items get the stories the same items get in batches small enough to be
+    /// prepared one by one, copies inside the one batch included (a copy's original is earlier
+    /// in it, in another thread's share). One source's items match by URL only.
+    func testALargeBatchGetsTheStoriesOfSmallOnes() async {
+        let who = ["Leeds council", "York hospital trust", "Bath rugby club", "Hull port authority", "Derby rail workers",
+                   "Wells cathedral choir", "Ripon racecourse", "Truro city museum"]
+        let what = ["approves plan for new harbour bridge", "warns of winter staff shortages", "signs record sponsorship deal",
+                    "reopens after flood repairs"]
+        let when = ["after long delay", "despite protests"]
+        var items: [Item] = []
+        for k in 0..<40 {
+            let title = "\(who[k % 8]) \(what[k / 8 % 4]) \(when[k / 32])"
+            let url = "https://www.meridianwire.com/uk/council-plan-\(k)/"
+            items.append(Item.story("wire:\(k)", url, title))
+            switch k % 4 {
+            case 0: items.append(Item.story("portal:\(k)", url + "?utm_source=rss&utm_medium=feed", title + " - Meridian Wire"))
+            case 1: items.append(Item.story("mobile:\(k)", "http://m.meridianwire.com/uk/council-plan-\(k)/amp", "BREAKING: " + title))
+            case 2: items.append(Item.story("other:\(k)", "https://www.scoreline.com/sport/match-\(k)", "Lakers beat Celtics \(100 + k)-\(90 + k) in game \(k)"))
+            default: break
+            }
+        }
+        XCTAssertGreaterThan(items.count, 3 * StoryStage.preparedTogether)
+        let small = stride(from: 0, to: items.count, by: StoryStage.preparedTogether).map {
+            Array(items[$0..<min(items.count, $0 + StoryStage.preparedTogether)])
+        }
+        let large = await EngineRun(sources: [.items("feed", [items])], state: nil, options: Self.settings(.tag)).go()
+        let bySmall = await EngineRun(sources: [.items("feed", small)], state: nil, options: Self.settings(.tag)).go()
+        XCTAssertEqual(large.ids, items.map(\.id))
+        XCTAssertEqual(large.items.map(\.story), bySmall.items.map(\.story))
+        let stories = Dictionary(large.items.map { ($0.id, $0.story ?? "") }, uniquingKeysWith: { a, _ in a })
+        for k in 0..<40 {
+            XCTAssertNotEqual(stories["wire:\(k)"], "", "item \(k) has a story")
+            if k % 4 == 0 { XCTAssertEqual(stories["portal:\(k)"], stories["wire:\(k)"], "the link copy of \(k)") }
+            if k % 4 == 1 { XCTAssertEqual(stories["mobile:\(k)"], stories["wire:\(k)"], "the mobile copy of \(k)") }
+            if k % 4 == 2 { XCTAssertNotEqual(stories["other:\(k)"], stories["wire:\(k)"], "another story beside \(k)") }
+        }
+        XCTAssertEqual(Set(stories.values).count, 50, "40 stories and 10 others")
+    }
+
     /// `run --dry-run`'s transactions (a read-only SQLite state) find the stories the file
     /// holds and those earlier batches of the dry run told, and write none.
     func testADryRunFindsStoriesAndChangesNone() async throws {

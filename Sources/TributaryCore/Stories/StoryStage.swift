@@ -1,3 +1,4 @@
+import Dispatch
 import TributaryStories
 
 /// The `stories` stage (Docs/stories.md): one of the `Delivery`'s parts. Between the claim of
@@ -64,13 +65,42 @@ final class StoryStage {
         return Told(items: out, duplicates: duplicates)
     }
 
-    /// What each item is filed and looked up under.
+    /// Items one thread prepares at a time: a batch of more is prepared on every core. Preparing
+    /// (the title's analysis and keys, the URL's canonical form) is most of the stage's work,
+    /// about 5 µs an item, and reads nothing the matcher changes; matching and filing stay
+    /// on the delivery thread, in the batch's order.
+    static let preparedTogether = 16
+
+    /// What each item is filed and looked up under, in order.
     private func prepare(_ items: [Item], now: Double) -> [PreparedStoryItem] {
         let seconds = Int64(now.rounded(.down))
-        return items.map { item in
-            matcher.prepare(StoryItem(id: item.id, url: item.url, title: item.title, published: item.published.map { Int64($0.seconds.rounded(.down)) },
-                                      tags: item.tags, source: item.source), now: seconds)
+        let options = matcher.options
+        let share = Self.preparedTogether
+        guard items.count > share else { return items.map { Self.prepare($0, now: seconds, options: options) } }
+        return [PreparedStoryItem](unsafeUninitializedCapacity: items.count) { out, initialized in
+            items.withUnsafeBufferPointer { batch in
+                let shares = Shares(items: batch, out: out.baseAddress!)
+                DispatchQueue.concurrentPerform(iterations: (batch.count + share - 1) / share) { part in
+                    for i in (part * share)..<min(shares.items.count, (part + 1) * share) {
+                        (shares.out + i).initialize(to: Self.prepare(shares.items[i], now: seconds, options: options))
+                    }
+                }
+            }
+            initialized = items.count
         }
+    }
+
+    /// The batch and the results as the threads that prepare it see them: each thread reads
+    /// and writes only the indices of its own share, and `concurrentPerform` returns after
+    /// the last share is done.
+    private struct Shares: @unchecked Sendable {
+        let items: UnsafeBufferPointer<Item>
+        let out: UnsafeMutablePointer<PreparedStoryItem>
+    }
+
+    private static func prepare(_ item: Item, now: Int64, options: StoryOptions) -> PreparedStoryItem {
+        StoryMatcher.prepare(StoryItem(id: item.id, url: item.url, title: item.title, published: item.published.map { Int64($0.seconds.rounded(.down)) },
+                                       tags: item.tags, source: item.source), now: now, options: options)
     }
 
     /// Which of `items` (those a batch would emit, in order) `tell` would emit now: under
