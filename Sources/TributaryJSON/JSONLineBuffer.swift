@@ -76,33 +76,38 @@ public struct JSONLineBuffer {
 
     /// A string as JSON (`JSONWriter.writeString`).
     public mutating func appendString(_ s: String) {
-        var s = s
-        s.withUTF8 { b in
-            // Room for the worst case, six bytes a byte (`\u0001`), and the quotes; a long text
-            // a slice at a time, so that it does not need room for six times it.
-            let n = b.count
-            reserve(min(n, JSONWriter.escapeSlice) * 6 + 2)
-            var d = base + written
-            d.pointee = 0x22
-            d += 1
-            if let src = b.baseAddress {
-                if n <= JSONWriter.escapeSlice {
-                    d = JSONWriter.escape(src, count: n, to: d)
-                } else {
-                    var at = 0
-                    while at < n {
-                        let k = min(JSONWriter.escapeSlice, n - at)
-                        written = d - base
-                        reserve(k * 6 + 1)
-                        d = JSONWriter.escape(src + at, count: k, to: base + written)
-                        at += k
-                    }
+        // The string's own bytes, borrowed (every native string has them): `withUTF8` is
+        // mutating, and its copy of `s` cost a retain and a release of every text written.
+        if s.utf8.withContiguousStorageIfAvailable({ appendEscaped($0) }) != nil { return }
+        var copy = s
+        copy.withUTF8 { appendEscaped($0) }
+    }
+
+    private mutating func appendEscaped(_ b: UnsafeBufferPointer<UInt8>) {
+        // Room for the worst case, six bytes a byte (`\u0001`), and the quotes; a long text
+        // a slice at a time, so that it does not need room for six times it.
+        let n = b.count
+        reserve(min(n, JSONWriter.escapeSlice) * 6 + 2)
+        var d = base + written
+        d.pointee = 0x22
+        d += 1
+        if let src = b.baseAddress {
+            if n <= JSONWriter.escapeSlice {
+                d = JSONWriter.escape(src, count: n, to: d)
+            } else {
+                var at = 0
+                while at < n {
+                    let k = min(JSONWriter.escapeSlice, n - at)
+                    written = d - base
+                    reserve(k * 6 + 1)
+                    d = JSONWriter.escape(src + at, count: k, to: base + written)
+                    at += k
                 }
             }
-            d.pointee = 0x22
-            d += 1
-            written = d - base
         }
+        d.pointee = 0x22
+        d += 1
+        written = d - base
     }
 
     /// A value as compact JSON (what `JSONWriter.write` writes).

@@ -52,12 +52,15 @@ public final class ItemJSONWriter {
         }
         Self.field(#","kind":"#, item.pointee.kind, &w)
         Self.field(#","title":"#, item.pointee.title, &w)
-        if let summary = item.pointee.summary { Self.field(#","summary":"#, summary, &w) }
-        if !hashing, let content = item.pointee.content { Self.field(#","content":"#, content, &w) }
-        if !hashing, let contentHTML = item.pointee.contentHTML { Self.field(#","content_html":"#, contentHTML, &w) }
-        if let url = item.pointee.url { Self.field(#","url":"#, url, &w) }
-        if let image = item.pointee.image { Self.field(#","image":"#, image, &w) }
-        if let author = item.pointee.author { Self.field(#","author":"#, author, &w) }
+        // The optional texts are read in place, by their bits: the properties would hand out
+        // a copy of each (a retain and a release).
+        let present = item.pointee.present
+        if present & Item.summaryBit != 0 { Self.field(#","summary":"#, item.pointee.storedSummary, &w) }
+        if !hashing, present & Item.contentBit != 0 { Self.field(#","content":"#, item.pointee.storedContent, &w) }
+        if !hashing, present & Item.contentHTMLBit != 0 { Self.field(#","content_html":"#, item.pointee.storedContentHTML, &w) }
+        if present & Item.urlBit != 0 { Self.field(#","url":"#, item.pointee.storedURL, &w) }
+        if present & Item.imageBit != 0 { Self.field(#","image":"#, item.pointee.storedImage, &w) }
+        if present & Item.authorBit != 0 { Self.field(#","author":"#, item.pointee.storedAuthor, &w) }
         if let published = item.pointee.published {
             w.append(#","published":""#)
             w.write(upTo: 21) { p in
@@ -83,7 +86,7 @@ public final class ItemJSONWriter {
             }
             w.append(UInt8(ascii: "]"))
         }
-        if !hashing, let story = item.pointee.story { Self.field(#","story":"#, story, &w) }
+        if !hashing, present & Item.storyBit != 0 { Self.field(#","story":"#, item.pointee.storedStory, &w) }
         if let geo = item.pointee.geo, geo.isValid {
             w.append(#","geo":{"lat":"#)
             w.appendNumber(JSONNumber(geo.lat))
