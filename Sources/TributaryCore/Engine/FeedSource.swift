@@ -171,9 +171,12 @@ public final class FetchContext: Sendable {
     /// A new item with `source`, `type` and `fetched` filled in, and the other fields given.
     /// A source that has every field at hand passes them here rather than setting them on the
     /// item after: an item made, filled in and returned was copied once more on the way out.
-    public func item(id: String, kind: String, title: String, summary: String? = nil, url: String? = nil, image: String? = nil,
-                     author: String? = nil, published: Timestamp? = nil, tags: [String] = [], geo: Geo? = nil,
-                     data: JSONObject = JSONObject()) -> Item {
+    /// The texts are taken, not borrowed: a caller's last use of one hands it over, where a
+    /// borrowed one was retained again to be stored.
+    public func item(id: consuming String, kind: consuming String, title: consuming String, summary: consuming String? = nil,
+                     url: consuming String? = nil, image: consuming String? = nil, author: consuming String? = nil,
+                     published: Timestamp? = nil, tags: consuming [String] = [], geo: Geo? = nil,
+                     data: consuming JSONObject = JSONObject()) -> Item {
         Item(id: id, source: settings.name, type: settings.type, kind: kind, title: title, summary: summary, url: url, image: image,
              author: author, published: published, fetched: fetched, tags: tags, geo: geo, data: data)
     }
