@@ -83,44 +83,71 @@ public enum Links {
     /// one `#`. Most links are such URLs; anything else (userinfo, IPv6 literals, other bytes)
     /// returns false and goes to `URL(string:)`, so the answer never differs from it.
     static func isPlainHTTP(_ s: String) -> Bool {
-        var s = s
-        return s.withUTF8 { b -> Bool in
-            var i = b.count > 4 && (b[4] == 0x73 || b[4] == 0x53) ? 8 : 7   // past "https://" or "http://"
-            let hostStart = i
-            while i < b.count {
-                let c = b[i]
-                if (c >= 0x61 && c <= 0x7A) || (c >= 0x41 && c <= 0x5A) || (c >= 0x30 && c <= 0x39) || c == 0x2D || c == 0x2E {
-                    i += 1
-                } else { break }
-            }
-            guard i > hostStart else { return false }
-            if i < b.count && b[i] == 0x3A {   // ":" port
+        // The string's bytes in place (a native string has them): `withUTF8` is mutating, and
+        // its copy cost a retain and a release of every link.
+        if let answer = s.utf8.withContiguousStorageIfAvailable({ isPlainHTTP(bytes: $0) }) { return answer }
+        var copy = s
+        return copy.withUTF8 { isPlainHTTP(bytes: $0) }
+    }
+
+    private static func isPlainHTTP(bytes b: UnsafeBufferPointer<UInt8>) -> Bool {
+        var i = b.count > 4 && (b[4] == 0x73 || b[4] == 0x53) ? 8 : 7   // past "https://" or "http://"
+        let hostStart = i
+        while i < b.count {
+            let c = b[i]
+            if (c >= 0x61 && c <= 0x7A) || (c >= 0x41 && c <= 0x5A) || (c >= 0x30 && c <= 0x39) || c == 0x2D || c == 0x2E {
                 i += 1
-                while i < b.count && b[i] >= 0x30 && b[i] <= 0x39 { i += 1 }
+            } else { break }
+        }
+        guard i > hostStart else { return false }
+        if i < b.count && b[i] == 0x3A {   // ":" port
+            i += 1
+            while i < b.count && b[i] >= 0x30 && b[i] <= 0x39 { i += 1 }
+        }
+        guard i == b.count || b[i] == 0x2F || b[i] == 0x3F || b[i] == 0x23 else { return false }
+        var fragment = false
+        let plain = pathBytes
+        while i < b.count {
+            let c = b[i]
+            if plain.isPlain(c) {
+                i += 1
+                continue
             }
-            guard i == b.count || b[i] == 0x2F || b[i] == 0x3F || b[i] == 0x23 else { return false }
-            var fragment = false
-            while i < b.count {
-                let c = b[i]
-                switch c {
-                case 0x30...0x39, 0x41...0x5A, 0x61...0x7A, 0x2D, 0x2E, 0x5F, 0x7E,          // unreserved
-                     0x21, 0x24, 0x26...0x2C, 0x3B, 0x3D,                                 // sub-delims
-                     0x3A, 0x40, 0x2F, 0x3F:                                               // : @ / ?
-                    i += 1
-                case 0x25:
-                    guard i + 2 < b.count, isHex(b[i + 1]), isHex(b[i + 2]) else { return false }
-                    i += 3
-                case 0x23:
-                    if fragment { return false }
-                    fragment = true
-                    i += 1
-                default:
-                    return false
-                }
+            switch c {
+            case 0x25:
+                guard i + 2 < b.count, isHex(b[i + 1]), isHex(b[i + 2]) else { return false }
+                i += 3
+            case 0x23:
+                if fragment { return false }
+                fragment = true
+                i += 1
+            default:
+                return false
             }
-            return true
+        }
+        return true
+    }
+
+    /// The bytes a plain URL's path, query and fragment take as they are: unreserved
+    /// characters, sub-delims, `:`, `@`, `/` and `?` (RFC 3986), a bit each, looked up rather
+    /// than matched against ranges byte by byte.
+    private struct PathBytes {
+        let low: UInt64, high: UInt64
+        init() {
+            var low: UInt64 = 0, high: UInt64 = 0
+            func add(_ c: UInt8) { if c < 64 { low |= 1 << UInt64(c) } else { high |= 1 << UInt64(c - 64) } }
+            for c in UInt8(0x30)...0x39 { add(c) }
+            for c in UInt8(0x41)...0x5A { add(c) }
+            for c in UInt8(0x61)...0x7A { add(c) }
+            for c: UInt8 in [0x2D, 0x2E, 0x5F, 0x7E, 0x21, 0x24, 0x26, 0x27, 0x28, 0x29, 0x2A, 0x2B, 0x2C, 0x3B, 0x3D, 0x3A, 0x40, 0x2F, 0x3F] { add(c) }
+            self.low = low
+            self.high = high
+        }
+        @inline(__always) func isPlain(_ c: UInt8) -> Bool {
+            c < 64 ? low >> UInt64(c) & 1 != 0 : c < 128 && high >> UInt64(c - 64) & 1 != 0
         }
     }
+    private static let pathBytes = PathBytes()
 
     @inline(__always) private static func isHex(_ c: UInt8) -> Bool {
         (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66)
@@ -129,7 +156,7 @@ public enum Links {
     /// `resolve` then `httpOnly`.
     public static func absolute(_ link: String?, base: String) -> String? {
         guard let link else { return nil }
-        let trimmed = link.trimmingWhitespaceAndNewlines
+        let trimmed = link.trimmedWhitespaceAndNewlines()
         guard !trimmed.isEmpty else { return nil }
         // Most links are absolute and plain already: nothing to resolve, encode or parse.
         if isHTTP(trimmed) && isPlainHTTP(trimmed) { return trimmed }

@@ -106,6 +106,18 @@ final class LinksTests: XCTestCase {
         XCTAssertNil(Links.absolute("https://", base: "https://x/"))
     }
 
+    /// After the host, the fast path takes RFC 3986's unreserved characters, sub-delims, `:@/?`
+    /// and one `#` as they are, and nothing else of ASCII (`%` only before two hex digits).
+    func testPlainHTTPPathBytesAreRFC3986s() {
+        let taken = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$&'()*+,;=:@/?#".utf8)
+        for c in UInt8(0)...0x7F {
+            let s = "http://e.org/a" + String(Unicode.Scalar(c)) + "b"
+            XCTAssertEqual(Links.isPlainHTTP(s), taken.contains(c), "byte \(c)")
+        }
+        XCTAssertTrue(Links.isPlainHTTP("http://e.org/a%2Fb"))
+        XCTAssertFalse(Links.isPlainHTTP("http://e.org/a\u{80}b"))
+    }
+
     /// The byte check that skips Foundation's parser never accepts what Foundation rejects (or
     /// gives no host for), and takes the common links: a differential test over hand-picked
     /// edge cases and generated URLs.

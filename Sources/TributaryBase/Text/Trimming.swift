@@ -45,6 +45,14 @@ extension String {
         return Substring(self).trimmingWhitespaceAndNewlines
     }
 
+    /// `trimmingWhitespaceAndNewlines`, taking the string: one with nothing to trim is handed
+    /// back as it is, where the property returns a copy (a retain, and a release of the
+    /// original after it). For a mapper's every text field.
+    public consuming func trimmedWhitespaceAndNewlines() -> String {
+        if hasPrintableASCIIEnds || keepsEnds(\.isFoundationWhitespaceOrNewline) { return self }
+        return Substring(self).trimmingWhitespaceAndNewlines
+    }
+
     /// Whether neither the first nor the last scalar is one `drop` accepts (a title ending in an
     /// emoji or CJK): nothing to trim, so no copy. An empty string keeps its ends.
     @inline(__always) func keepsEnds(_ drop: (Unicode.Scalar) -> Bool) -> Bool {

@@ -418,7 +418,7 @@ public struct JSONSource: FeedSource {
     func text(_ record: inout Record, _ field: Field?, _ slot: Int, _ name: String) throws -> String? {
         try record.read(field, slot, name) { n in
             guard let s = try n.optionalString(allowNumber: true) else { return nil }
-            let t = s.trimmingWhitespaceAndNewlines
+            let t = s.trimmedWhitespaceAndNewlines()
             return t.isEmpty ? nil : t
         }
     }
