@@ -130,18 +130,21 @@ public struct KeyPathSet: Sendable {
         guard object.kind == JSONTapeEntry.object, object.length > 0 else { return }
         var left = count
         var j = Int(object.offset)
+        // The keys' bytes by address: a slice of `kb` made for every key and candidate was a
+        // tenth of the search, most of them of another length. (Empty when every key is empty.)
+        let keyBytes = kb.baseAddress
         while j != i && left > 0 {
             let e = doc.entry(j)
             for c in from..<(from + count) {
                 let n = cl[c]
                 guard s[n] < 0 else { continue }
                 let node = ns[n]
-                let key = UnsafeBufferPointer(rebasing: kb[node.start..<(node.start + node.count)])
                 let matched: Bool
                 if e.flags == 0 {
-                    matched = (Int(e.length) == node.count && (node.count == 0 || JSONDocument.equalBytes(base + Int(e.offset), key.baseAddress!, node.count)))
+                    matched = (Int(e.length) == node.count && (node.count == 0 || JSONDocument.equalBytes(base + Int(e.offset), keyBytes! + node.start, node.count)))
                         || (!node.isASCII && doc.string(at: j) == keys[n])
                 } else {
+                    let key = UnsafeBufferPointer(start: keyBytes.map { $0 + node.start }, count: node.count)
                     matched = doc.string(at: j, equals: key, in: base) || doc.string(at: j) == keys[n]
                 }
                 if matched {
