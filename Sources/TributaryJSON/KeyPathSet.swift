@@ -93,9 +93,32 @@ public struct KeyPathSet: Sendable {
     /// The node of each path in `record`, in the order the paths were given: what
     /// `record[path]` gives for each.
     public func lookup(in record: JSONNode) -> [JSONNode] {
-        guard let doc = record.document, record.found, !nodes.isEmpty else { return paths.map { record[$0] } }
-        // The slots live on the stack: a record costs one allocation, the array returned.
-        return withUnsafeTemporaryAllocation(of: Int.self, capacity: nodes.count) { s in
+        let found = find(in: record)
+        return paths.indices.map { found[$0] }
+    }
+
+    /// What `lookup` finds, kept as tape indices: a node is made only for the paths read
+    /// (`found[i]`), each a retain of the document, where `lookup`'s array of nodes held one
+    /// for every path of every record.
+    public struct Found: Sendable {
+        let record: JSONNode
+        /// Per path: the tape index of its node, or -1 where the node is the usual walk's
+        /// (absent, or a path the set does not take). Empty: every path walks.
+        let indices: [Int]
+        let paths: [KeyPath]
+
+        /// The node of the `i`th path: what `record[paths[i]]` gives.
+        public subscript(i: Int) -> JSONNode {
+            if i < indices.count, indices[i] >= 0 { return JSONNode(record.document, indices[i], found: true, record.context) }
+            return record[paths[i]]
+        }
+    }
+
+    /// The nodes of the paths in `record`, found in one pass (`Found`).
+    public func find(in record: JSONNode) -> Found {
+        guard let doc = record.document, record.found, !nodes.isEmpty else { return Found(record: record, indices: [], paths: paths) }
+        // The slots live on the stack: a record costs one allocation, the indices returned.
+        let indices = withUnsafeTemporaryAllocation(of: Int.self, capacity: nodes.count) { s in
             s.initialize(repeating: -1)
             nodes.withUnsafeBufferPointer { ns in
                 childList.withUnsafeBufferPointer { cl in
@@ -106,18 +129,10 @@ public struct KeyPathSet: Sendable {
                     }
                 }
             }
-            var out: [JSONNode] = []
-            out.reserveCapacity(paths.count)
-            for (i, end) in ends.enumerated() {
-                if end >= 0, s[end] >= 0 {
-                    out.append(JSONNode(doc, s[end], found: true, record.context))
-                } else {
-                    // Absent (or not taken): the usual walk, whose node knows the path asked for.
-                    out.append(record[paths[i]])
-                }
-            }
-            return out
+            // Absent (or not taken): -1, the usual walk, whose node knows the path asked for.
+            return ends.map { end in end >= 0 ? s[end] : -1 }
         }
+        return Found(record: record, indices: indices, paths: paths)
     }
 
     /// Fills the slots of the keys `cl[from..<from + count]` in the object at `i` (none when it

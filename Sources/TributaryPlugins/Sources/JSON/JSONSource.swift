@@ -372,11 +372,11 @@ public struct JSONSource: FeedSource {
         let el: JSONNode
         private var json: [UInt8]?
         /// Every field's node by key path (`FieldPaths.keyPaths`), found in one pass.
-        private let found: [JSONNode]
+        private let found: KeyPathSet.Found
 
         init(_ el: JSONNode, _ keyPaths: KeyPathSet) {
             self.el = el
-            self.found = keyPaths.lookup(in: el)
+            self.found = keyPaths.find(in: el)
         }
 
         /// The node of `field` (nil: not mapped), in `slot` (`Slot`); `name` is its key in `fields`.
