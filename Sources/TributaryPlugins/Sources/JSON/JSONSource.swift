@@ -381,10 +381,12 @@ public struct JSONSource: FeedSource {
 
         /// The node of `field` (nil: not mapped), in `slot` (`Slot`); `name` is its key in `fields`.
         mutating func node(_ field: Field?, _ slot: Int, _ name: @autoclosure () -> String) throws -> JSONNode? {
-            guard let field else { return nil }
+            // Matched in place: `guard let field` copied the field (a retain of its key path)
+            // for every field of every record.
             switch field {
-            case .path: return found[slot]
-            case .jq(let program):
+            case nil: return nil
+            case .path?: return found[slot]
+            case .jq(let program)?:
                 if json == nil {
                     var out: [UInt8] = []
                     _ = el.writeJSON(to: &out)
