@@ -185,8 +185,8 @@ final class StoryStageTests: XCTestCase {
         XCTAssertEqual(dups, count)
     }
 
-    /// A batch of more than `StoryStage.preparedTogether` items is prepared on several threads
-    /// at once: its items get the stories the same items get in batches small enough to be
+    /// A batch of twice `StoryStage.preparedTogether` items or more is prepared on several
+    /// threads at once: its items get the stories the same items get in batches small enough to be
     /// prepared one by one, copies inside the one batch included (a copy's original is earlier
     /// in it, in another thread's share). One source's items match by URL only.
     func testALargeBatchGetsTheStoriesOfSmallOnes() async {

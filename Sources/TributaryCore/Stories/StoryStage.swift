@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Dispatch
 import TributaryStories
 
@@ -13,7 +16,9 @@ import TributaryStories
 /// keep what they claim in memory only. Without a state (`--no-state`, `test`) stories are
 /// matched within the run, in memory.
 ///
-/// Threading rule: used on the delivery thread only (as the sink set is), one batch at a time.
+/// Threading rule: used on the delivery thread only (as the sink set is), one batch at a time;
+/// only the preparing of a large batch's items runs on other threads too, and it reads nothing
+/// the stage or its matcher change (`prepare`).
 final class StoryStage {
     let settings: StorySettings
     let matcher: StoryMatcher
@@ -65,23 +70,30 @@ final class StoryStage {
         return Told(items: out, duplicates: duplicates)
     }
 
-    /// Items one thread prepares at a time: a batch of more is prepared on every core. Preparing
-    /// (the title's analysis and keys, the URL's canonical form) is most of the stage's work,
-    /// about 5 µs an item, and reads nothing the matcher changes; matching and filing stay
-    /// on the delivery thread, in the batch's order.
+    /// The fewest items a thread prepares: a batch of twice as many or more is prepared on every
+    /// core (`cores` shares). Preparing (the title's analysis and keys, the URL's canonical form)
+    /// is most of the stage's work, about 5 µs an item, and reads nothing the matcher changes;
+    /// matching and filing stay on the delivery thread, in the batch's order.
     static let preparedTogether = 16
+
+    /// Cores to prepare a batch on: one share each (at least `preparedTogether` items), not a
+    /// share per 16 items, since every share past the first wakes a thread of the pool, which
+    /// costs CPU when the cores are busy with other work.
+    static let cores = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
 
     /// What each item is filed and looked up under, in order.
     private func prepare(_ items: [Item], now: Double) -> [PreparedStoryItem] {
         let seconds = Int64(now.rounded(.down))
         let options = matcher.options
-        let share = Self.preparedTogether
-        guard items.count > share else { return items.map { Self.prepare($0, now: seconds, options: options) } }
+        let parts = min(Self.cores, items.count / Self.preparedTogether)
+        guard parts > 1 else { return items.map { Self.prepare($0, now: seconds, options: options) } }
         return [PreparedStoryItem](unsafeUninitializedCapacity: items.count) { out, initialized in
             items.withUnsafeBufferPointer { batch in
                 let shares = Shares(items: batch, out: out.baseAddress!)
-                DispatchQueue.concurrentPerform(iterations: (batch.count + share - 1) / share) { part in
-                    for i in (part * share)..<min(shares.items.count, (part + 1) * share) {
+                DispatchQueue.concurrentPerform(iterations: parts) { part in
+                    // Part k prepares items [k * count / parts, (k + 1) * count / parts).
+                    let n = shares.items.count
+                    for i in (part * n / parts)..<((part + 1) * n / parts) {
                         (shares.out + i).initialize(to: Self.prepare(shares.items[i], now: seconds, options: options))
                     }
                 }
