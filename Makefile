@@ -218,7 +218,7 @@ FUZZ_SECONDS ?= 600
 fuzz: deps
 	bash Fuzz/run.sh $(FUZZ_SECONDS)
 
-## bench: Tributary (the release binary) beside curl, aiohttp + orjson and jq (see bench/README.md; MODE=decode|fetch|many|startup|all|soak)
+## bench: Tributary (the release binary) beside curl, aiohttp + orjson and jq (see bench/README.md; MODE=decode|fetch|many|startup|jq|stories|fulltext|all|soak|watch|instructions)
 MODE ?= decode
 bench: release
 	TRIBUTARY_BIN=$(RELEASE_BIN) bash bench/run.sh $(MODE)

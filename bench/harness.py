@@ -554,8 +554,9 @@ class Report:
         self.started = now_utc()
         self.warnings = []
 
-    def header(self, extra, rounds=True):
-        busy = float(self.load_before[0]) > 0.5
+    def header(self, extra, rounds=True, timed=True):
+        # Counted instructions (timed=False) do not depend on the machine's load.
+        busy = timed and float(self.load_before[0]) > 0.5
         self.lines += [
             f"- date: {self.started}; machine: {machine()}",
             f"- load average before: {' '.join(self.load_before)} (1, 5, 15 min)"
@@ -1578,14 +1579,70 @@ def mode_stories(scratch):
     return rep.finish()
 
 
+# ---- mode: instructions ----------------------------------------------------------------------
+
+def mode_instructions(scratch):
+    """The decode's first pages (one source of INSTR_PAGES urls, 50 items each) under callgrind:
+    the instructions each binary executes, without a state and with a fresh SQLite state. A
+    change's cost per item, counted: on a shared VM one binary's timed rounds spread by 15-25%,
+    more than most changes to the cost of an item move. Not a peer comparison (a Python peer under
+    callgrind runs 100x slower): it compares TRIBUTARY_BIN with TRIBUTARY_BASELINE_BIN."""
+    pages = env_int("INSTR_PAGES", 300, 1, 9999)
+    per_item = 50
+    expected = pages * per_item
+    if not shutil.which("valgrind"):
+        die("valgrind is missing (bench/run.sh installs it)")
+    nginx = Nginx(scratch)
+    rows = []
+    outputs = {}
+    try:
+        urls = [f"{nginx.base}/page-{i:04d}.json" for i in range(1, pages + 1)]
+        cfg = os.path.join(RESULTS, "instructions-urls.json")
+        write_config(cfg, urls, 32, 32, one_source=True)
+        binaries = [("tributary", BIN)] + ([("tributary @base", BASE_BIN)] if BASE_BIN else [])
+        counts = {}
+        for name, binary in binaries:
+            for state in ("no state", "fresh SQLite state"):
+                tag = f"{len(outputs)}"
+                out = os.path.join(scratch, f"out-instr-{tag}.jsonl")
+                args = ["--no-state"] if state == "no state" else ["--state", os.path.join(scratch, f"state-{tag}.sqlite")]
+                cmd = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={os.path.join(scratch, 'cg-' + tag + '.out')}",
+                       binary, "run", "-c", cfg, "--jsonl", "--quiet"] + args
+                log(f"instructions: {name}, {state} (callgrind, {pages} pages)")
+                with open(out, "wb") as f:
+                    r = subprocess.run(cmd, stdout=f, stderr=subprocess.PIPE, text=True)
+                m = re.search(r"Collected : (\d+)", r.stderr)
+                if r.returncode != 0 or not m:
+                    die(f"{' '.join(cmd)} failed (exit {r.returncode}):\n{r.stderr[-3000:]}")
+                lines = count_lines(out)
+                if lines != expected:
+                    die(f"{name} ({state}) wrote {lines} items, expected {expected}")
+                counts[(name, state)] = int(m.group(1))
+                outputs[f"{name}, {state}"] = (out, False)
+    finally:
+        nginx.stop()
+    _, same = compare_outputs(outputs, f"tributary, no state")
+    for (name, state), n in counts.items():
+        base = counts.get(("tributary @base", state))
+        rows.append([name, state, f"{n / 1e6:,.1f}M", f"{n / expected:,.0f}",
+                     "—" if base is None or name != "tributary" else f"{(n - base) / base:+.1%}"])
+    rep = Report("instructions", f"instructions: {pages} pages x {per_item} items (one json source) under callgrind")
+    rep.header([f"{expected} items; each binary run once per state (callgrind's counts repeat within a few thousandths)",
+                "the counts are the process's own instructions (start-up, the config and libcurl included, the kernel's "
+                "work not); callgrind runs the threads one at a time, so waiting costs nothing here"], rounds=False, timed=False)
+    rep.add(*table(["binary", "state", "instructions", "per item", "against @base"], rows))
+    rep.add("", f"Same items from every run (sorted, `fetched` removed): {same}.", "")
+    return rep.finish()
+
+
 MODES = {"decode": mode_decode, "fetch": mode_fetch, "many": mode_many, "startup": mode_startup, "jq": mode_jq, "stories": mode_stories}
 # Not part of `all`: watch takes WATCH_CYCLES x WATCH_INTERVAL (10 minutes by default).
-SLOW_MODES = {"watch": mode_watch}
+SLOW_MODES = {"watch": mode_watch, "instructions": mode_instructions}
 
 
 def main():
     if len(sys.argv) != 2 or sys.argv[1] not in list(MODES) + list(SLOW_MODES) + ["all", "serve"]:
-        die("usage: harness.py decode|fetch|many|startup|jq|all|serve|watch (use bench/run.sh)")
+        die("usage: harness.py decode|fetch|many|startup|jq|stories|all|serve|watch|instructions (use bench/run.sh)")
     if not BIN or not os.access(BIN, os.X_OK):
         die("TRIBUTARY_BIN must name the tributary binary (bench/run.sh sets it)")
     signal.signal(signal.SIGTERM, _on_signal)
@@ -1595,7 +1652,7 @@ def main():
     scratch = os.path.join(os.environ.get("TMPDIR", "/tmp"), f"tributary-bench.{os.getpid()}")
     os.makedirs(scratch)
     _scratch.append(scratch)
-    if RUNS < 5 and sys.argv[1] not in ("serve", "watch"):
+    if RUNS < 5 and sys.argv[1] not in ("serve", "watch", "instructions"):
         log(f"note: RUNS={RUNS}; at least 5 rounds are needed for numbers worth comparing")
     try:
         mode = sys.argv[1]

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Tributary's benchmarks, each beside the fastest ordinary tools for the same job.
 #
-#   bash bench/run.sh [decode|fetch|many|startup|jq|stories|fulltext|all|serve|soak|watch]   (default: decode)
+#   bash bench/run.sh [decode|fetch|many|startup|jq|stories|fulltext|all|serve|soak|watch|instructions]   (default: decode)
 #
 #   decode   2,000 JSON pages (59 MB) from nginx, 32 in flight: tributary with 2,000 sources and
 #            with one source of 2,000 urls, aiohttp+orjson, curl --parallel | jq
@@ -27,6 +27,10 @@
 #            WATCH_INTERVAL (60 s), no jitter, nginx answering 304, WATCH_CYCLES (10) cycles;
 #            CPU and RSS per cycle beside curl --etag-compare/--etag-save run half an interval
 #            after each cycle (about 10 minutes); not part of all
+#   instructions  the decode's first INSTR_PAGES (300) pages as one source under callgrind, without a
+#            state and with a fresh SQLite state: the instructions of tributary and of
+#            TRIBUTARY_BASELINE_BIN, to compare two builds where timed runs are too noisy (valgrind
+#            with apt-get); not a peer comparison, not part of all
 #
 # This script installs what is missing (GNU time, nginx-light, jq, curl with apt-get; aiohttp, orjson,
 # uvloop with pip), builds tributary in release (or takes TRIBUTARY_BIN), generates the corpora
@@ -44,9 +48,9 @@ log() { printf 'bench: %s\n' "$*" >&2; }
 die() { printf 'bench: error: %s\n' "$*" >&2; exit 1; }
 
 case $MODE in
-decode|fetch|many|startup|jq|stories|fulltext|all|serve|soak|watch) ;;
--h|--help|help) sed -n '2,35p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
-*) die "unknown mode '$MODE'; modes: decode fetch many startup jq stories fulltext all serve soak watch" ;;
+decode|fetch|many|startup|jq|stories|fulltext|all|serve|soak|watch|instructions) ;;
+-h|--help|help) sed -n '2,39p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+*) die "unknown mode '$MODE'; modes: decode fetch many startup jq stories fulltext all serve soak watch instructions" ;;
 esac
 [ $# -le 1 ] || die "one mode at a time (or: all)"
 PAGES=${PAGES:-2000}
@@ -79,6 +83,7 @@ command -v python3 >/dev/null || die "python3 is required"
 [ -x /usr/bin/time ] || apt_install time
 command -v jq >/dev/null || apt_install jq
 command -v curl >/dev/null || apt_install curl
+[ "$MODE" != instructions ] || command -v valgrind >/dev/null || apt_install valgrind
 if [ "$MODE" != startup ] && ! command -v nginx >/dev/null && [ ! -x /usr/sbin/nginx ]; then
     apt_install nginx-light
 fi
@@ -111,7 +116,7 @@ export TRIBUTARY_BIN=$BIN
 
 # ---- corpora (generated once, git-ignored) -----------------------------------------------
 count_pages() { [ -d "$1" ] && find "$1" -maxdepth 1 -name 'page-*.json' | wc -l || echo 0; }
-if [[ "$MODE" =~ ^(decode|jq|all|serve)$ ]] && (( $(count_pages "$CORPUS") < PAGES )); then
+if [[ "$MODE" =~ ^(decode|jq|all|serve|instructions)$ ]] && (( $(count_pages "$CORPUS") < PAGES )); then
     log "generating the decode corpus ($(( PAGES > 2000 ? PAGES : 2000 )) pages) in $CORPUS"
     mkdir -p "$CORPUS"
     find "$CORPUS" -maxdepth 1 -name 'page-*.json' -delete
