@@ -236,6 +236,88 @@ final class ConfigTests: XCTestCase {
         XCTAssertEqual(OptionReader.urlProblem("http://u:secret@e.org:99999/", fileAllowed: false), #""http://***@e.org:99999/": port 99999 is not a port (a number from 1 to 65535)"#)
     }
 
+    /// Sources that repeat one `fields` object have it checked and read once (the options'
+    /// memo, `OptionReader.reusing`), and each still says what it would say alone.
+    func testSourcesThatRepeatOneFieldsObjectEachSayWhatTheyWouldAlone() throws {
+        func json(_ name: String, _ fields: String) -> String {
+            #"{"name":"\#(name)","type":"json","url":"https://e.org/\#(name)","fields":\#(fields)}"#
+        }
+        let shared = #"{"title":"t","tags":"k","data":{"n":"m"}}"#
+        let c = try load(#"{"sources":[\#(json("a", shared)),\#(json("b", shared)),\#(json("c", #"{"title":"t"}"#)),\#(json("d", shared))]}"#)
+        let made = try c.sources.map { try XCTUnwrap($0.source as? JSONSource) }
+        XCTAssertEqual(made.map { $0.fields.tags?.path }, [KeyPath("k"), KeyPath("k"), nil, KeyPath("k")])
+        XCTAssertEqual(made.map { $0.keyPaths.paths.count }, [11, 11, 10, 11])
+        XCTAssertEqual(made.map { $0.fields.data.first?.1.path }, [KeyPath("m"), KeyPath("m"), nil, KeyPath("m")])
+
+        // An object found wrong is checked again for every source that has it, an object that
+        // only the plugin finds wrong (lat without lon) is made again, and another type's
+        // `fields` (the html source's, which takes no "tags") is checked against its own options.
+        let e = errors(#"""
+        {"sources":[\#(json("a", #"{"title":"a..b"}"#)),\#(json("b", #"{"title":"a..b"}"#)),
+          \#(json("c", #"{"title":"t","lat":"y"}"#)),\#(json("d", #"{"title":"t","lat":"y"}"#)),
+          \#(json("e", shared)),{"name":"f","type":"html","url":"https://e.org/f","items":"//li","fields":\#(shared)},\#(json("g", shared))]}
+        """#)
+        XCTAssertEqual(e, [
+            #"tributary.json: sources[0] ("a").fields.title: invalid key path "a..b": empty key before '.'"#,
+            #"tributary.json: sources[0] ("a").fields: map at least one of "id", "url" or "title" (item ids are made from them)"#,
+            #"tributary.json: sources[1] ("b").fields.title: invalid key path "a..b": empty key before '.'"#,
+            #"tributary.json: sources[1] ("b").fields: map at least one of "id", "url" or "title" (item ids are made from them)"#,
+            #"tributary.json: sources[2] ("c").fields.lat: "lat" and "lon" go together"#,
+            #"tributary.json: sources[3] ("d").fields.lat: "lat" and "lon" go together"#,
+            #"tributary.json: sources[5] ("f").fields: unknown key "tags""#,
+            #"tributary.json: sources[5] ("f").fields: unknown key "data""#,
+        ])
+    }
+
+    /// A file of many sources is built on every core (`ConfigLoader.buildSources`): the sources
+    /// come out in the file's order and the errors read as if built one after the other, a
+    /// source's notes (its name taken, its unset variables) before its own errors.
+    func testManySourcesAreBuiltOnEveryCoreInTheFilesOrder() throws {
+        let n = 300
+        XCTAssertGreaterThan(n, 4 * ConfigLoader.builtTogether)
+        if CoreShares.cores > 1 { XCTAssertGreaterThan(CoreShares.count(of: n, atLeast: ConfigLoader.builtTogether), 1) }
+        func source(_ i: Int, name: String? = nil, extra: String = "") -> String {
+            let name = name ?? "s\(i)"
+            return #"{"name":"\#(name)","type":"json","url":"https://e.org/\#(i)?k=${K\#(i)}","headers":{"Authorization":"Bearer secret-\#(i)"},"fields":{"title":"t.\#(i)","data":{"n":"n\#(i)"}}\#(extra)}"#
+        }
+        var env: [String: String] = [:]
+        for i in 0..<n { env["K\(i)"] = "v\(i)" }
+
+        let good = (0..<n).map { source($0) }.joined(separator: ",")
+        let c = try load(#"{"sources":[\#(good)]}"#, env: env)
+        XCTAssertEqual(c.sources.map(\.settings.name), (0..<n).map { "s\($0)" })
+        for (i, s) in c.sources.enumerated() {
+            let src = try XCTUnwrap(s.source as? JSONSource)
+            XCTAssertEqual(src.urls, ["https://e.org/\(i)?k=v\(i)"])
+            XCTAssertEqual(src.fields.title?.path, try KeyPath(parsing: "t.\(i)"))
+            XCTAssertEqual(src.fields.data.map(\.0), ["n"])
+            XCTAssertEqual(src.fields.data.first?.1.path, try KeyPath(parsing: "n\(i)"))
+        }
+        // Every share registered its sources' credentials.
+        XCTAssertEqual(Secrets.scrub("a secret-7 b secret-299"), "a *** b ***")
+
+        var bad = (0..<n).map { source($0) }
+        bad[3] = source(3, extra: #","retries":"two""#)
+        bad[100] = source(100, extra: #","retries":-1"#)
+        bad[160] = source(160, extra: #","retries":"two","timeout":"x""#)
+        bad[161] = source(161, name: "s3")
+        bad[250] = source(250, name: "s10", extra: #","retries":"two""#)
+        bad[299] = source(299, extra: #","urll":"x""#)
+        env["K161"] = nil
+        let e = errors(#"{"sources":[\#(bad.joined(separator: ","))]}"#, env: env)
+        XCTAssertEqual(e, [
+            #"tributary.json: sources[3] ("s3").retries: expected an integer, found "two""#,
+            #"tributary.json: sources[100] ("s100").retries: expected an integer >= 0, found -1"#,
+            #"tributary.json: sources[160] ("s160").retries: expected an integer, found "two""#,
+            #"tributary.json: sources[160] ("s160").timeout: expected a duration up to 3650d (seconds, or a string like "250ms", "20s", "15m", "2h", "1d"), found "x""#,
+            #"tributary.json: sources[161] ("s3").name: "s3" is already used by sources[3]"#,
+            #"tributary.json: sources[161].url: environment variable K161 is not set (write ${K161:-default} to give a default)"#,
+            #"tributary.json: sources[250] ("s10").name: "s10" is already used by sources[10]"#,
+            #"tributary.json: sources[250] ("s10").retries: expected an integer, found "two""#,
+            #"tributary.json: sources[299] ("s299"): unknown key "urll" (did you mean "url"?)"#,
+        ])
+    }
+
 }
 
 let packageRoot: String = {

@@ -71,29 +71,23 @@ final class StoryStage {
     }
 
     /// The fewest items a thread prepares: a batch of twice as many or more is prepared on every
-    /// core (`cores` shares). Preparing (the title's analysis and keys, the URL's canonical form)
+    /// core (`CoreShares.count`). Preparing (the title's analysis and keys, the URL's canonical form)
     /// is most of the stage's work, about 5 µs an item, and reads nothing the matcher changes;
     /// matching and filing stay on the delivery thread, in the batch's order.
     static let preparedTogether = 16
-
-    /// Cores to prepare a batch on: one share each (at least `preparedTogether` items), not a
-    /// share per 16 items, since every share past the first wakes a thread of the pool, which
-    /// costs CPU when the cores are busy with other work.
-    static let cores = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
 
     /// What each item is filed and looked up under, in order.
     private func prepare(_ items: [Item], now: Double) -> [PreparedStoryItem] {
         let seconds = Int64(now.rounded(.down))
         let options = matcher.options
-        let parts = min(Self.cores, items.count / Self.preparedTogether)
+        // One share per core (`CoreShares`), prepared in place: no share's array to join.
+        let parts = CoreShares.count(of: items.count, atLeast: Self.preparedTogether)
         guard parts > 1 else { return items.map { Self.prepare($0, now: seconds, options: options) } }
         return [PreparedStoryItem](unsafeUninitializedCapacity: items.count) { out, initialized in
             items.withUnsafeBufferPointer { batch in
                 let shares = Shares(items: batch, out: out.baseAddress!)
                 DispatchQueue.concurrentPerform(iterations: parts) { part in
-                    // Part k prepares items [k * count / parts, (k + 1) * count / parts).
-                    let n = shares.items.count
-                    for i in (part * n / parts)..<((part + 1) * n / parts) {
+                    for i in CoreShares.range(part, of: parts, over: shares.items.count) {
                         (shares.out + i).initialize(to: Self.prepare(shares.items[i], now: seconds, options: options))
                     }
                 }

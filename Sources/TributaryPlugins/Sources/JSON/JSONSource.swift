@@ -141,31 +141,32 @@ public struct JSONSource: FeedSource {
         self.kind = reader[Self.kind]
         self.idPrefix = reader[Self.idPrefix] ?? settings.name
         self.idHead = idPrefix + ":"
-        let fr = reader[Self.fields]
-        var f = FieldPaths()
-        func field(_ option: Option<FieldMapping>) -> Field? {
-            fr[option].flatMap { Self.field($0, key: option.spec.name, reader: fr) }
+        // Made once for a share of sources that repeat one `fields` (OptionReader.reusing).
+        (self.fields, self.keyPaths) = reader.reusing(Self.fields) { fr in
+            var f = FieldPaths()
+            func field(_ option: Option<FieldMapping>) -> Field? {
+                fr[option].flatMap { Self.field($0, key: option.spec.name, reader: fr) }
+            }
+            f.id = field(Fields.id)
+            f.title = field(Fields.title)
+            f.summary = field(Fields.summary)
+            f.url = field(Fields.url)
+            f.image = field(Fields.image)
+            f.author = field(Fields.author)
+            f.published = field(Fields.published)
+            f.publishedFormat = fr[Fields.publishedFormat]
+            f.tags = field(Fields.tags)
+            f.lat = field(Fields.lat)
+            f.lon = field(Fields.lon)
+            f.data = (fr[Fields.data] ?? []).compactMap { name, m in
+                Self.field(m, key: "\(Fields.data.spec.name).\(name)", reader: fr).map { (name, $0) }
+            }
+            if f.title == nil && f.url == nil && f.id == nil {
+                fr.error(nil, "map at least one of \"id\", \"url\" or \"title\" (item ids are made from them)")
+            }
+            if (f.lat == nil) != (f.lon == nil) { fr.error(f.lat == nil ? Fields.lon.spec.name : Fields.lat.spec.name, "\"lat\" and \"lon\" go together") }
+            return (f, f.keyPaths)
         }
-        f.id = field(Fields.id)
-        f.title = field(Fields.title)
-        f.summary = field(Fields.summary)
-        f.url = field(Fields.url)
-        f.image = field(Fields.image)
-        f.author = field(Fields.author)
-        f.published = field(Fields.published)
-        f.publishedFormat = fr[Fields.publishedFormat]
-        f.tags = field(Fields.tags)
-        f.lat = field(Fields.lat)
-        f.lon = field(Fields.lon)
-        f.data = (fr[Fields.data] ?? []).compactMap { name, m in
-            Self.field(m, key: "\(Fields.data.spec.name).\(name)", reader: fr).map { (name, $0) }
-        }
-        if f.title == nil && f.url == nil && f.id == nil {
-            fr.error(nil, "map at least one of \"id\", \"url\" or \"title\" (item ids are made from them)")
-        }
-        if (f.lat == nil) != (f.lon == nil) { fr.error(f.lat == nil ? Fields.lon.spec.name : Fields.lat.spec.name, "\"lat\" and \"lon\" go together") }
-        self.fields = f
-        self.keyPaths = f.keyPaths
         let pr = reader[Self.pagination]
         self.paging = pr.map { Paging($0) } ?? .single
         self.trustedHosts = Set((pr?[Pagination.trustedHosts] ?? []).map { $0.lowercased() })
