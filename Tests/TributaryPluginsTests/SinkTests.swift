@@ -58,6 +58,48 @@ final class SinkTests: XCTestCase {
         }
     }
 
+    /// The sink keeps its line buffer between batches: each batch starts empty, after a batch
+    /// written whole and after one that failed half way (here: past the file size limit).
+    func testAJSONLSinkStartsEveryBatchAfresh() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let path = dir.path + "/kept.jsonl"
+        let sink = JSONLSink(path: path)
+        func big(_ from: Int) -> [Item] {
+            (from..<from + 3000).map { n -> Item in
+                var i = item(n)
+                i.summary = String(repeating: "Длинный текст 长文本 ", count: 20)
+                return i
+            }
+        }
+        func ids() throws -> [String] {
+            try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map { line in
+                guard case .string(let id)? = try JSONParser.parse(String(line))[path: "id"] else { return "?" }
+                return id
+            }
+        }
+        try sink.write(big(0))
+        try sink.write([item(7000)])
+        XCTAssertEqual(try ids(), (0..<3000).map { "t:\($0)" } + ["t:7000"])
+
+        // A batch that cannot be written whole: a file size limit 64 KiB above the file's size
+        // (write(2) then fails with EFBIG, SIGXFSZ ignored), lifted again after the batch.
+        let size = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+        var saved = rlimit()
+        XCTAssertEqual(getrlimit(Int32(RLIMIT_FSIZE.rawValue), &saved), 0)
+        let previous = signal(SIGXFSZ, SIG_IGN)
+        var limited = saved
+        limited.rlim_cur = rlim_t(size + 65536)
+        XCTAssertEqual(setrlimit(Int32(RLIMIT_FSIZE.rawValue), &limited), 0)
+        XCTAssertThrowsError(try sink.write(big(10000))) { e in XCTAssertTrue("\(e)".contains("cut back"), "\(e)") }
+        XCTAssertEqual(setrlimit(Int32(RLIMIT_FSIZE.rawValue), &saved), 0)
+        signal(SIGXFSZ, previous)
+
+        try sink.write([item(8000)])
+        try sink.close()
+        XCTAssertEqual(try ids(), (0..<3000).map { "t:\($0)" } + ["t:7000", "t:8000"])
+    }
+
     func testJSONLRepairsAPartialLastLine() throws {
         let dir = TempDir()
         defer { dir.remove() }

@@ -37,7 +37,9 @@ public final class StdoutSink: Sink {
         let context = self.context.withLock { $0 }
         let lines = context.lines
         var buf: [UInt8] = []
-        buf.reserveCapacity(FDOutput.chunkSize + 4096)
+        // About a line's worth an item, up to a chunk: a chunk's reserve for every batch was
+        // 1 MiB allocated a source in a run of many one-item sources.
+        buf.reserveCapacity(min(FDOutput.chunkSize + 4096, items.count * 1024))
         if let template {
             for (_, outputs) in TemplateRendering.render(items, with: template, context: context, sink: "stdout") {
                 for o in outputs {
