@@ -302,23 +302,32 @@ final class CurlDriver: @unchecked Sendable {
     private func admit() {
         assertCurlThread("admit")
         let ready = shared.withLock { s -> [Transfer] in
+            s.arrived = false
+            // With every slot taken nothing can move: the list is not looked through (it was on
+            // every pass of the loop, each waiting transfer's host hashed, and the counts by host
+            // copied), and it stops being looked through once the last free slot is given.
+            var inFlight = active.count
+            guard inFlight < settings.concurrency, !s.waiting.isEmpty else { return [] }
             var taken: [Transfer] = []
             var keep: [Transfer] = []
-            var inFlight = active.count
             var hostCounts = perHost
-            for t in s.waiting {
+            var i = 0
+            while i < s.waiting.count && inFlight < settings.concurrency {
+                let t = s.waiting[i]
                 let host = t.host
                 let hostLimit = multiplexed.contains(host) ? multiplexedPerHost : settings.perHost
-                if inFlight < settings.concurrency && hostCounts[host, default: 0] < hostLimit {
+                if hostCounts[host, default: 0] < hostLimit {
                     taken.append(t)
                     inFlight += 1
                     hostCounts[host, default: 0] += 1
                 } else {
                     keep.append(t)
                 }
+                i += 1
             }
+            guard !taken.isEmpty else { return [] }
+            keep.append(contentsOf: s.waiting[i...])
             s.waiting = keep
-            s.arrived = false
             return taken
         }
         for t in ready {
