@@ -37,25 +37,54 @@ public final class ConfigDiagnostics {
     /// was checked against, and what a plugin made of it (`OptionReader.reusing`): the sources
     /// of a large config mostly repeat one `fields`, which is then checked and read once per
     /// share of the file's sources, not once per source (10,000 `json` sources: a fifth of
-    /// building them). Equal objects checked against the same options say the same.
-    private var lastClean: [String: Clean] = [:]
+    /// building them). Equal objects checked against the same options say the same. A short
+    /// list of objects (one per option name that has nested options), not a dictionary of
+    /// values: no generic type is made at run time for it, which `check` of a small config
+    /// would pay for at its start.
+    private var lastClean: Clean?
 
-    struct Clean {
-        let specs: [OptionSpec]
-        let object: JSONObject
-        var made: Any?
+    final class Clean {
+        let name: String
+        var specs: [OptionSpec]
+        var object: JSONObject
+        /// What `reusing` made of `object`: an object, cast back without a lookup of its type.
+        var made: AnyObject?
+        let next: Clean?
+
+        init(name: String, specs: [OptionSpec], object: JSONObject, made: AnyObject?, next: Clean?) {
+            self.name = name
+            self.specs = specs
+            self.object = object
+            self.made = made
+            self.next = next
+        }
     }
 
-    /// Whether `object`, under the option `name` with nested options `specs`, equals the last
-    /// one found without an error here (checked against the same declarations: the same
-    /// array, not an equal one).
+    /// The entry of option `name` if its object equals `object` and it was checked against the
+    /// same declarations (the same array, not an equal one).
     func checkedBefore(_ name: String, _ specs: [OptionSpec], _ object: JSONObject) -> Clean? {
-        guard let c = lastClean[name], Self.same(c.specs, specs), c.object == object else { return nil }
+        guard let c = entry(name), Self.same(c.specs, specs), c.object == object else { return nil }
         return c
     }
 
-    func rememberClean(_ name: String, _ specs: [OptionSpec], _ object: JSONObject, made: Any? = nil) {
-        lastClean[name] = Clean(specs: specs, object: object, made: made)
+    func rememberClean(_ name: String, _ specs: [OptionSpec], _ object: JSONObject, made: AnyObject? = nil) {
+        // One entry per name: another type's option of the same name takes it over.
+        if let c = entry(name) {
+            c.specs = specs
+            c.object = object
+            c.made = made
+        } else {
+            lastClean = Clean(name: name, specs: specs, object: object, made: made, next: lastClean)
+        }
+    }
+
+    private func entry(_ name: String) -> Clean? {
+        var c = lastClean
+        while let e = c {
+            if e.name == name { return e }
+            c = e.next
+        }
+        return nil
     }
 
     private static func same(_ a: [OptionSpec], _ b: [OptionSpec]) -> Bool {
@@ -389,8 +418,9 @@ public final class OptionReader {
     /// What `make` builds from the nested object of `option` (through its reader), reused for
     /// an equal object of a later source, in the same file and share, once `make` reported
     /// nothing for it: a `json` source's `fields` made into its key paths and their set. What
-    /// `make` returns is then shared by those sources (values, or objects safe to share).
-    public func reusing<Made>(_ option: RequiredOption<OptionReader>, _ make: (OptionReader) -> Made) -> Made {
+    /// `make` returns (an object, whose contents must be safe to share) is then shared by those
+    /// sources.
+    public func reusing<Made: AnyObject>(_ option: RequiredOption<OptionReader>, _ make: (OptionReader) -> Made) -> Made {
         let name = checkedName(option.spec)
         guard case .object(let sub) = option.spec.kind, let o = member(name)?.objectValue else { return make(self[option]) }
         // Remembered only for an object whose check found nothing (this one's, or an equal one's).

@@ -12,7 +12,9 @@ public enum CoreShares {
     /// How many shares `count` elements make with at least `minimum` in each: one per core at
     /// most, and 1 (the caller's thread alone) below twice `minimum`.
     public static func count(of count: Int, atLeast minimum: Int) -> Int {
-        max(1, min(cores, count / max(1, minimum)))
+        // Below two shares' worth `cores` is not read (its first read asks the kernel).
+        let most = count / max(1, minimum)
+        return most < 2 ? 1 : min(cores, most)
     }
 
     /// Share `k` of `parts` over `0..<count`: `k * count / parts ..< (k + 1) * count / parts`.

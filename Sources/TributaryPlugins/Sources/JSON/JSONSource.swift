@@ -87,6 +87,16 @@ public struct JSONSource: FeedSource {
         }
     }
 
+    /// `fields` as made once for the sources that repeat it (`OptionReader.reusing`).
+    final class MadeFields {
+        let fields: FieldPaths
+        let keyPaths: KeyPathSet
+        init(fields: FieldPaths, keyPaths: KeyPathSet) {
+            self.fields = fields
+            self.keyPaths = keyPaths
+        }
+    }
+
     struct FieldPaths {
         var id, title, summary, url, image, author, published, tags, lat, lon: Field?
         var publishedFormat = DateFormat.auto
@@ -142,7 +152,7 @@ public struct JSONSource: FeedSource {
         self.idPrefix = reader[Self.idPrefix] ?? settings.name
         self.idHead = idPrefix + ":"
         // Made once for a share of sources that repeat one `fields` (OptionReader.reusing).
-        (self.fields, self.keyPaths) = reader.reusing(Self.fields) { fr in
+        let made = reader.reusing(Self.fields) { fr in
             var f = FieldPaths()
             func field(_ option: Option<FieldMapping>) -> Field? {
                 fr[option].flatMap { Self.field($0, key: option.spec.name, reader: fr) }
@@ -165,8 +175,10 @@ public struct JSONSource: FeedSource {
                 fr.error(nil, "map at least one of \"id\", \"url\" or \"title\" (item ids are made from them)")
             }
             if (f.lat == nil) != (f.lon == nil) { fr.error(f.lat == nil ? Fields.lon.spec.name : Fields.lat.spec.name, "\"lat\" and \"lon\" go together") }
-            return (f, f.keyPaths)
+            return MadeFields(fields: f, keyPaths: f.keyPaths)
         }
+        self.fields = made.fields
+        self.keyPaths = made.keyPaths
         let pr = reader[Self.pagination]
         self.paging = pr.map { Paging($0) } ?? .single
         self.trustedHosts = Set((pr?[Pagination.trustedHosts] ?? []).map { $0.lowercased() })
