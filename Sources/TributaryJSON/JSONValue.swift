@@ -1,4 +1,5 @@
 import TributaryBase
+import Glibc
 
 /// A parsed JSON document: the one value type every source, the config loader and the item
 /// writer share. Objects keep their keys in document order (duplicates included).
@@ -113,5 +114,65 @@ extension JSONObject {
         out.reserveCapacity(entries.count)
         for e in entries { out.append((JSONValue.freshString(e.key), e.value.detached())) }
         return JSONObject(out)
+    }
+}
+
+extension JSONValue {
+    /// The same JSON text, byte for byte: strings and keys by their UTF-8 bytes and numbers by
+    /// their text. `==` compares strings as Swift does, by canonical equivalence ("é" as one
+    /// scalar equals "e" and a combining accent; ";" equals the Greek question mark U+037E),
+    /// which is not the same text for a checker or a jq program that reads the bytes.
+    /// Whether `a` and `b` hold the same UTF-8 bytes: `==` first (byte equality implies it, and
+    /// it is a `memcmp` for the ASCII text configs are mostly made of), then the bytes, borrowed
+    /// in place (`utf8.elementsEqual` went byte by byte through the views: a third of `check`).
+    static func sameBytes(_ a: borrowing String, _ b: borrowing String) -> Bool {
+        guard a == b else { return false }
+        let same = a.utf8.withContiguousStorageIfAvailable { pa in
+            b.utf8.withContiguousStorageIfAvailable { pb in
+                pa.count == pb.count && (pa.count == 0 || memcmp(pa.baseAddress!, pb.baseAddress!, pa.count) == 0)
+            }
+        }
+        if let same, let same { return same }
+        return a.utf8.elementsEqual(b.utf8)
+    }
+
+    public func isIdentical(to other: JSONValue) -> Bool {
+        switch self {
+        case .null:
+            if case .null = other { return true }
+            return false
+        case .bool(let a):
+            if case .bool(let b) = other { return a == b }
+            return false
+        case .number(let a):
+            if case .number(let b) = other { return Self.sameBytes(a.text, b.text) }
+            return false
+        case .string(let a):
+            if case .string(let b) = other { return Self.sameBytes(a, b) }
+            return false
+        case .array(let a):
+            guard case .array(let b) = other, a.count == b.count else { return false }
+            for i in a.indices where !a[i].isIdentical(to: b[i]) { return false }
+            return true
+        case .object(let a):
+            if case .object(let b) = other { return a.isIdentical(to: b) }
+            return false
+        }
+    }
+}
+
+extension JSONObject {
+    /// `JSONValue.isIdentical(to:)` of two objects: the same keys, byte for byte, in order.
+    public func isIdentical(to other: JSONObject) -> Bool {
+        guard entries.count == other.entries.count else { return false }
+        // In place: a subscript of `entries` copied each entry, a retain of its key and value.
+        return entries.withUnsafeBufferPointer { a in
+            other.entries.withUnsafeBufferPointer { b in
+                for i in 0..<a.count {
+                    guard JSONValue.sameBytes(a[i].key, b[i].key), a[i].value.isIdentical(to: b[i].value) else { return false }
+                }
+                return true
+            }
+        }
     }
 }

@@ -49,6 +49,10 @@ public final class ConfigDiagnostics {
         var object: JSONObject
         /// What `reusing` made of `object`: an object, cast back without a lookup of its type.
         var made: AnyObject?
+        /// The object last found identical to `object`, held (so its storage is not another
+        /// object's while it is compared by address): `reusing` reads the object its reader's
+        /// check just compared, and knows it by its storage without comparing it again.
+        var seen: JSONObject
         let next: Clean?
 
         init(name: String, specs: [OptionSpec], object: JSONObject, made: AnyObject?, next: Clean?) {
@@ -56,14 +60,23 @@ public final class ConfigDiagnostics {
             self.specs = specs
             self.object = object
             self.made = made
+            self.seen = object
             self.next = next
         }
     }
 
-    /// The entry of option `name` if its object equals `object` and it was checked against the
-    /// same declarations (the same array, not an equal one).
+    private static func storage(_ o: JSONObject) -> UnsafeRawPointer? {
+        o.entries.withUnsafeBufferPointer { $0.count == 0 ? nil : UnsafeRawPointer($0.baseAddress) }
+    }
+
+    /// The entry of option `name` if its object is `object` byte for byte (`isIdentical`, not
+    /// `==`: strings equal by Unicode's equivalence are other text to a check or a jq program)
+    /// and it was checked against the same declarations (the same array, not an equal one).
     func checkedBefore(_ name: String, _ specs: [OptionSpec], _ object: JSONObject) -> Clean? {
-        guard let c = entry(name), Self.same(c.specs, specs), c.object == object else { return nil }
+        guard let c = entry(name), Self.same(c.specs, specs) else { return nil }
+        if let mine = Self.storage(object), mine == Self.storage(c.seen) { return c }
+        guard c.object.isIdentical(to: object) else { return nil }
+        c.seen = object
         return c
     }
 
@@ -72,6 +85,7 @@ public final class ConfigDiagnostics {
         if let c = entry(name) {
             c.specs = specs
             c.object = object
+            c.seen = object
             c.made = made
         } else {
             lastClean = Clean(name: name, specs: specs, object: object, made: made, next: lastClean)

@@ -267,6 +267,17 @@ final class ConfigTests: XCTestCase {
             #"tributary.json: sources[5] ("f").fields: unknown key "tags""#,
             #"tributary.json: sources[5] ("f").fields: unknown key "data""#,
         ])
+
+        // Text equal only by Unicode's equivalence is other text: ";" and the Greek question
+        // mark (U+037E) compare equal as Swift strings, and jq reads the bytes.
+        let semicolon = #"{"title":{"jq":"limit(1; .t)"}}"#
+        let greek = #"{"title":{"jq":"limit(1\#("\u{37E}") .t)"}}"#
+        XCTAssertEqual(semicolon.replacingOccurrences(of: ";", with: "\u{37E}"), greek)
+        XCTAssertTrue(JSONValue.string(";") == JSONValue.string("\u{37E}"))
+        XCTAssertFalse(JSONValue.string(";").isIdentical(to: .string("\u{37E}")))
+        let alone = errors(#"{"sources":[\#(json("b", greek))]}"#)
+        XCTAssertFalse(alone.isEmpty)
+        XCTAssertEqual(errors(#"{"sources":[\#(json("a", semicolon)),\#(json("b", greek))]}"#), alone.map { $0.replacingOccurrences(of: "sources[0]", with: "sources[1]") })
     }
 
     /// A file of many sources is built on every core (`ConfigLoader.buildSources`): the sources
