@@ -96,8 +96,16 @@ final class SinkTests: XCTestCase {
         signal(SIGXFSZ, previous)
 
         try sink.write([item(8000)])
-        try sink.close()
         XCTAssertEqual(try ids(), (0..<3000).map { "t:\($0)" } + ["t:7000", "t:8000"])
+
+        // A line of more than two chunks: the buffer and writer that held it are let go, and
+        // the next batch is written by new ones.
+        var huge = item(8500)
+        huge.summary = String(repeating: "x", count: 3 * FDOutput.chunkSize)
+        try sink.write([huge])
+        try sink.write([item(9000)])
+        try sink.close()
+        XCTAssertEqual(try ids(), (0..<3000).map { "t:\($0)" } + ["t:7000", "t:8000", "t:8500", "t:9000"])
     }
 
     func testJSONLRepairsAPartialLastLine() throws {

@@ -50,8 +50,10 @@ public final class JSONLSink: Sink {
         /// The lines of a batch, kept between batches (up to a chunk and a line), and the
         /// writer of each line: made once per run, not once per batch. A reserve of a chunk
         /// for every batch was 1 MiB allocated a source in a run of 10,000 one-item sources.
+        /// Both are let go after a line of more than about a chunk, which they would keep the
+        /// room of for the rest of the run.
         var lines: [UInt8] = []
-        let writer = ItemJSONWriter()
+        var writer = ItemJSONWriter()
     }
     private let file = Locked(OpenFile())
 
@@ -154,7 +156,12 @@ public final class JSONLSink: Sink {
             var buf: [UInt8] = []
             swap(&buf, &f.lines)
             defer {
-                buf.removeAll(keepingCapacity: true)
+                if buf.capacity > 2 * FDOutput.chunkSize {
+                    buf = []
+                    f.writer = ItemJSONWriter()
+                } else {
+                    buf.removeAll(keepingCapacity: true)
+                }
                 swap(&buf, &f.lines)
             }
             let writer = f.writer
