@@ -8,8 +8,9 @@ import Glibc
 // (threads, the main-queue drain) before the first line runs, which --version, help, sources
 // and check, finished in `start`, never need.
 switch TributaryCommand.start(TributaryCommand.processArguments()) {
-case .finished(let code):
-    end(code)
+case .finished(let code, let kept):
+    // What the command left to the exit is held while the process ends (`end` never returns).
+    withExtendedLifetime(kept) { end(code) }
 case .needsTasks(let job):
     Task { end(await job.run()) }
     dispatchMain()
