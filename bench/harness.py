@@ -515,7 +515,7 @@ def machine():
 def tributary_commit():
     given = os.environ.get("TRIBUTARY_COMMIT", "")
     if os.environ.get("TRIBUTARY_BUILT", "") != "1":
-        return given or f"unknown (TRIBUTARY_BIN={BIN}; set TRIBUTARY_COMMIT to name it)"
+        return given or f"unknown (TRIBUTARY_BIN={GIVEN.get('bin', BIN)}; set TRIBUTARY_COMMIT to name it)"
     try:
         c = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
         dirty = subprocess.run(["git", "-C", ROOT, "status", "--porcelain", "--", "Sources", "Package.swift", "Package.resolved"],
@@ -1238,7 +1238,7 @@ def mode_startup(scratch):
     rep.header([f"each round runs each command {reps} times in a row, straight from the harness (no wrapper), "
                 f"then once under GNU time for its peak RSS; the table gives the median over all "
                 f"{RUNS * reps} runs of a command, and the spread of the per-round medians",
-                f"`tributary check demo` = `tributary check -c Sources-config/demo.json`; the binary as built (`{BIN}`)"])
+                f"`tributary check demo` = `tributary check -c Sources-config/demo.json`; the binary as built (`{GIVEN.get('bin', BIN)}`)"])
     samples = {t: [] for t in tools}
     round_medians = {t: [] for t in tools}
     for w in range(WARMUP):
@@ -1640,12 +1640,21 @@ MODES = {"decode": mode_decode, "fetch": mode_fetch, "many": mode_many, "startup
 SLOW_MODES = {"watch": mode_watch, "instructions": mode_instructions}
 
 
+# The binaries as given, before `same_place` copied them (for the reports).
+GIVEN = {}
+
+
 def same_place(scratch):
-    """Copies the binary and the baseline into the scratch folder, each as `tributary`, and
-    measures those: one under .build/ and one in /tmp started 0.1-0.4 ms apart every time (the
-    same binary too), more than the changes a start-up comparison looks for."""
+    """Copies the binary (and the baseline, if any) into the scratch folder, each as
+    `tributary`, and measures those: the same binary started 0.1-0.3 ms slower from .build/
+    than from /tmp every time, more than the changes a start-up comparison looks for."""
     global BIN, BASE_BIN
+    if BASE_BIN and not os.access(BASE_BIN, os.X_OK):
+        die(f"TRIBUTARY_BASELINE_BIN={BASE_BIN} is not an executable file")
+    GIVEN["bin"], GIVEN["base"] = BIN, BASE_BIN
     for name, path in (("bin", BIN), ("base", BASE_BIN)):
+        if not path:
+            continue
         folder = os.path.join(scratch, name)
         os.makedirs(folder)
         copy = os.path.join(folder, "tributary")
@@ -1668,11 +1677,11 @@ def main():
     scratch = os.path.join(os.environ.get("TMPDIR", "/tmp"), f"tributary-bench.{os.getpid()}")
     os.makedirs(scratch)
     _scratch.append(scratch)
-    if BASE_BIN:
-        same_place(scratch)
     if RUNS < 5 and sys.argv[1] not in ("serve", "watch", "instructions"):
         log(f"note: RUNS={RUNS}; at least 5 rounds are needed for numbers worth comparing")
     try:
+        if sys.argv[1] != "serve":
+            same_place(scratch)
         mode = sys.argv[1]
         if mode == "serve":
             mode_serve(scratch)
