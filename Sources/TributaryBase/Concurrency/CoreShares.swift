@@ -1,4 +1,5 @@
 import Glibc
+import CSystem
 import Dispatch
 
 /// Pure work over a list, split into one consecutive share per core and done on
@@ -6,8 +7,12 @@ import Dispatch
 /// are prepared for the stories stage. A share per core and not more, since every share past
 /// the first wakes a thread of the pool, which costs CPU when the cores are busy elsewhere.
 public enum CoreShares {
-    /// The cores online when the process started.
-    public static let cores = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    /// The cores this process may run on, read at first use: its CPU affinity (`taskset`, a
+    /// container's cpuset), else the cores online. More shares than that would only wait.
+    public static let cores: Int = {
+        let allowed = Int(tributary_cpus_allowed())
+        return max(1, allowed > 0 ? allowed : Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    }()
 
     /// How many shares `count` elements make with at least `minimum` in each: one per core at
     /// most, and 1 (the caller's thread alone) below twice `minimum`.
