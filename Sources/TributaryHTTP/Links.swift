@@ -42,25 +42,16 @@ public enum Links {
     /// lowercased copy.
     static func hasPrefixIgnoringASCIICase(_ s: String, _ prefix: StaticString) -> Bool {
         let p = UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount)
-        // The string's bytes in place when it has them (a native string does): its `utf8`
-        // iterator cost about 600 instructions for the two prefixes of every link.
-        if let answer = s.utf8.withContiguousStorageIfAvailable({ b -> Bool in
+        // The string's bytes in place: its `utf8` iterator cost about 600 instructions for the
+        // two prefixes of every link.
+        return s.withUTF8Bytes { b -> Bool in
             guard b.count >= p.count else { return false }
             for k in 0..<p.count {
                 let c = b[k]
                 if (c >= 0x41 && c <= 0x5A ? c | 0x20 : c) != p[k] { return false }
             }
             return true
-        }) {
-            return answer
         }
-        var i = s.utf8.makeIterator()
-        for expected in p {
-            guard let b = i.next() else { return false }
-            let lower = b >= 0x41 && b <= 0x5A ? b | 0x20 : b
-            if lower != expected { return false }
-        }
-        return true
     }
 
     /// Starts with `http://` or `https://`, in any case.
@@ -83,11 +74,7 @@ public enum Links {
     /// one `#`. Most links are such URLs; anything else (userinfo, IPv6 literals, other bytes)
     /// returns false and goes to `URL(string:)`, so the answer never differs from it.
     static func isPlainHTTP(_ s: String) -> Bool {
-        // The string's bytes in place (a native string has them): `withUTF8` is mutating, and
-        // its copy cost a retain and a release of every link.
-        if let answer = s.utf8.withContiguousStorageIfAvailable({ isPlainHTTP(bytes: $0) }) { return answer }
-        var copy = s
-        return copy.withUTF8 { isPlainHTTP(bytes: $0) }
+        s.withUTF8Bytes { isPlainHTTP(bytes: $0) }
     }
 
     private static func isPlainHTTP(bytes b: UnsafeBufferPointer<UInt8>) -> Bool {

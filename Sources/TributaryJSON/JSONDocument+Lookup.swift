@@ -13,9 +13,7 @@ extension JSONDocument {
     func member(_ key: String, in i: Int) -> Int? {
         let object = entry(i)
         guard object.kind == JSONTapeEntry.object, object.length > 0 else { return nil }
-        // Native strings (all of them on Linux) are contiguous UTF-8; the fallback copies.
-        if let found = key.utf8.withContiguousStorageIfAvailable({ member(key, utf8: $0, in: i, object) }) { return found }
-        return Array(key.utf8).withUnsafeBufferPointer { member(key, utf8: $0, in: i, object) }
+        return key.withUTF8Bytes { member(key, utf8: $0, in: i, object) }
     }
 
     private func member(_ key: String, utf8 k: UnsafeBufferPointer<UInt8>, in i: Int, _ object: JSONTapeEntry) -> Int? {

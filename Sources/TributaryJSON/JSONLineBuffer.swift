@@ -76,11 +76,7 @@ public struct JSONLineBuffer {
 
     /// A string as JSON (`JSONWriter.writeString`).
     public mutating func appendString(_ s: String) {
-        // The string's own bytes, borrowed (every native string has them): `withUTF8` is
-        // mutating, and its copy of `s` cost a retain and a release of every text written.
-        if s.utf8.withContiguousStorageIfAvailable({ appendEscaped($0) }) != nil { return }
-        var copy = s
-        copy.withUTF8 { appendEscaped($0) }
+        s.withUTF8Bytes { appendEscaped($0) }
     }
 
     private mutating func appendEscaped(_ b: UnsafeBufferPointer<UInt8>) {

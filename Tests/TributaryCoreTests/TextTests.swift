@@ -149,4 +149,12 @@ final class LinksTests: XCTestCase {
         }
         XCTAssertGreaterThan(accepted, 300)
     }
+
+    /// A string's bytes as `withUTF8Bytes` lends them: small (stored in the string itself), large,
+    /// empty, non-ASCII and a substring's copy, each exactly its UTF-8.
+    func testUTF8BytesAreTheStringsOwn() {
+        for s in ["", "a", "short", String(repeating: "long text ", count: 20), "Привет, 世界 😀", String("xx-middle-xx".dropFirst(3).dropLast(3))] {
+            XCTAssertEqual(s.withUTF8Bytes { Array($0) }, Array(s.utf8), s)
+        }
+    }
 }

@@ -64,14 +64,10 @@ extension String {
     /// string's bytes in place: `utf8.last` walks the view's index, about 80 instructions a
     /// call, for every text field a `json` source maps.
     @inline(__always) var hasPrintableASCIIEnds: Bool {
-        if let ends = utf8.withContiguousStorageIfAvailable({ b -> Bool in
+        withUTF8Bytes { b -> Bool in
             guard let f = b.first, let l = b.last else { return false }
             return Self.isPrintableASCII(f) && Self.isPrintableASCII(l)
-        }) {
-            return ends
         }
-        guard let f = utf8.first, let l = utf8.last else { return false }
-        return Self.isPrintableASCII(f) && Self.isPrintableASCII(l)
     }
 
     /// A byte that is a whole scalar and neither white space nor a control character.
