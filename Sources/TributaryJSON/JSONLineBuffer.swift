@@ -80,10 +80,11 @@ public struct JSONLineBuffer {
     }
 
     private mutating func appendEscaped(_ b: UnsafeBufferPointer<UInt8>) {
-        // Room for the worst case, six bytes a byte (`\u0001`), and the quotes; a long text
-        // a slice at a time, so that it does not need room for six times it.
+        // Room for the worst case, six bytes a byte (`\u0001`), the quotes and the word
+        // `escape` may store past its end; a long text a slice at a time, so that it does not
+        // need room for six times it.
         let n = b.count
-        reserve(min(n, JSONWriter.escapeSlice) * 6 + 2)
+        reserve(min(n, JSONWriter.escapeSlice) * 6 + 2 + JSONWriter.escapeSlack)
         var d = base + written
         d.pointee = 0x22
         d += 1
@@ -95,7 +96,7 @@ public struct JSONLineBuffer {
                 while at < n {
                     let k = min(JSONWriter.escapeSlice, n - at)
                     written = d - base
-                    reserve(k * 6 + 1)
+                    reserve(k * 6 + 1 + JSONWriter.escapeSlack)
                     d = JSONWriter.escape(src + at, count: k, to: base + written)
                     at += k
                 }
@@ -125,13 +126,21 @@ public struct JSONLineBuffer {
     }
 
     /// An object as JSON, members in order.
+    /// The members are read in place (an item's `data` on every line): iterating the
+    /// entries copied each key and value, a retain and a release of each.
     public mutating func appendObject(_ object: JSONObject) {
         append(UInt8(ascii: "{"))
-        for (i, entry) in object.entries.enumerated() {
-            if i > 0 { append(UInt8(ascii: ",")) }
-            appendString(entry.key)
-            append(UInt8(ascii: ":"))
-            appendValue(entry.value)
+        object.entries.withUnsafeBufferPointer { entries in
+            for i in entries.indices {
+                if i > 0 { append(UInt8(ascii: ",")) }
+                appendString(entries[i].key)
+                append(UInt8(ascii: ":"))
+                if case .string(let text) = entries[i].value {
+                    appendString(text)
+                } else {
+                    appendValue(entries[i].value)
+                }
+            }
         }
         append(UInt8(ascii: "}"))
     }

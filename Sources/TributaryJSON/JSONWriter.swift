@@ -48,7 +48,7 @@ public enum JSONWriter {
             out.append(contentsOf: UnsafeBufferPointer(start: src, count: clean))
             guard clean < n else { return }
             // The rest escaped a slice at a time, so a long text needs no room for six times it.
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: escapeSlice * 6) { tmp in
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: escapeSlice * 6 + escapeSlack) { tmp in
                 var at = clean
                 while at < n {
                     let k = min(escapeSlice, n - at)
@@ -69,54 +69,106 @@ public enum JSONWriter {
     static func isSpecial(_ b: UInt8) -> Bool { b < 0x20 || b == 0x22 || b == 0x5C }
 
     /// The `n` bytes at `src` as the inside of a JSON string (no quotes) at `dst`, which has room
-    /// for `6 * n` bytes; returns the end of what was written. The one escaping routine, for
-    /// `writeString` and `JSONLineBuffer`: runs that need none are copied whole, found eight
-    /// bytes at a time, and a summary's line breaks do not turn the rest of it into a byte loop.
+    /// for `6 * n + escapeSlack` bytes; returns the end of what was written. The one escaping
+    /// routine, for `writeString` and `JSONLineBuffer`. Eight bytes are loaded, tested and stored
+    /// at a time, where a byte needing an escape is only located within its word (the lowest
+    /// flag of `escapeFlags` is exact), so text needing none costs no copy call and no byte loop;
+    /// the last bytes of a string of eight or more are the word ending at its end, shifted, so a
+    /// short field does not fall back to a byte loop either. A word may be stored past the end
+    /// of what is written (up to `escapeSlack` bytes): those bytes are overwritten or left unused.
     static func escape(_ src: UnsafePointer<UInt8>, count n: Int, to dst: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
-        var d = dst
+        var d = UnsafeMutableRawPointer(dst)
         var i = 0
-        var runStart = 0
-        while i < n {
-            while i + 8 <= n && !needsEscape(UnsafeRawPointer(src + i).loadUnaligned(as: UInt64.self)) { i += 8 }
-            let stop = min(i + 8, n)
-            while i < stop && !isSpecial(src[i]) { i += 1 }
-            guard i < stop else { continue }
-            let run = i - runStart
-            if run > 0 {
-                d.update(from: src + runStart, count: run)
-                d += run
-            }
-            let b = src[i]
-            i += 1
-            runStart = i
-            d[0] = 0x5C
-            switch b {
-            case 0x22: d[1] = 0x22
-            case 0x5C: d[1] = 0x5C
-            case 0x0A: d[1] = UInt8(ascii: "n")
-            case 0x0D: d[1] = UInt8(ascii: "r")
-            case 0x09: d[1] = UInt8(ascii: "t")
-            case 0x08: d[1] = UInt8(ascii: "b")
-            case 0x0C: d[1] = UInt8(ascii: "f")
-            default:
-                // `\u00XX`, lowercase hex: b is below 0x20, so its high digit is 0 or 1.
-                let low = b & 0xF
-                d[1] = UInt8(ascii: "u")
-                d[2] = UInt8(ascii: "0")
-                d[3] = UInt8(ascii: "0")
-                d[4] = UInt8(ascii: "0") + (b >> 4)
-                d[5] = low < 10 ? UInt8(ascii: "0") + low : UInt8(ascii: "a") + low - 10
-                d += 6
+        // Whole words.
+        while i &+ 8 <= n {
+            let w = UnsafeRawPointer(src + i).loadUnaligned(as: UInt64.self)
+            d.storeBytes(of: w, as: UInt64.self)
+            let flags = escapeFlags(w)
+            if flags == 0 {
+                i &+= 8
+                d += 8
                 continue
             }
-            d += 2
+            let k = flags.trailingZeroBitCount &>> 3
+            d += k
+            i &+= k
+            d = writeEscape(src[i], at: d)
+            i &+= 1
         }
-        let run = n - runStart
-        if run > 0 {
-            d.update(from: src + runStart, count: run)
-            d += run
+        // The rest, fewer than eight bytes: the word ending at the string's end, its bytes
+        // already written shifted out (their flags with them), when the string has eight.
+        var left = n &- i
+        if left > 0 && n >= 8 {
+            var w = UnsafeRawPointer(src + (n &- 8)).loadUnaligned(as: UInt64.self) &>> UInt64((8 &- left) &* 8)
+            while left > 0 {
+                d.storeBytes(of: w, as: UInt64.self)
+                let valid: UInt64 = left >= 8 ? ~0 : (1 &<< UInt64(left &* 8)) &- 1
+                let flags = escapeFlags(w) & valid
+                if flags == 0 {
+                    d += left
+                    break
+                }
+                let k = flags.trailingZeroBitCount &>> 3
+                d += k
+                d = writeEscape(UInt8(truncatingIfNeeded: w &>> UInt64(k &* 8)), at: d)
+                w = k &+ 1 >= 8 ? 0 : w &>> UInt64((k &+ 1) &* 8)
+                left &-= k &+ 1
+            }
+        } else {
+            // A string shorter than eight bytes.
+            while i < n {
+                let b = src[i]
+                if isSpecial(b) {
+                    d = writeEscape(b, at: d)
+                } else {
+                    d.storeBytes(of: b, as: UInt8.self)
+                    d += 1
+                }
+                i &+= 1
+            }
         }
-        return d
+        return d.assumingMemoryBound(to: UInt8.self)
+    }
+
+    /// Bytes `escape` may store past the end of what it writes (one word).
+    static let escapeSlack = 8
+
+    /// The high bit of each byte of `w` that needs an escape (below 0x20, `"`, `\\`), and
+    /// possibly of bytes above such a byte (borrows): the lowest flag is always exact.
+    @inline(__always)
+    static func escapeFlags(_ w: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let control = (w &- ones &* 0x20) & ~w
+        let q = w ^ (ones &* 0x22)
+        let bs = w ^ (ones &* 0x5C)
+        return (control | ((q &- ones) & ~q) | ((bs &- ones) & ~bs)) & highs
+    }
+
+    /// The escape of `b` (`"`, `\\` or a control character) at `d`; returns its end.
+    @inline(__always)
+    static func writeEscape(_ b: UInt8, at d: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer {
+        let p = d.assumingMemoryBound(to: UInt8.self)
+        p[0] = 0x5C
+        switch b {
+        case 0x22: p[1] = 0x22
+        case 0x5C: p[1] = 0x5C
+        case 0x0A: p[1] = UInt8(ascii: "n")
+        case 0x0D: p[1] = UInt8(ascii: "r")
+        case 0x09: p[1] = UInt8(ascii: "t")
+        case 0x08: p[1] = UInt8(ascii: "b")
+        case 0x0C: p[1] = UInt8(ascii: "f")
+        default:
+            // `\u00XX`, lowercase hex: b is below 0x20, so its high digit is 0 or 1.
+            let low = b & 0xF
+            p[1] = UInt8(ascii: "u")
+            p[2] = UInt8(ascii: "0")
+            p[3] = UInt8(ascii: "0")
+            p[4] = UInt8(ascii: "0") + (b >> 4)
+            p[5] = low < 10 ? UInt8(ascii: "0") + low : UInt8(ascii: "a") + low - 10
+            return d + 6
+        }
+        return d + 2
     }
 }
 

@@ -1236,6 +1236,11 @@ final class JSONConformanceTests: XCTestCase {
         }
         let fillers = ["a", "é", " ", "!", "#", "[", "]", "\u{7F}", "中", "😀"]
         let specials = ["\"", "\\", "\n", "\u{0}", "\u{1F}", "\t", "\u{1}"]
+        // `JSONLineBuffer` escapes the whole string where `writeString` copies the clean start
+        // first, so each is checked: the last bytes of a string of eight or more are read as
+        // the word ending at its end, and a short buffer grows as it is written.
+        var line = JSONLineBuffer(capacity: 8)
+        defer { line.deallocate() }
         for length in 0..<20 {
             for (k, filler) in fillers.enumerated() {
                 let plain = String(repeating: filler, count: length)
@@ -1249,13 +1254,33 @@ final class JSONConformanceTests: XCTestCase {
                     var o: [UInt8] = []
                     JSONWriter.writeString(s, into: &o)
                     XCTAssertEqual(o, reference(s), "\(length) x \(filler), special at \(at)")
+                    line.removeAll()
+                    line.appendString(s)
+                    XCTAssertEqual(Array(line.bytes), o, "\(length) x \(filler), special at \(at), line buffer")
+                }
+            }
+        }
+        // Every byte that needs escaping at every position of every string of 1 to 17 bytes,
+        // alone and with a second one after it, written by the line buffer into a fresh buffer
+        // of its minimum size each time (AddressSanitizer catches a store past its room).
+        for length in 1...17 {
+            for at in 0..<length {
+                for special in [UInt8(0x22), 0x5C, 0x0A, 0x00, 0x1F, 0x01] {
+                    for second in [nil, at + 1 < length ? at + 1 : nil, length - 1] {
+                        var bytes = [UInt8](repeating: UInt8(ascii: "x"), count: length)
+                        bytes[at] = special
+                        if let second, second != at { bytes[second] = UInt8(ascii: "\"") }
+                        let s = String(decoding: bytes, as: UTF8.self)
+                        var tight = JSONLineBuffer(capacity: 1)
+                        tight.appendString(s)
+                        XCTAssertEqual(Array(tight.bytes), reference(s), "\(bytes)")
+                        tight.deallocate()
+                    }
                 }
             }
         }
         // Several to escape in one string, one word, or side by side (the escaping goes back to
         // words after each), up to 40 characters; and `JSONLineBuffer` writes the same bytes.
-        var line = JSONLineBuffer(capacity: 8)
-        defer { line.deallocate() }
         for length in 0..<40 {
             for k in 1..<8 {
                 let chars = (0..<length).map { i in Character((i + k) % 3 == 0 || i % k == 1 ? specials[(i * k) % specials.count] : fillers[(i + k) % fillers.count]) }
