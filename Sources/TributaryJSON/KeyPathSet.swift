@@ -27,6 +27,16 @@ public struct KeyPathSet: Sendable {
     private var rootCount = 0
     /// For each path given: its trie node, or -1 for a path the set does not take.
     private var ends: [Int] = []
+    /// Each level's keys by a hash of a key's length and its first and last bytes, so that a
+    /// key of a record is compared with the few keys of its bucket, not with every key still
+    /// unfound (a record's keys times the set's, most of them skipped by length only): level 0
+    /// is the roots, level n + 1 node n's children. A level's buckets are `bucketStart[t] ..<
+    /// bucketStart[t + 1]` in `bucketNodes` for t in `table[level] + hash & mask[level]`; a level
+    /// with a non-ASCII key has no table (-1): its keys may equal a record's as Strings only.
+    private var table: [Int] = []
+    private var mask: [Int] = []
+    private var bucketStart: [Int] = []
+    private var bucketNodes: [Int] = []
     public let paths: [KeyPath]
 
     /// The set of `paths`, shared by every caller that asks for the same paths: a config of
@@ -88,6 +98,33 @@ public struct KeyPathSet: Sendable {
             nodes[n].childCount = children[n + 1].count
             childList += children[n + 1]
         }
+        for level in children {
+            guard !level.isEmpty, level.allSatisfy({ nodes[$0].isASCII }) else {
+                table.append(-1)
+                mask.append(0)
+                continue
+            }
+            var size = 4
+            while size < level.count * 2 { size *= 2 }
+            var buckets = [[Int]](repeating: [], count: size)
+            for n in level {
+                let bytes = keyBytes[nodes[n].start..<(nodes[n].start + nodes[n].count)]
+                buckets[Self.hash(bytes.count, bytes.first ?? 0, bytes.last ?? 0) & (size - 1)].append(n)
+            }
+            table.append(bucketStart.count)
+            mask.append(size - 1)
+            for b in buckets {
+                bucketStart.append(bucketNodes.count)
+                bucketNodes += b
+            }
+            bucketStart.append(bucketNodes.count)
+        }
+    }
+
+    /// A key's bucket before the mask: its length, first and last bytes (0 and 0 when empty).
+    @inline(__always)
+    private static func hash(_ count: Int, _ first: UInt8, _ last: UInt8) -> Int {
+        count &+ Int(first) &* 7 &+ Int(last) &* 31
     }
 
     /// The node of each path in `record`, in the order the paths were given: what
@@ -123,8 +160,20 @@ public struct KeyPathSet: Sendable {
             nodes.withUnsafeBufferPointer { ns in
                 childList.withUnsafeBufferPointer { cl in
                     keyBytes.withUnsafeBufferPointer { kb in
-                        doc.withBytes { base in
-                            find(0, rootCount, in: record.index, doc, base, ns, cl, kb, s)
+                        table.withUnsafeBufferPointer { tables in
+                            mask.withUnsafeBufferPointer { masks in
+                                bucketStart.withUnsafeBufferPointer { bs in
+                                    bucketNodes.withUnsafeBufferPointer { bn in
+                                        keys.withUnsafeBufferPointer { ks in
+                                            doc.withBytes { base in
+                                                let lookup = Lookup(doc: doc, base: base, nodes: ns, keys: ks, childList: cl, keyBytes: kb, table: tables,
+                                                                    mask: masks, bucketStart: bs, bucketNodes: bn, slots: s)
+                                                lookup.find(0, rootCount, level: 0, in: record.index)
+                                            }
+                                        }
+                                    }
+                                }
+                            }
                         }
                     }
                 }
@@ -135,46 +184,75 @@ public struct KeyPathSet: Sendable {
         return Found(record: record, indices: indices, paths: paths)
     }
 
-    /// Fills the slots of the keys `cl[from..<from + count]` in the object at `i` (none when it
-    /// is not an object), then their children's. Keys are walked from the last one backwards,
-    /// as `member` walks them, and the first match of each is kept: the last duplicate.
-    private func find(_ from: Int, _ count: Int, in i: Int, _ doc: JSONDocument, _ base: UnsafePointer<UInt8>,
-                      _ ns: UnsafeBufferPointer<Node>, _ cl: UnsafeBufferPointer<Int>, _ kb: UnsafeBufferPointer<UInt8>,
-                      _ s: UnsafeMutableBufferPointer<Int>) {
-        let object = doc.entry(i)
-        guard object.kind == JSONTapeEntry.object, object.length > 0 else { return }
-        var left = count
-        var j = Int(object.offset)
-        // The keys' bytes by address: a slice of `kb` made for every key and candidate was a
-        // tenth of the search, most of them of another length. (Empty when every key is empty.)
-        let keyBytes = kb.baseAddress
-        while j != i && left > 0 {
-            let e = doc.entry(j)
-            for c in from..<(from + count) {
-                let n = cl[c]
-                guard s[n] < 0 else { continue }
-                let node = ns[n]
-                let matched: Bool
-                if e.flags == 0 {
-                    matched = (Int(e.length) == node.count && (node.count == 0 || JSONDocument.equalBytes(base + Int(e.offset), keyBytes! + node.start, node.count)))
-                        || (!node.isASCII && doc.string(at: j) == keys[n])
+    /// One record's search: the set's arrays and the document's bytes, borrowed for it.
+    private struct Lookup {
+        let doc: JSONDocument
+        let base: UnsafePointer<UInt8>
+        let nodes: UnsafeBufferPointer<Node>
+        let keys: UnsafeBufferPointer<String>
+        let childList: UnsafeBufferPointer<Int>
+        let keyBytes: UnsafeBufferPointer<UInt8>
+        let table: UnsafeBufferPointer<Int>
+        let mask: UnsafeBufferPointer<Int>
+        let bucketStart: UnsafeBufferPointer<Int>
+        let bucketNodes: UnsafeBufferPointer<Int>
+        let slots: UnsafeMutableBufferPointer<Int>
+
+        /// Fills the slots of the keys `childList[from..<from + count]` (level `level`) in the
+        /// object at `i` (none when it is not an object), then their children's. Keys are
+        /// walked from the last one backwards, as `member` walks them, and the first match of
+        /// each is kept: the last duplicate.
+        func find(_ from: Int, _ count: Int, level: Int, in i: Int) {
+            let object = doc.entry(i)
+            guard object.kind == JSONTapeEntry.object, object.length > 0 else { return }
+            var left = count
+            var j = Int(object.offset)
+            let t = table[level]
+            while j != i && left > 0 {
+                let e = doc.entry(j)
+                if t >= 0 && e.flags == 0 {
+                    // A plain key: only its bucket's keys can equal it.
+                    let n = Int(e.length)
+                    let p = base + Int(e.offset)
+                    let h = n == 0 ? KeyPathSet.hash(0, 0, 0) : KeyPathSet.hash(n, p[0], p[n - 1])
+                    let b = t + (h & mask[level])
+                    for k in bucketStart[b]..<bucketStart[b + 1] {
+                        let c = bucketNodes[k]
+                        let node = nodes[c]
+                        if slots[c] < 0 && node.count == n && (n == 0 || JSONDocument.equalBytes(p, keyBytes.baseAddress! + node.start, n)) {
+                            slots[c] = j + 1
+                            left -= 1
+                        }
+                    }
                 } else {
-                    let key = UnsafeBufferPointer(start: keyBytes.map { $0 + node.start }, count: node.count)
-                    matched = doc.string(at: j, equals: key, in: base) || doc.string(at: j) == keys[n]
+                    for c in from..<(from + count) where slots[childList[c]] < 0 && matches(childList[c], j, e) {
+                        slots[childList[c]] = j + 1
+                        left -= 1
+                    }
                 }
-                if matched {
-                    s[n] = j + 1
-                    left -= 1
+                j = Int(e.end)
+            }
+            for c in from..<(from + count) {
+                let n = childList[c]
+                let node = nodes[n]
+                if slots[n] >= 0 && node.childCount > 0 {
+                    find(node.childStart, node.childCount, level: n + 1, in: slots[n])
                 }
             }
-            j = Int(e.end)
         }
-        for c in from..<(from + count) {
-            let n = cl[c]
-            let node = ns[n]
-            if s[n] >= 0 && node.childCount > 0 {
-                find(node.childStart, node.childCount, in: s[n], doc, base, ns, cl, kb, s)
+
+        /// Whether the key at `j` (entry `e`) is node `n`'s key: by bytes, and by String
+        /// equality where either may be written otherwise (escaped, or not ASCII).
+        private func matches(_ n: Int, _ j: Int, _ e: JSONTapeEntry) -> Bool {
+            let node = nodes[n]
+            // The keys' bytes by address (empty when every key is empty).
+            let keyStart = keyBytes.baseAddress.map { $0 + node.start }
+            if e.flags == 0 {
+                return (Int(e.length) == node.count && (node.count == 0 || JSONDocument.equalBytes(base + Int(e.offset), keyStart!, node.count)))
+                    || (!node.isASCII && doc.string(at: j) == keys[n])
             }
+            let key = UnsafeBufferPointer(start: keyStart, count: node.count)
+            return doc.string(at: j, equals: key, in: base) || doc.string(at: j) == keys[n]
         }
     }
 }

@@ -41,6 +41,13 @@ final class KeyPathSetTests: XCTestCase {
         try assertSame(#"{"s":{"t":{"u":1}}}"#, ["s", "s.t", "s.t.u", "s.t", "s.x"])
         // Not an object where the set expects one; empty object; empty key.
         try assertSame(#"{"s":"text","e":{},"":{"":9}}"#, ["s.t", "e.f", "s"])
+        // A level of ASCII keys is searched by bucket (length, first and last byte): keys that
+        // share a bucket, the empty key, many keys, and a record's escaped keys (compared with
+        // every key of the level), duplicates among them either way round.
+        try assertSame(#"{"t\u0061b":1,"abc":2,"axc":3,"abc":4,"":5,"k1":6,"k2":7,"k3":8,"k4":9,"k5":10,"\u00e9":11,"ab":12}"#,
+                       ["tab", "abc", "axc", "", "k1", "k3", "k5", "k6", "ab", "a"])
+        try assertSame(#"{"o":{"k\u0031":1,"k1":2,"kk":3},"p":{"k1":1,"k\u0031":2},"q":{"\u006b":1}}"#,
+                       ["o.k1", "o.kk", "p.k1", "q.k", "o.k2", "q.kk"])
     }
 
     func testAnEmptySetAndAValueTreeNode() throws {
