@@ -157,4 +157,19 @@ final class LinksTests: XCTestCase {
             XCTAssertEqual(s.withUTF8Bytes { Array($0) }, Array(s.utf8), s)
         }
     }
+
+    /// `joined(with:)` is `+`: the same bytes and the same String, at every length around the
+    /// fifteen bytes a string holds in itself, with non-ASCII and decomposed text either side.
+    func testAJoinedStringIsThePlusOfItsParts() {
+        let parts = ["", "a", "bench:", "fifteen-bytes!!", "sixteen-bytes!!!", "é", "e\u{301}", "Привет, 世界 😀",
+                     String(repeating: "x", count: 40), String("xx-middle-xx".dropFirst(3).dropLast(3))]
+        for head in parts {
+            for tail in parts {
+                let joined = head.joined(with: tail)
+                XCTAssertEqual(Array(joined.utf8), Array((head + tail).utf8), "\(head.debugDescription) + \(tail.debugDescription)")
+                XCTAssertEqual(joined, head + tail)
+                XCTAssertEqual(joined.count, (head + tail).count)
+            }
+        }
+    }
 }

@@ -10,3 +10,24 @@ extension String {
         return try copy.withUTF8(body)
     }
 }
+
+extension String {
+    /// `self + tail`, made at its length in one allocation. `+` copies `self` into a new
+    /// string and then grows it for `tail`: an item's id (`source:` and the native id) cost
+    /// about 700 instructions that way (callgrind). The result is the same string.
+    public func joined(with tail: String) -> String {
+        withUTF8Bytes { head in
+            tail.withUTF8Bytes { rest in
+                let count = head.count + rest.count
+                // Fifteen bytes or fewer are stored in the string itself: no allocation either way.
+                guard count > 15, let h = head.baseAddress, let r = rest.baseAddress else { return self + tail }
+                return String(unsafeUninitializedCapacity: count) { out in
+                    let base = UnsafeMutableRawPointer(out.baseAddress!)
+                    base.copyMemory(from: h, byteCount: head.count)
+                    (base + head.count).copyMemory(from: r, byteCount: rest.count)
+                    return count
+                }
+            }
+        }
+    }
+}

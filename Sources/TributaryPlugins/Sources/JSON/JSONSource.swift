@@ -479,7 +479,7 @@ public struct JSONSource: FeedSource {
         // The item is made last, in one call with every field: made first and then filled
         // in, it was copied on its way out. The fallback title is made only when needed:
         // `prefix(80)` walks 80 characters.
-        return context.item(id: idHead + native, kind: kind, title: title ?? summary.map { String($0.prefix(80)) } ?? url ?? native,
+        return context.item(id: idHead.joined(with: native), kind: kind, title: title ?? summary.map { String($0.prefix(80)) } ?? url ?? native,
                             summary: summary, url: url, image: image, author: author, published: published, tags: tags ?? [], geo: geo,
                             data: data)
     }
