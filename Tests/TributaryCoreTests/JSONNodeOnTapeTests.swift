@@ -177,4 +177,34 @@ final class JSONNodeOnTapeTests: XCTestCase {
         XCTAssertEqual(try root["t"].bool(), true)
         XCTAssertEqual(try root["a.b[1]"].int(allowString: true), 2)
     }
+    /// `textMayHold` never misses a byte of a value's text: around empty objects (which have
+    /// no offset of their own on the tape), nested ones, strings, escapes and the last value.
+    func testTextMayHoldSeesEveryByteOfAValue() throws {
+        let elements: [(String, Bool)] = [
+            ("{}", false), (#"{"a":"$"}"#, true), (#"{"a":{}}"#, false), (#""$""#, true), (#"{"b":[1,{}]}"#, false),
+            (#"{"c":"\u0024"}"#, true), ("[]", false), ("[{}]", false), ("7", false), (#"{"d":{"e":{}}}"#, false),
+            (#"{"$k":1}"#, true), (#"[{},{"f":"x$"}]"#, true), ("{ }", false), (#"{"g":"$"}"#, true),
+        ]
+        for rotation in 0..<elements.count {
+            let list = Array(elements[rotation...] + elements[..<rotation])
+            let doc = try JSONDocument("[" + list.map(\.0).joined(separator: " ,\n") + "]")
+            for (k, node) in try doc.root().array().enumerated() {
+                XCTAssertEqual(node.textMayHold(UInt8(ascii: "$"), UInt8(ascii: "\\")), list[k].1, "\(list[k].0) at \(k) of \(list.map(\.0))")
+            }
+        }
+        XCTAssertTrue(JSONNode(JSONValue.string("x")).textMayHold(0x24, 0x24), "a tree node has no text: may")
+        XCTAssertTrue(try JSONDocument(#"{"a":{}}"#).root()[key: "b"].textMayHold(0x24, 0x24), "absent: no text either")
+    }
+
+    /// `members` lists an object's keys and values in document order, duplicates as written.
+    func testMembersInDocumentOrder() throws {
+        let doc = try JSONDocument(#"{"b":1,"a":{"x":[2]},"b":"three","caf\u00e9":null}"#)
+        let members = doc.root().members
+        XCTAssertEqual(members.map(\.key), ["b", "a", "b", "café"])
+        XCTAssertEqual(members.map { $0.value.value }, [.number(JSONNumber(1)), try JSONParser.parse(#"{"x":[2]}"#), .string("three"), .null])
+        XCTAssertEqual(try members[1].value[key: "x"].array().count, 1)
+        XCTAssertEqual(try JSONDocument("[1]").root().members.count, 0)
+        XCTAssertEqual(try JSONDocument("{}").root().members.count, 0)
+        XCTAssertEqual(JSONNode(try JSONParser.parse(#"{"k":true,"k":false}"#)).members.map { $0.value.value }, [.bool(true), .bool(false)])
+    }
 }

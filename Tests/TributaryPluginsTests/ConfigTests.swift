@@ -283,6 +283,36 @@ final class ConfigTests: XCTestCase {
     /// A file of many sources is built on every core (`ConfigLoader.buildSources`): the sources
     /// come out in the file's order and the errors read as if built one after the other, a
     /// source's notes (its name taken, its unset variables) before its own errors.
+    /// A large file's sources are read into values on every core, and only a source whose text
+    /// holds a `$` or an escape is walked for `${VAR}` and `$`-keys: an escaped dollar still
+    /// spells a variable, a `$`-key is still dropped, the sources as written keep their
+    /// references, and each unset variable is reported at its source, in the file's order.
+    func testManySourcesAreReadOnEveryCoreAndOnlyThoseWithADollarArePrepared() throws {
+        let n = 300
+        XCTAssertGreaterThan(n, 2 * ConfigPart.readTogether)
+        func source(_ i: Int, _ variable: String = "P") -> String {
+            let url: String
+            switch i % 5 {
+            case 0: url = "https://e.org/${\(variable)}/\(i)"
+            case 1: url = "https://e.org/\\u0024{\(variable)}/\(i)"
+            default: url = "https://e.org/plain/\(i)"
+            }
+            let note = i % 5 == 2 ? #""$note":"dropped $ here","# : ""
+            return #"{\#(note)"name":"s\#(i)","type":"json","url":"\#(url)","fields":{"title":"t"},"headers":{}}"#
+        }
+        let c = try load(#"{"$comment":"$","sources":[\#((0..<n).map { source($0) }.joined(separator: ",\n "))]}"#, env: ["P": "path"])
+        XCTAssertEqual(c.sources.count, n)
+        for (i, s) in c.sources.enumerated() {
+            let src = try XCTUnwrap(s.source as? JSONSource)
+            XCTAssertEqual(src.urls, [i % 5 < 2 ? "https://e.org/path/\(i)" : "https://e.org/plain/\(i)"], "sources[\(i)]")
+            XCTAssertEqual(s.written?["url"]?.stringValue, i % 5 < 2 ? "https://e.org/${P}/\(i)" : "https://e.org/plain/\(i)", "sources[\(i)]")
+        }
+        // Unset: each at its own source, in order, whichever share read it.
+        let e = errors(#"{"sources":[\#((0..<n).map { source($0, [5, 151, 295].contains($0) ? "UNSET" : "P") }.joined(separator: ","))]}"#, env: ["P": "path"])
+        XCTAssertEqual(e.filter { $0.contains("UNSET") }.map { String($0.split(separator: " ")[1]) },
+                       ["sources[5].url:", "sources[151].url:", "sources[295].url:"], e.joined(separator: "\n"))
+    }
+
     func testManySourcesAreBuiltOnEveryCoreInTheFilesOrder() throws {
         let n = 300
         XCTAssertGreaterThan(n, 4 * ConfigLoader.builtTogether)

@@ -129,30 +129,27 @@ struct ConfigPart {
     }
 
     init(bytes: [UInt8], file: String, directory: String, environment: (String) -> String?) throws(ConfigError) {
-        let doc: JSONValue
-        do { doc = try JSONParser.parse(bytes) } catch {
+        let document: JSONDocument
+        do { document = try JSONDocument(bytes) } catch {
             throw ConfigError(messages: ["\(file):\(error.line):\(error.column): \(error.message)"])
         }
-        guard case .object(let raw) = doc else {
-            throw ConfigError(messages: ["\(file): the config must be a JSON object, found \(doc.typeName)"])
+        let top = document.root()
+        guard top.kind == .object else {
+            throw ConfigError(messages: ["\(file): the config must be a JSON object, found \(top.typeName ?? "nothing")"])
         }
         let diag = ConfigDiagnostics(file: file)
         var root = JSONObject()
         var bySource: [Int: [(path: String, name: String)]] = [:]
         var everywhere: [(path: String, name: String)] = []
         var written: [JSONValue] = []
-        for e in raw.entries where !e.key.hasPrefix("$") {
-            if e.key == "sources", case .array(let list) = e.value {
-                written = list
-                var out: [JSONValue] = []
-                for (i, el) in list.enumerated() {
-                    var missing: [(path: String, name: String)] = []
-                    out.append(Self.prepare(el, path: "sources[\(i)]", env: environment, missing: &missing))
-                    if !missing.isEmpty { bySource[i] = missing }
-                }
-                root.entries.append((e.key, .array(out)))
-            } else {
-                root.entries.append((e.key, Self.prepare(e.value, path: e.key, env: environment, missing: &everywhere)))
+        for (key, node) in top.members where !key.hasPrefix("$") {
+            if key == "sources", node.kind == .array, let list = try? node.array() {
+                let sources = Self.sources(list, environment: environment)
+                written = sources.written
+                bySource = sources.missing
+                root.entries.append((key, .array(sources.prepared)))
+            } else if let value = node.value {
+                root.entries.append((key, Self.prepare(value, path: key, env: environment, missing: &everywhere)))
             }
         }
         for m in everywhere { diag.add(Self.unsetMessage(m)) }
@@ -163,6 +160,54 @@ struct ConfigPart {
         self.diag = diag
         self.sourceMissing = bySource
         self.writtenSources = written
+    }
+
+    /// The fewest sources a thread reads into values: a file of twice as many or more is
+    /// read on every core (`CoreShares`), like its sources are built.
+    static let readTogether = 64
+
+    /// The sources as values, as written and prepared (`prepare`), and the unset variables of
+    /// each by its index. A source whose text holds no `$` and no escape (which could spell
+    /// one) has nothing to prepare and is not walked for it: most sources of a large file.
+    private static func sources(_ list: [JSONNode], environment: (String) -> String?)
+        -> (written: [JSONValue], prepared: [JSONValue], missing: [Int: [(path: String, name: String)]]) {
+        let shares = withoutActuallyEscaping(environment) { env in
+            CoreShares.map(list.count, atLeast: readTogether) { range -> SourcesRead in
+                var read = SourcesRead()
+                read.written.reserveCapacity(range.count)
+                read.prepared.reserveCapacity(range.count)
+                for i in range {
+                    let value = list[i].value ?? .null
+                    read.written.append(value)
+                    guard list[i].textMayHold(UInt8(ascii: "$"), UInt8(ascii: "\\")) else {
+                        read.prepared.append(value)
+                        continue
+                    }
+                    var missing: [(path: String, name: String)] = []
+                    read.prepared.append(prepare(value, path: "sources[\(i)]", env: env, missing: &missing))
+                    if !missing.isEmpty { read.missing.append((i, missing)) }
+                }
+                return read
+            }
+        }
+        var written: [JSONValue] = []
+        var prepared: [JSONValue] = []
+        var missing: [Int: [(path: String, name: String)]] = [:]
+        written.reserveCapacity(list.count)
+        prepared.reserveCapacity(list.count)
+        for share in shares {
+            written += share.written
+            prepared += share.prepared
+            for (i, m) in share.missing { missing[i] = m }
+        }
+        return (written, prepared, missing)
+    }
+
+    /// What one share of the sources read.
+    private struct SourcesRead {
+        var written: [JSONValue] = []
+        var prepared: [JSONValue] = []
+        var missing: [(Int, [(path: String, name: String)])] = []
     }
 
     static func unsetMessage(_ m: (path: String, name: String)) -> String {
