@@ -45,7 +45,8 @@ extension JSONNode {
             return members
         }
         guard case .object(let o)? = context?.tree else { return [] }
-        return o.entries.map { ($0.key, JSONNode($0.value)) }
+        let here = path
+        return o.entries.map { ($0.key, JSONNode($0.value, path: here.appending(key: $0.key))) }
     }
 
     /// Whether the document's bytes from this value's start to the next value's (its text,

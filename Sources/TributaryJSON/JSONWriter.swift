@@ -81,8 +81,10 @@ public enum JSONWriter {
         var i = 0
         // Whole words.
         while i &+ 8 <= n {
-            let w = UnsafeRawPointer(src + i).loadUnaligned(as: UInt64.self)
-            d.storeBytes(of: w, as: UInt64.self)
+            // Little-endian order, so that a flag's bit position counts bytes from the start
+            // (a no-op where the machine is little-endian; stored back the same way).
+            let w = UInt64(littleEndian: UnsafeRawPointer(src + i).loadUnaligned(as: UInt64.self))
+            d.storeBytes(of: w.littleEndian, as: UInt64.self)
             let flags = escapeFlags(w)
             if flags == 0 {
                 i &+= 8
@@ -99,9 +101,9 @@ public enum JSONWriter {
         // already written shifted out (their flags with them), when the string has eight.
         var left = n &- i
         if left > 0 && n >= 8 {
-            var w = UnsafeRawPointer(src + (n &- 8)).loadUnaligned(as: UInt64.self) &>> UInt64((8 &- left) &* 8)
+            var w = UInt64(littleEndian: UnsafeRawPointer(src + (n &- 8)).loadUnaligned(as: UInt64.self)) &>> UInt64((8 &- left) &* 8)
             while left > 0 {
-                d.storeBytes(of: w, as: UInt64.self)
+                d.storeBytes(of: w.littleEndian, as: UInt64.self)
                 let valid: UInt64 = left >= 8 ? ~0 : (1 &<< UInt64(left &* 8)) &- 1
                 let flags = escapeFlags(w) & valid
                 if flags == 0 {

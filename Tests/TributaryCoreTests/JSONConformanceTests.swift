@@ -1307,6 +1307,52 @@ final class JSONConformanceTests: XCTestCase {
         }
     }
 
+    /// `escape` stays within `6 * n + escapeSlack` bytes for every string, the worst case (every
+    /// byte a control character, six bytes each) included: each call writes into an allocation
+    /// of exactly that size and reads from one of exactly `n` bytes, so AddressSanitizer (`make
+    /// sanitize-address`) catches a store or a load past either.
+    func testEscapeStaysWithinItsRoom() {
+        func expected(_ bytes: [UInt8]) -> [UInt8] {
+            var out: [UInt8] = []
+            for b in bytes {
+                switch b {
+                case 0x22: out += [0x5C, 0x22]
+                case 0x5C: out += [0x5C, 0x5C]
+                case 0x0A: out += [0x5C, UInt8(ascii: "n")]
+                case 0x0D: out += [0x5C, UInt8(ascii: "r")]
+                case 0x09: out += [0x5C, UInt8(ascii: "t")]
+                case 0x08: out += [0x5C, UInt8(ascii: "b")]
+                case 0x0C: out += [0x5C, UInt8(ascii: "f")]
+                case ..<0x20: out += Array("\\u00".utf8) + Array(String(format2: b).utf8)
+                default: out.append(b)
+                }
+            }
+            return out
+        }
+        for n in 0...40 {
+            for pattern in 0..<5 {
+                let bytes: [UInt8] = (0..<n).map { i in
+                    switch pattern {
+                    case 0: return 0x01                                  // all six bytes each
+                    case 1: return UInt8(ascii: "x")                     // none
+                    case 2: return i % 2 == 0 ? 0x22 : 0x0A              // all two bytes each
+                    case 3: return i == n - 1 ? 0x1F : 0xC3              // the last one only
+                    default: return i % 9 == 8 ? 0x00 : UInt8(ascii: "y") // one a word, shifted
+                    }
+                }
+                let src = UnsafeMutablePointer<UInt8>.allocate(capacity: max(n, 1))
+                src.initialize(from: bytes, count: n)
+                let room = 6 * n + JSONWriter.escapeSlack
+                let dst = UnsafeMutablePointer<UInt8>.allocate(capacity: room)
+                let end = JSONWriter.escape(src, count: n, to: dst)
+                XCTAssertLessThanOrEqual(end - dst, 6 * n, "\(n) bytes, pattern \(pattern)")
+                XCTAssertEqual(Array(UnsafeBufferPointer(start: dst, count: end - dst)), expected(bytes), "\(n) bytes, pattern \(pattern)")
+                dst.deallocate()
+                src.deallocate()
+            }
+        }
+    }
+
     func testRoundTripValuesSurviveSerializeThenParse() {
         let allControls = String(decoding: (0..<0x20).map { UInt8($0) }, as: UTF8.self)
         var values: [(String, JSONValue)] = [
@@ -1353,5 +1399,13 @@ final class JSONConformanceTests: XCTestCase {
                 XCTFail("serialized \(label) does not parse: \(e.message) at \(e.offset) in \(describe(bytes))")
             }
         }
+    }
+}
+
+private extension String {
+    /// Two lowercase hex digits.
+    init(format2 b: UInt8) {
+        let digits = Array("0123456789abcdef".utf8)
+        self.init(decoding: [digits[Int(b >> 4)], digits[Int(b & 0xF)]], as: UTF8.self)
     }
 }

@@ -206,5 +206,9 @@ final class JSONNodeOnTapeTests: XCTestCase {
         XCTAssertEqual(try JSONDocument("[1]").root().members.count, 0)
         XCTAssertEqual(try JSONDocument("{}").root().members.count, 0)
         XCTAssertEqual(JSONNode(try JSONParser.parse(#"{"k":true,"k":false}"#)).members.map { $0.value.value }, [.bool(true), .bool(false)])
+        // A member's node knows where it is, on a tape and on a tree (for its errors).
+        XCTAssertEqual(members[1].value[key: "x"].path, try KeyPath(parsing: "a.x"))
+        let tree = JSONNode(try JSONParser.parse(#"{"k":{"x":1}}"#), path: try KeyPath(parsing: "base"))
+        XCTAssertEqual(tree.members[0].value[key: "x"].path, try KeyPath(parsing: "base.k.x"))
     }
 }

@@ -147,6 +147,11 @@ final class ConfigTests: XCTestCase {
         let c = try load(#"{"sources":[{"name":"a","type":"json","url":"https://e.org/${P}?k=${KEY:-none}","fields":{"title":"t"}}]}"#, env: ["P": "path"])
         let src = try XCTUnwrap(c.sources[0].source as? JSONSource)
         XCTAssertEqual(src.urls, ["https://e.org/path?k=none"])
+        // A repeated "sources" key: the last list is the sources, and an unset variable of the
+        // earlier list's source at the same place is still said (as it always was).
+        let repeated = errors(#"{"sources":[{"name":"a","type":"json","url":"${NOPE}","fields":{"title":"t"}}],"#
+                              + #""sources":[{"name":"a","type":"json","url":"https://x.org/","fields":{"title":"t"}}]}"#)
+        XCTAssertTrue(repeated.contains { $0.contains("sources[0].url: environment variable NOPE is not set") }, repeated.joined(separator: "\n"))
     }
 
     func testWrongShapes() {
@@ -280,9 +285,6 @@ final class ConfigTests: XCTestCase {
         XCTAssertEqual(errors(#"{"sources":[\#(json("a", semicolon)),\#(json("b", greek))]}"#), alone.map { $0.replacingOccurrences(of: "sources[0]", with: "sources[1]") })
     }
 
-    /// A file of many sources is built on every core (`ConfigLoader.buildSources`): the sources
-    /// come out in the file's order and the errors read as if built one after the other, a
-    /// source's notes (its name taken, its unset variables) before its own errors.
     /// A large file's sources are read into values on every core, and only a source whose text
     /// holds a `$` or an escape is walked for `${VAR}` and `$`-keys: an escaped dollar still
     /// spells a variable, a `$`-key is still dropped, the sources as written keep their
@@ -313,6 +315,9 @@ final class ConfigTests: XCTestCase {
                        ["sources[5].url:", "sources[151].url:", "sources[295].url:"], e.joined(separator: "\n"))
     }
 
+    /// A file of many sources is built on every core (`ConfigLoader.buildSources`): the sources
+    /// come out in the file's order and the errors read as if built one after the other, a
+    /// source's notes (its name taken, its unset variables) before its own errors.
     func testManySourcesAreBuiltOnEveryCoreInTheFilesOrder() throws {
         let n = 300
         XCTAssertGreaterThan(n, 4 * ConfigLoader.builtTogether)

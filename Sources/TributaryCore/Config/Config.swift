@@ -181,6 +181,8 @@ public enum ConfigLoader {
     /// Loads the file at `path`, or every `*.json` file of the folder at `path`. Unset
     /// variables are errors in the sources `selection` runs, in the top-level sections and in
     /// the sinks; elsewhere they are kept as written and noted on the source (`unresolved`).
+    /// `environment` is called from several threads at once for a file of many sources (they
+    /// are read on every core): it must only read, as `Environment.get` (getenv) does.
     public static func load(path: String, registry: Registry, environment: (String) -> String? = Environment.get,
                             selection: SourceSelection = .enabled) throws(ConfigError) -> Config {
         if ConfigFolder.isFolder(path) {

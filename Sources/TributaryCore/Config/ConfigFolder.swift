@@ -146,7 +146,9 @@ struct ConfigPart {
             if key == "sources", node.kind == .array, let list = try? node.array() {
                 let sources = Self.sources(list, environment: environment)
                 written = sources.written
-                bySource = sources.missing
+                // Added to, not replaced: a repeated "sources" key keeps the earlier list's
+                // unset variables, as it always has.
+                for (i, m) in sources.missing { bySource[i] = m }
                 root.entries.append((key, .array(sources.prepared)))
             } else if let value = node.value {
                 root.entries.append((key, Self.prepare(value, path: key, env: environment, missing: &everywhere)))
