@@ -589,6 +589,13 @@ def med(samples, key):
     return statistics.median(s[key] for s in samples)
 
 
+def per_round(samples, tool, peer, key="wall"):
+    """The tool's `key` over the peer's in each round (runs of one round sit side by side), as
+    "min..max": the spread a ratio of medians hides (issue 25 asks for every ratio with it)."""
+    ratios = [s[key] / p[key] for s, p in zip(samples[tool], samples[peer]) if p[key] > 0]
+    return f"{min(ratios):.2f}x..{max(ratios):.2f}x" if ratios else "—"
+
+
 def table(header, rows):
     out = ["| " + " | ".join(header) + " |", "|" + "|".join("---" if i == 0 else "---:" for i in range(len(header))) + "|"]
     out += ["| " + " | ".join(r) + " |" for r in rows]
@@ -707,13 +714,17 @@ def mode_decode(scratch):
         share, limited = server_limited(samples[t])
         if limited:
             rep.warn(f"nginx used {share:.0%} of a core during {t}'s runs (median): the server may be limiting them")
+        peer = t == "aiohttp" or t == "curl only"
         rows.append([t, f"{w:.3f}", f"{med(samples[t], 'cpu'):.2f}", f"{med(samples[t], 'rss_kib') / 1024:.1f}",
                      "—" if t == "curl only" else f"{expected / w:,.0f}", f"{ref / w:.2f}x",
+                     "—" if peer else per_round(samples, t, "aiohttp"), "—" if peer else per_round(samples, t, "aiohttp", "cpu"),
                      f"{med(samples[t], 'server_cpu'):.2f}", f"{share:.0%}"])
-    rep.add(*table(["tool", "wall s", "CPU s", "peak RSS MiB", "items/s", "speed vs aiohttp", "nginx CPU s", "nginx share of a core"], rows))
+    rep.add(*table(["tool", "wall s", "CPU s", "peak RSS MiB", "items/s", "speed vs aiohttp", "wall / aiohttp's per round",
+                    "CPU / aiohttp's per round", "nginx CPU s", "nginx share of a core"], rows))
     rep.add("",
             f"Same items from every tool (sorted, `fetched` removed; in the {pages}-source config `source` set to bench): {same}.",
-            "speed vs aiohttp = aiohttp's median wall / the tool's (higher is faster; 2.00x = half the time).",
+            "speed vs aiohttp = aiohttp's median wall / the tool's (higher is faster; 2.00x = half the time). "
+            "Per round: the tool's wall (CPU) over aiohttp's in the same round, lowest..highest (lower is better).",
             "CPU s = user + system of the tool (curl+jq: both). `curl only` downloads the pages and throws them away: "
             "the floor that the server and loopback allow, not a peer.",
             f"nginx share = nginx CPU s / the tool's wall s, median over runs; above {SERVER_SHARE_WARN:.0%} the server may be the limit.",
@@ -750,7 +761,8 @@ def mode_fetch(scratch):
             _fetch_levels(rep, scratch, srv, count, delay, size, levels, per_body, w)
         finally:
             srv.stop()
-    rep.add("speed vs curl = curl's median wall / the tool's (higher is faster); CPU vs curl = the tool's CPU / curl's. "
+    rep.add("speed vs curl = curl's median wall / the tool's (higher is faster); per round: the tool's wall over curl's in "
+            "the same round, lowest..highest (lower is better); CPU vs curl = the tool's CPU / curl's. "
             "curl only downloads (bodies to a file); Tributary and aiohttp also parse each body and write its items. "
             "CPU µs per item = the tool's CPU / (URLs x items per body).",
             "server share = the server's CPU s / the tool's wall s; the floor is what a client with N connections "
@@ -804,7 +816,8 @@ def _fetch_levels(rep, scratch, srv, count, delay, size, levels, per_body, w):
                 rep.warn(f"{label}: the delay server used {share:.0%} of a core during {t}'s runs (median)")
             rows.append([t, f"{wl:.3f}", f"{wl / floor:.2f}", f"{cpu * 1000 / count:.3f}", f"{cpu * 1e6 / items:.1f}",
                          f"{med(samples[t], 'rss_kib') / 1024:.1f}",
-                         f"{ref / wl:.2f}x", f"{cpu / ref_cpu:.1f}x" if ref_cpu > 0 else "—",
+                         f"{ref / wl:.2f}x", "—" if t == "curl" else per_round(samples, t, "curl"),
+                         f"{cpu / ref_cpu:.1f}x" if ref_cpu > 0 else "—",
                          f"{med(samples[t], 'server_cpu'):.2f}", f"{share:.0%}"])
         curl_ratio = ref / floor
         verdict = ("curl reached the floor: the server is not the bottleneck"
@@ -815,7 +828,7 @@ def _fetch_levels(rep, scratch, srv, count, delay, size, levels, per_body, w):
         rep.add(f"### {per_body} item{'s' if per_body > 1 else ''} per body, {n} in flight", "",
                 f"Floor: ceil({count}/{n}) x {delay:g} s = {floor:.2f} s. curl's median wall is {curl_ratio:.2f}x the floor: {verdict}.", "")
         rep.add(*table(["tool", "wall s", "wall / floor", "CPU ms per request", "CPU µs per item", "peak RSS MiB", "speed vs curl",
-                        "CPU vs curl", "server CPU s", "server share of a core"], rows))
+                        "wall / curl's per round", "CPU vs curl", "server CPU s", "server share of a core"], rows))
         rep.add("", f"Same items from tributary and aiohttp (sorted, `fetched` removed): {same}. "
                     f"Items per run: {items} ({count} x {per_body}), checked in every run.", "")
         rep.add(*every_run(samples, tools, lambda s: f"{s['wall']:.3f} s / {s['cpu'] * 1000:.0f} ms CPU (load {s['load']})"), "")
@@ -889,13 +902,18 @@ def mode_many(scratch):
         share, limited = server_limited(samples[t])
         if limited:
             rep.warn(f"nginx used {share:.0%} of a core during {t}'s runs (median)")
+        compared = unbased(t) not in ("tributary 1 src", "curl")
         rows.append([t, f"{wl:.3f}", f"{med(samples[t], 'cpu'):.2f}", f"{rss / 1024:.1f}", per,
-                     "—" if unbased(t) == "tributary 1 src" else f"{ref / wl:.2f}x", f"{share:.0%}"])
-    rep.add(*table(["tool", "wall s", "CPU s", "peak RSS MiB", "RSS KiB per source above baseline", "speed vs curl", "nginx share of a core"], rows))
+                     "—" if unbased(t) == "tributary 1 src" else f"{ref / wl:.2f}x",
+                     per_round(samples, t, "curl") if compared else "—", per_round(samples, t, "curl", "cpu") if compared else "—",
+                     f"{share:.0%}"])
+    rep.add(*table(["tool", "wall s", "CPU s", "peak RSS MiB", "RSS KiB per source above baseline", "speed vs curl",
+                    "wall / curl's per round", "CPU / curl's per round", "nginx share of a core"], rows))
     rep.add("",
             f"Same items from tributary and aiohttp (sorted, `fetched` removed, `source` set to bench): {same}.",
             f"RSS per source = (peak RSS with {count} sources - peak RSS with 1 source) / {count - 1}, medians.",
-            "speed vs curl = curl's median wall / the tool's (higher is faster). curl only downloads; the others also map and write items.",
+            "speed vs curl = curl's median wall / the tool's (higher is faster). curl only downloads; the others also map and write items. "
+            "Per round: the tool's wall (CPU) over curl's in the same round, lowest..highest (lower is better).",
             "")
     rep.add(*every_run(samples, tools, lambda s: f"{s['wall']:.3f} s / {s['rss_kib'] / 1024:.1f} MiB (load {s['load']})"), "")
     return rep.finish()
