@@ -19,21 +19,6 @@ public enum JSONWriter {
         out.append(contentsOf: buffer.bytes)
     }
 
-    /// Whether any of the eight bytes of `w` is below 0x20, `"` or `\\` (exact: the classic
-    /// has-less and has-zero-byte word tests, which never miss and only over-report bits above
-    /// a match, not whether there is one).
-    @inline(__always)
-    static func needsEscape(_ w: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        let control = (w &- ones &* 0x20) & ~w & highs
-        let q = w ^ (ones &* 0x22)
-        let quote = (q &- ones) & ~q & highs
-        let bs = w ^ (ones &* 0x5C)
-        let backslash = (bs &- ones) & ~bs & highs
-        return control | quote | backslash != 0
-    }
-
     public static func writeString(_ s: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         var s = s
@@ -43,7 +28,7 @@ public enum JSONWriter {
             // Eight bytes at a time while none needs escaping (almost all text), then byte by
             // byte to the first that does, if any.
             var clean = 0
-            while clean + 8 <= n && !needsEscape(UnsafeRawPointer(src + clean).loadUnaligned(as: UInt64.self)) { clean += 8 }
+            while clean + 8 <= n && escapeFlags(UnsafeRawPointer(src + clean).loadUnaligned(as: UInt64.self)) == 0 { clean += 8 }
             while clean < n && !isSpecial(src[clean]) { clean += 1 }
             out.append(contentsOf: UnsafeBufferPointer(start: src, count: clean))
             guard clean < n else { return }
@@ -136,7 +121,8 @@ public enum JSONWriter {
     static let escapeSlack = 8
 
     /// The high bit of each byte of `w` that needs an escape (below 0x20, `"`, `\\`), and
-    /// possibly of bytes above such a byte (borrows): the lowest flag is always exact.
+    /// possibly of bytes above such a byte (borrows): the lowest flag is always exact, and the
+    /// mask is zero exactly when no byte needs one (the has-less and has-zero-byte word tests).
     @inline(__always)
     static func escapeFlags(_ w: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101

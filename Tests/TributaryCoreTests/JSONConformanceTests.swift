@@ -1217,23 +1217,7 @@ final class JSONConformanceTests: XCTestCase {
     /// of strings of 0 to 19 bytes among plain, high (0x7F..0xFF) and near-miss (0x20, 0x21,
     /// 0x23, 0x5B, 0x5D) bytes, is escaped exactly as a byte-by-byte writer escapes it.
     func testWriterEscapesAtEveryPositionOfAWord() {
-        func reference(_ s: String) -> [UInt8] {
-            var out: [UInt8] = [0x22]
-            for b in s.utf8 {
-                switch b {
-                case 0x22: out += [0x5C, 0x22]
-                case 0x5C: out += [0x5C, 0x5C]
-                case 0x0A: out += [0x5C, UInt8(ascii: "n")]
-                case 0x0D: out += [0x5C, UInt8(ascii: "r")]
-                case 0x09: out += [0x5C, UInt8(ascii: "t")]
-                case 0x08: out += [0x5C, UInt8(ascii: "b")]
-                case 0x0C: out += [0x5C, UInt8(ascii: "f")]
-                case ..<0x20: out += Array("\\u00".utf8) + Array(String(b, radix: 16).count == 1 ? "0\(String(b, radix: 16))".utf8 : String(b, radix: 16).utf8)
-                default: out.append(b)
-                }
-            }
-            return out + [0x22]
-        }
+        func reference(_ s: String) -> [UInt8] { [0x22] + escapedByteByByte(Array(s.utf8)) + [0x22] }
         let fillers = ["a", "é", " ", "!", "#", "[", "]", "\u{7F}", "中", "😀"]
         let specials = ["\"", "\\", "\n", "\u{0}", "\u{1F}", "\t", "\u{1}"]
         // `JSONLineBuffer` escapes the whole string where `writeString` copies the clean start
@@ -1312,23 +1296,6 @@ final class JSONConformanceTests: XCTestCase {
     /// of exactly that size and reads from one of exactly `n` bytes, so AddressSanitizer (`make
     /// sanitize-address`) catches a store or a load past either.
     func testEscapeStaysWithinItsRoom() {
-        func expected(_ bytes: [UInt8]) -> [UInt8] {
-            var out: [UInt8] = []
-            for b in bytes {
-                switch b {
-                case 0x22: out += [0x5C, 0x22]
-                case 0x5C: out += [0x5C, 0x5C]
-                case 0x0A: out += [0x5C, UInt8(ascii: "n")]
-                case 0x0D: out += [0x5C, UInt8(ascii: "r")]
-                case 0x09: out += [0x5C, UInt8(ascii: "t")]
-                case 0x08: out += [0x5C, UInt8(ascii: "b")]
-                case 0x0C: out += [0x5C, UInt8(ascii: "f")]
-                case ..<0x20: out += Array("\\u00".utf8) + Array(String(format2: b).utf8)
-                default: out.append(b)
-                }
-            }
-            return out
-        }
         for n in 0...40 {
             for pattern in 0..<5 {
                 let bytes: [UInt8] = (0..<n).map { i in
@@ -1346,7 +1313,7 @@ final class JSONConformanceTests: XCTestCase {
                 let dst = UnsafeMutablePointer<UInt8>.allocate(capacity: room)
                 let end = JSONWriter.escape(src, count: n, to: dst)
                 XCTAssertLessThanOrEqual(end - dst, 6 * n, "\(n) bytes, pattern \(pattern)")
-                XCTAssertEqual(Array(UnsafeBufferPointer(start: dst, count: end - dst)), expected(bytes), "\(n) bytes, pattern \(pattern)")
+                XCTAssertEqual(Array(UnsafeBufferPointer(start: dst, count: end - dst)), escapedByteByByte(bytes), "\(n) bytes, pattern \(pattern)")
                 dst.deallocate()
                 src.deallocate()
             }
@@ -1402,10 +1369,23 @@ final class JSONConformanceTests: XCTestCase {
     }
 }
 
-private extension String {
-    /// Two lowercase hex digits.
-    init(format2 b: UInt8) {
-        let digits = Array("0123456789abcdef".utf8)
-        self.init(decoding: [digits[Int(b >> 4)], digits[Int(b & 0xF)]], as: UTF8.self)
+/// The inside of a JSON string for `bytes`, escaped one byte at a time: what the word-at-a-time
+/// escaping must write (`"`, `\`, the short escapes, other control bytes as lowercase `\u00XX`).
+private func escapedByteByByte(_ bytes: [UInt8]) -> [UInt8] {
+    let hex = Array("0123456789abcdef".utf8)
+    var out: [UInt8] = []
+    for b in bytes {
+        switch b {
+        case 0x22: out += [0x5C, 0x22]
+        case 0x5C: out += [0x5C, 0x5C]
+        case 0x0A: out += [0x5C, UInt8(ascii: "n")]
+        case 0x0D: out += [0x5C, UInt8(ascii: "r")]
+        case 0x09: out += [0x5C, UInt8(ascii: "t")]
+        case 0x08: out += [0x5C, UInt8(ascii: "b")]
+        case 0x0C: out += [0x5C, UInt8(ascii: "f")]
+        case ..<0x20: out += Array("\\u00".utf8) + [hex[Int(b >> 4)], hex[Int(b & 0xF)]]
+        default: out.append(b)
+        }
     }
+    return out
 }
