@@ -5,8 +5,8 @@ import Glibc
 
 extension JSONDocument {
     /// The decoded string at `i` (a string entry). Without escapes it is the validated bytes
-    /// themselves, copied once into the new String; with escapes they are decoded straight into
-    /// the String's storage.
+    /// themselves, copied once into the new String (not validated again); with escapes they are
+    /// decoded straight into the String's storage, which checks them.
     func string(at i: Int) -> String {
         let e = entry(i)
         assert(e.kind == JSONTapeEntry.string)
@@ -16,12 +16,10 @@ extension JSONDocument {
             // Invariant: offset + length <= bytes.count (the parser measured the span inside it).
             let src = base + Int(e.offset)
             if e.flags & JSONTapeEntry.hasEscapes == 0 {
-                // The stdlib has no public initializer that skips its own UTF-8 check; this one
-                // checks the copy in place (an ASCII fast path), with no intermediate buffer.
-                return String(unsafeUninitializedCapacity: count) { dst in
-                    dst.baseAddress!.update(from: src, count: count)
-                    return count
-                }
+                // The parser validated these bytes and knows whether all are ASCII: copied
+                // without the standard library's second check.
+                return String(copyingValidatedUTF8: UnsafeBufferPointer(start: src, count: count),
+                              isASCII: e.flags & JSONTapeEntry.hasNonASCII == 0)
             }
             // Decoding never grows the text (see JSONEscapes.decode), so `count` bytes suffice.
             return String(unsafeUninitializedCapacity: count) { dst in

@@ -46,6 +46,37 @@ final class JSONDocumentTests: XCTestCase {
         XCTAssertEqual(try JSONParser.parse(verbatim), .string("a\"b\\c/d\né😀\u{1}"), "verbatim is valid JSON of the same string")
     }
 
+    /// A string made from the tape without a second UTF-8 check (`copyingValidatedUTF8`) is
+    /// the String the standard library makes of the same bytes, down to its ASCII mark: each
+    /// sequence length, short (stored inline) and long, ASCII and not, at each end of the text.
+    func testTapeStringsAreTheStandardLibrarysStrings() throws {
+        let pieces = ["", "a", "é", "中", "😀", "\u{7F}", "\u{80}", "\u{7FF}", "\u{800}", "\u{FFFF}", "\u{10000}", "\u{10FFFF}", "e\u{301}"]
+        var texts: [String] = []
+        for p in pieces {
+            for filler in ["", "x", "fifteen bytes!!", String(repeating: "ascii ", count: 5)] {
+                texts += [p + filler, filler + p, filler + p + filler]
+            }
+        }
+        var json: [UInt8] = [UInt8(ascii: "[")]
+        for (i, t) in texts.enumerated() {
+            if i > 0 { json.append(UInt8(ascii: ",")) }
+            JSONWriter.writeString(t, into: &json)
+        }
+        json.append(UInt8(ascii: "]"))
+        let doc = try JSONDocument(json)
+        for (i, t) in texts.enumerated() {
+            XCTAssertEqual(doc.entry(i + 1).flags & JSONTapeEntry.hasEscapes, 0, "written without escapes: the unchecked path")
+            let s = doc.string(at: i + 1)
+            let reference = String(decoding: Array(t.utf8), as: UTF8.self)
+            XCTAssertEqual(Array(s.utf8), Array(reference.utf8), t.debugDescription)
+            XCTAssertEqual(s, reference, t.debugDescription)
+            XCTAssertEqual(s.count, reference.count, t.debugDescription)
+            XCTAssertEqual(s.hashValue, reference.hashValue, t.debugDescription)
+            XCTAssertEqual(s.utf8Span.isKnownASCII, reference.utf8Span.isKnownASCII, "the ASCII mark of \(t.debugDescription)")
+            XCTAssertEqual(s.utf8Span.isKnownASCII, t.utf8.allSatisfy { $0 < 0x80 }, t.debugDescription)
+        }
+    }
+
     func testWriteMatchesJSONWriter() throws {
         for text in [#"{ "a" : [ 1 , -2.50e3 , "x\u0041\/" , true , null , { } , [ ] ] , "b" : { "c" : "\ud83d\ude00" } }"#,
                      "\"\\u000a\\u001f\\u007f\"", "-0", " [[[[]]]] ", #"{"a":1,"a":2}"#] {

@@ -31,3 +31,18 @@ extension String {
         }
     }
 }
+
+extension String {
+    /// A copy of `bytes`, which the caller has checked are valid UTF-8 (a JSON tape's string,
+    /// validated by the parser): the standard library's initializers check them again, which
+    /// was 2% of a `json` source's instructions (`validateUTF8`; two thirds of the bench
+    /// corpus's texts are not ASCII). `isASCII` must be exact: a string marked not ASCII when
+    /// it is loses the standard library's ASCII fast paths (comparing, hashing, counting), and
+    /// one marked ASCII when it is not is read wrongly.
+    ///
+    /// Invalid UTF-8 here is undefined behaviour: only bytes a validator passed may come in.
+    @inlinable @inline(__always)
+    public init(copyingValidatedUTF8 bytes: UnsafeBufferPointer<UInt8>, isASCII: Bool) {
+        self = unsafe String(copying: UTF8Span(unchecked: Span(_unsafeElements: bytes), isKnownASCII: isASCII))
+    }
+}
