@@ -48,24 +48,38 @@ final class JSONDocumentTests: XCTestCase {
 
     /// A string made from the tape without a second UTF-8 check (`copyingValidatedUTF8`) is
     /// the String the standard library makes of the same bytes, down to its ASCII mark: each
-    /// sequence length, short (stored inline) and long, ASCII and not, at each end of the text.
+    /// sequence length, short (stored inline) and long, ASCII and not, at each end of the text;
+    /// written as it is, with a one-letter escape beside it, and as `\u` escapes (ASCII, two-
+    /// and three-byte scalars, a surrogate pair).
     func testTapeStringsAreTheStandardLibrarysStrings() throws {
         let pieces = ["", "a", "é", "中", "😀", "\u{7F}", "\u{80}", "\u{7FF}", "\u{800}", "\u{FFFF}", "\u{10000}", "\u{10FFFF}", "e\u{301}"]
         var texts: [String] = []
         for p in pieces {
             for filler in ["", "x", "fifteen bytes!!", String(repeating: "ascii ", count: 5)] {
-                texts += [p + filler, filler + p, filler + p + filler]
+                texts += [p + filler, filler + p, filler + p + filler, filler + "\n" + p]
             }
         }
-        var json: [UInt8] = [UInt8(ascii: "[")]
-        for (i, t) in texts.enumerated() {
-            if i > 0 { json.append(UInt8(ascii: ",")) }
+        // (JSON text of a string, the string): as JSONWriter writes it (escapes only where
+        // needed), and with every scalar of a few written as a \u escape.
+        var cases: [([UInt8], String)] = texts.map { t in
+            var json: [UInt8] = []
             JSONWriter.writeString(t, into: &json)
+            return (json, t)
         }
-        json.append(UInt8(ascii: "]"))
-        let doc = try JSONDocument(json)
-        for (i, t) in texts.enumerated() {
-            XCTAssertEqual(doc.entry(i + 1).flags & JSONTapeEntry.hasEscapes, 0, "written without escapes: the unchecked path")
+        for t in ["A", "x é", "中文 and more text", "😀 emoji", "long ascii text only here"] {
+            var json = Array(#"""#.utf8)
+            for u in t.utf16 { json += Array(("\\u" + String(u, radix: 16).leftPadded(to: 4)).utf8) }
+            json += Array(#"""#.utf8)
+            cases.append((json, t))
+        }
+        var document = Array("[".utf8)
+        for (i, c) in cases.enumerated() { document += (i > 0 ? Array(",".utf8) : []) + c.0 }
+        document += Array("]".utf8)
+        let doc = try JSONDocument(document)
+        var escaped = 0
+        for (i, c) in cases.enumerated() {
+            let t = c.1
+            if doc.entry(i + 1).flags & JSONTapeEntry.hasEscapes != 0 { escaped += 1 }
             let s = doc.string(at: i + 1)
             let reference = String(decoding: Array(t.utf8), as: UTF8.self)
             XCTAssertEqual(Array(s.utf8), Array(reference.utf8), t.debugDescription)
@@ -75,6 +89,7 @@ final class JSONDocumentTests: XCTestCase {
             XCTAssertEqual(s.utf8Span.isKnownASCII, reference.utf8Span.isKnownASCII, "the ASCII mark of \(t.debugDescription)")
             XCTAssertEqual(s.utf8Span.isKnownASCII, t.utf8.allSatisfy { $0 < 0x80 }, t.debugDescription)
         }
+        XCTAssertEqual(escaped, pieces.count * 4 + 5, "the escaped strings take the decoding path")
     }
 
     func testWriteMatchesJSONWriter() throws {
@@ -131,4 +146,8 @@ final class JSONDocumentTests: XCTestCase {
         XCTAssertEqual(long.count, 6, "the strings stored out of line: those a copy must not share")
         for (a, b) in long { XCTAssertNotEqual(address(a), address(b), "\(a) is the original's storage") }
     }
+}
+
+private extension String {
+    func leftPadded(to n: Int) -> String { String(repeating: "0", count: max(0, n - count)) + self }
 }
