@@ -36,6 +36,19 @@ extension JSONDocument {
         }
     }
 
+    /// Whether the entry at `i` is a string without escapes whose first and last bytes are
+    /// printable ASCII (0x21-0x7E): its text has nothing to trim at either end, as it is on the
+    /// tape. False for any other entry, and for an escaped string (`\n` at its end is a
+    /// newline, though its last byte is `n`), which the caller checks as a String.
+    func stringHasPrintableASCIIEnds(at i: Int) -> Bool {
+        let e = entry(i)
+        guard e.kind == JSONTapeEntry.string, e.flags & JSONTapeEntry.hasEscapes == 0, e.length > 0 else { return false }
+        return withBytes { base in
+            let first = base[Int(e.offset)], last = base[Int(e.offset) + Int(e.length) - 1]
+            return first > 0x20 && first < 0x7F && last > 0x20 && last < 0x7F
+        }
+    }
+
     /// The literal text of the scalar at `i` (a number's digits as written).
     func literalText(at i: Int) -> String {
         let e = entry(i)

@@ -19,24 +19,14 @@ public struct KeyPathSet: Sendable {
         var childCount: Int = 0
     }
 
-    private var nodes: [Node] = []
-    private var keys: [String] = []
-    private var keyBytes: [UInt8] = []
-    /// The children of every node, each node's contiguous; the roots first.
-    private var childList: [Int] = []
-    private var rootCount = 0
+    /// The trie, its key bytes and its buckets, laid out once (`Tables`): a record's search
+    /// reads them through pointers, without borrowing eight arrays first (seven nested
+    /// `withUnsafeBufferPointer` closures cost about 720 instructions a record).
+    private let tables: Tables
+    private let rootCount: Int
     /// For each path given: its trie node, or -1 for a path the set does not take.
-    private var ends: [Int] = []
-    /// Each level's keys by a hash of a key's length and its first and last bytes, so that a
-    /// key of a record is compared with the few keys of its bucket, not with every key still
-    /// unfound (a record's keys times the set's, most of them skipped by length only): level 0
-    /// is the roots, level n + 1 node n's children. A level's buckets are `bucketStart[t] ..<
-    /// bucketStart[t + 1]` in `bucketNodes` for t in `table[level] + hash & mask[level]`; a level
-    /// with a non-ASCII key has no table (-1): its keys may equal a record's as Strings only.
-    private var table: [Int] = []
-    private var mask: [Int] = []
-    private var bucketStart: [Int] = []
-    private var bucketNodes: [Int] = []
+    private let ends: [Int]
+    private var nodes: UnsafeBufferPointer<Node> { tables.nodes }
     public let paths: [KeyPath]
 
     /// The set of `paths`, shared by every caller that asks for the same paths: a config of
@@ -63,6 +53,22 @@ public struct KeyPathSet: Sendable {
 
     public init(_ paths: [KeyPath]) {
         self.paths = paths
+        var nodes: [Node] = []
+        var keys: [String] = []
+        var keyBytes: [UInt8] = []
+        // The children of every node, each node's contiguous; the roots first.
+        var childList: [Int] = []
+        var ends: [Int] = []
+        // Each level's keys by a hash of a key's length and its first and last bytes, so that a
+        // key of a record is compared with the few keys of its bucket, not with every key still
+        // unfound (a record's keys times the set's, most of them skipped by length only): level 0
+        // is the roots, level n + 1 node n's children. A level's buckets are `bucketStart[t] ..<
+        // bucketStart[t + 1]` in `bucketNodes` for t in `table[level] + hash & mask[level]`; a level
+        // with a non-ASCII key has no table (-1): its keys may equal a record's as Strings only.
+        var table: [Int] = []
+        var mask: [Int] = []
+        var bucketStart: [Int] = []
+        var bucketNodes: [Int] = []
         // Build a trie with children as lists, then lay the lists out contiguously.
         var children: [[Int]] = [[]]   // [0]: the roots; node n's children at [n + 1]
         for p in paths {
@@ -119,6 +125,9 @@ public struct KeyPathSet: Sendable {
             }
             bucketStart.append(bucketNodes.count)
         }
+        self.ends = ends
+        self.tables = Tables(nodes: nodes, keys: keys, keyBytes: keyBytes, childList: childList, table: table, mask: mask,
+                             bucketStart: bucketStart, bucketNodes: bucketNodes)
     }
 
     /// A key's bucket before the mask: its length, first and last bytes (0 and 0 when empty).
@@ -136,52 +145,126 @@ public struct KeyPathSet: Sendable {
 
     /// What `lookup` finds, kept as tape indices: a node is made only for the paths read
     /// (`found[i]`), each a retain of the document, where `lookup`'s array of nodes held one
-    /// for every path of every record.
+    /// for every path of every record. The indices of the first `inlinePaths` paths are held in
+    /// the value itself: a `json` source's record no longer allocates an array for them.
     public struct Found: Sendable {
         let record: JSONNode
-        /// Per path: the tape index of its node, or -1 where the node is the usual walk's
-        /// (absent, or a path the set does not take). Empty: every path walks.
-        let indices: [Int]
+        /// How many paths have an index here; 0 when every path walks.
+        let count: Int
+        /// Per path: the tape index of its node, or `KeyPathSet.walks` where the node is the
+        /// usual walk's (absent, or a path the set does not take); the paths past
+        /// `inlinePaths` in `overflow`.
+        let inline: InlineArray<16, UInt32>
+        let overflow: [UInt32]
         let paths: [KeyPath]
+
+        @inline(__always) func index(_ i: Int) -> Int? {
+            guard i < count else { return nil }
+            let k = i < KeyPathSet.inlinePaths ? inline[i] : overflow[i - KeyPathSet.inlinePaths]
+            return k == KeyPathSet.walks ? nil : Int(k)
+        }
 
         /// The node of the `i`th path: what `record[paths[i]]` gives.
         public subscript(i: Int) -> JSONNode {
-            if i < indices.count, indices[i] >= 0 { return JSONNode(record.document, indices[i], found: true, record.context) }
+            if let k = index(i) { return JSONNode(record.document, k, found: true, record.context) }
             return record[paths[i]]
+        }
+
+        /// The `i`th path's string when its node is a string on the tape (what
+        /// `found[i].stringValue()` gives, without making the node), else nil: absent, not a
+        /// string, or not found by the set.
+        public func string(_ i: Int) -> String? {
+            guard let k = index(i), let doc = record.document, doc.entry(k).kind == JSONTapeEntry.string else { return nil }
+            return doc.string(at: k)
+        }
+
+        /// Whether the `i`th path's string (see `string`) starts and ends with a byte that is
+        /// printable ASCII (nothing to trim at either end); false when it is not such a string.
+        public func stringHasPrintableASCIIEnds(_ i: Int) -> Bool {
+            guard let k = index(i), let doc = record.document else { return false }
+            return doc.stringHasPrintableASCIIEnds(at: k)
         }
     }
 
+    /// Paths whose indices `Found` holds in itself.
+    static let inlinePaths = 16
+    /// `Found`'s mark of a path the usual walk answers.
+    static let walks = UInt32.max
+
     /// The nodes of the paths in `record`, found in one pass (`Found`).
     public func find(in record: JSONNode) -> Found {
-        guard let doc = record.document, record.found, !nodes.isEmpty else { return Found(record: record, indices: [], paths: paths) }
-        // The slots live on the stack: a record costs one allocation, the indices returned.
-        let indices = withUnsafeTemporaryAllocation(of: Int.self, capacity: nodes.count) { s in
-            s.initialize(repeating: -1)
-            nodes.withUnsafeBufferPointer { ns in
-                childList.withUnsafeBufferPointer { cl in
-                    keyBytes.withUnsafeBufferPointer { kb in
-                        table.withUnsafeBufferPointer { tables in
-                            mask.withUnsafeBufferPointer { masks in
-                                bucketStart.withUnsafeBufferPointer { bs in
-                                    bucketNodes.withUnsafeBufferPointer { bn in
-                                        keys.withUnsafeBufferPointer { ks in
-                                            doc.withBytes { base in
-                                                let lookup = Lookup(doc: doc, base: base, nodes: ns, keys: ks, childList: cl, keyBytes: kb, table: tables,
-                                                                    mask: masks, bucketStart: bs, bucketNodes: bn, slots: s)
-                                                lookup.find(0, rootCount, level: 0, in: record.index)
-                                            }
-                                        }
-                                    }
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-            // Absent (or not taken): -1, the usual walk, whose node knows the path asked for.
-            return ends.map { end in end >= 0 ? s[end] : -1 }
+        let none = InlineArray<16, UInt32>(repeating: Self.walks)
+        guard let doc = record.document, record.found, !nodes.isEmpty else {
+            return Found(record: record, count: 0, inline: none, overflow: [], paths: paths)
         }
-        return Found(record: record, indices: indices, paths: paths)
+        // The trie's slots live on the stack; a record allocates nothing up to 16 paths.
+        return withUnsafeTemporaryAllocation(of: Int.self, capacity: nodes.count) { s in
+            s.initialize(repeating: -1)
+            tables.search(doc, rootCount: rootCount, record: record.index, slots: s)
+            // Absent (or not taken): the usual walk, whose node knows the path asked for.
+            var inline = none
+            var overflow: [UInt32] = []
+            for (i, end) in ends.enumerated() {
+                let k = end >= 0 && s[end] >= 0 ? UInt32(truncatingIfNeeded: s[end]) : Self.walks
+                if i < Self.inlinePaths { inline[i] = k } else { overflow.append(k) }
+            }
+            return Found(record: record, count: ends.count, inline: inline, overflow: overflow, paths: paths)
+        }
+    }
+
+    /// The set's arrays, copied once into memory of their own that lives as long as the set
+    /// (shared by every copy of it, and by every source with the same `fields`). Read only.
+    final class Tables: @unchecked Sendable {
+        let nodes: UnsafeBufferPointer<Node>
+        let keys: UnsafeBufferPointer<String>
+        let keyBytes: UnsafeBufferPointer<UInt8>
+        let childList: UnsafeBufferPointer<Int>
+        let table: UnsafeBufferPointer<Int>
+        let mask: UnsafeBufferPointer<Int>
+        let bucketStart: UnsafeBufferPointer<Int>
+        let bucketNodes: UnsafeBufferPointer<Int>
+
+        init(nodes: [Node], keys: [String], keyBytes: [UInt8], childList: [Int], table: [Int], mask: [Int], bucketStart: [Int], bucketNodes: [Int]) {
+            func copy<T>(_ a: [T]) -> UnsafeBufferPointer<T> {
+                let p = UnsafeMutableBufferPointer<T>.allocate(capacity: a.count)
+                _ = p.initialize(from: a)
+                return UnsafeBufferPointer(p)
+            }
+            self.nodes = copy(nodes)
+            self.keys = copy(keys)
+            self.keyBytes = copy(keyBytes)
+            self.childList = copy(childList)
+            self.table = copy(table)
+            self.mask = copy(mask)
+            self.bucketStart = copy(bucketStart)
+            self.bucketNodes = copy(bucketNodes)
+        }
+
+        deinit {
+            func free<T>(_ p: UnsafeBufferPointer<T>) {
+                let m = UnsafeMutableBufferPointer(mutating: p)
+                m.deinitialize()
+                m.deallocate()
+            }
+            free(nodes)
+            free(keys)
+            free(keyBytes)
+            free(childList)
+            free(table)
+            free(mask)
+            free(bucketStart)
+            free(bucketNodes)
+        }
+
+        /// Fills `slots` (one per trie node, -1 when unfound) for the record at tape index
+        /// `record` of `doc`.
+        func search(_ doc: JSONDocument, rootCount: Int, record: Int, slots: UnsafeMutableBufferPointer<Int>) {
+            doc.withBytes { base in
+                let lookup = Lookup(doc: doc, base: base, nodes: nodes, keys: keys, childList: childList, keyBytes: keyBytes, table: table,
+                                    mask: mask, bucketStart: bucketStart, bucketNodes: bucketNodes, slots: slots)
+                lookup.find(0, rootCount, level: 0, in: record)
+            }
+        }
     }
 
     /// One record's search: the set's arrays and the document's bytes, borrowed for it.

@@ -1,5 +1,6 @@
 import XCTest
 @testable import TributaryJSON
+import TributaryBase
 
 /// `KeyPathSet.lookup` finds, for every path, what `node[path]` finds: the same value, kind,
 /// presence and path (also for absent paths and their error messages), on records with
@@ -14,7 +15,24 @@ final class KeyPathSetTests: XCTestCase {
         if let items = try? doc.root()[key: "items"].array() { records += items }
         for record in records {
             let found = set.lookup(in: record)
+            let direct = set.find(in: record)
             XCTAssertEqual(found.count, keyPaths.count, file: file, line: line)
+            // `string` without a node: a string node's value, nil for anything else; the
+            // printable ends only where the text as written has them and no escape.
+            for (i, p) in keyPaths.enumerated() {
+                let expected = record[p]
+                let text = expected.kind == .string ? try? expected.string() : nil
+                if let s = direct.string(i) {
+                    XCTAssertEqual(s, text, "\(p) in \(json)", file: file, line: line)
+                } else if record.document != nil, expected.kind == .string, p.components.allSatisfy({ if case .key = $0 { return true } else { return false } }), !p.components.isEmpty {
+                    XCTFail("\(p) in \(json): a string the set found is read without a node", file: file, line: line)
+                }
+                if direct.stringHasPrintableASCIIEnds(i) {
+                    let t = try XCTUnwrap(text, "\(p) in \(json)", file: file, line: line)
+                    XCTAssertEqual(t.trimmedWhitespaceAndNewlines(), t, "\(p) in \(json)", file: file, line: line)
+                    XCTAssertTrue(t.unicodeScalars.first!.isASCII && t.unicodeScalars.last!.isASCII, "\(p) in \(json)", file: file, line: line)
+                }
+            }
             for (p, node) in zip(keyPaths, found) {
                 let expected = record[p]
                 XCTAssertEqual(node.kind, expected.kind, "\(p) in \(json)", file: file, line: line)
@@ -48,6 +66,21 @@ final class KeyPathSetTests: XCTestCase {
                        ["tab", "abc", "axc", "", "k1", "k3", "k5", "k6", "ab", "a"])
         try assertSame(#"{"o":{"k\u0031":1,"k1":2,"kk":3},"p":{"k1":1,"k\u0031":2},"q":{"\u006b":1}}"#,
                        ["o.k1", "o.kk", "p.k1", "q.k", "o.k2", "q.kk"])
+    }
+
+    /// More paths than `Found` holds in itself (16): the rest are found the same way.
+    func testMorePathsThanTheFoundValueHolds() throws {
+        var members: [String] = []
+        for i in 0..<40 { members.append(#""k\#(i)":{"v":"text \#(i)","n":\#(i)}"#) }
+        let json = "{" + members.joined(separator: ",") + "}"
+        try assertSame(json, (0..<40).flatMap { ["k\($0).v", "k\($0).n"] } + ["k41.v", "k3"])
+    }
+
+    /// A text's ends as the tape has them: trimmed (white space, escaped white space, non-ASCII
+    /// white space) or not, and strings read without a node whatever their ends.
+    func testTextsWithAndWithoutEndsToTrim() throws {
+        try assertSame(#"{"a":"plain","b":" lead","c":"trail ","d":"\n esc","e":"esc\t","f":"\u00a0nbsp","g":"nbsp\u00a0","h":"\#u{a0}raw","i":"😀","j":"","k":"x","l":"\"q\"","m":"é","n":" "}"#,
+                       ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n"])
     }
 
     func testAnEmptySetAndAValueTreeNode() throws {

@@ -420,6 +420,18 @@ public struct JSONSource: FeedSource {
             }
         }
 
+        /// The text of a key path field whose node is a string on the tape, trimmed (nil when
+        /// that leaves it empty), read without making the node; `.notOnTape` for any other field
+        /// or node, which `text` reads the general way. Trimmed only when an end is not
+        /// printable ASCII, as seen on the tape: most texts are copied once and not looked at again.
+        func tapeText(_ field: Field?, _ slot: Int) -> TapeText {
+            guard case .path? = field, let s = found.string(slot) else { return .notOnTape }
+            let t = found.stringHasPrintableASCIIEnds(slot) ? s : s.trimmedWhitespaceAndNewlines()
+            return .text(t.isEmpty ? nil : t)
+        }
+
+        enum TapeText { case text(String?), notOnTape }
+
         /// `body` on the node of `field`; a wrong type from a jq program names the program.
         mutating func read<T>(_ field: Field?, _ slot: Int, _ name: String, _ body: (JSONNode) throws -> T?) throws -> T? {
             guard let n = try node(field, slot, name) else { return nil }
@@ -431,7 +443,8 @@ public struct JSONSource: FeedSource {
     }
 
     func text(_ record: inout Record, _ field: Field?, _ slot: Int, _ name: String) throws -> String? {
-        try record.read(field, slot, name) { n in
+        if case .text(let t) = record.tapeText(field, slot) { return t }
+        return try record.read(field, slot, name) { n in
             guard let s = try n.optionalString(allowNumber: true) else { return nil }
             let t = s.trimmedWhitespaceAndNewlines()
             return t.isEmpty ? nil : t
