@@ -223,11 +223,18 @@ final class ItemWriterTests: XCTestCase {
     /// `ItemJSONWriter`, which a sink uses for many items in a row, writes each item's line as
     /// `jsonLine()` does, and as `JSONWriter` writes the item's JSON value (`jsonValue()`, built
     /// apart), whatever `fetched` the item before had (it keeps the last one's text), with long
-    /// fields that make its line buffer grow.
+    /// fields that make its line buffer grow, and whatever `source`, `type` and `kind` the item
+    /// before had (it keeps the last one's JSON text): inline and long, the same text in other
+    /// storage, another text of the same length, text to escape, empty.
     func testTheBatchWriterWritesEachItemsOwnLine() {
         var items: [Item] = []
+        let long = "a-source-name-longer-than-fifteen-bytes"
+        // The same length (and flags) as `long`, other bytes: its first word is `long`'s.
+        let other = "b" + long.dropFirst()
+        let sources = ["s", long, String(long.utf8.map { Character(Unicode.Scalar($0)) }), other, #"he said "x""#, "", "s", "é-source 🎉"]
+        let kinds = ["entry", "entry", "video", "entry", "entry\n", "video", "video", "entry"]
         for (i, seconds) in [1_795_946_400.0, 1_795_946_400.9, 1_795_946_401, 1_795_946_400, 0, -1e20, 1e20, .nan].enumerated() {
-            var item = Item(id: "a:\(i)", source: "s", type: "json", kind: "entry", title: "T \(i)", fetched: Timestamp(seconds: seconds))
+            var item = Item(id: "a:\(i)", source: sources[i], type: i == 3 ? "feed" : "json", kind: kinds[i], title: "T \(i)", fetched: Timestamp(seconds: seconds))
             if i == 2 { item.content = String(repeating: "long \u{1}\"text\" é 🎉\n", count: 2000) }
             if i % 2 == 1 {
                 item.summary = "line one\nline \"two\""

@@ -14,6 +14,12 @@ public final class ItemJSONWriter {
     private var line: JSONLineBuffer
     private var fetched = Timestamp(seconds: .nan)
     private var fetchedText = (UInt64(0), UInt64(0), UInt32(0))
+    /// The last `source`, `type` and `kind` written and their JSON text: a source's items
+    /// repeat them, and escaping each again cost about 150 instructions a field an item.
+    /// Unchecked for exclusive access, as `line` is: one writer per thread.
+    @exclusivity(unchecked) private var source = RepeatedText()
+    @exclusivity(unchecked) private var type = RepeatedText()
+    @exclusivity(unchecked) private var kind = RepeatedText()
 
     /// `capacity`: the line buffer's first size, which doubles as a longer line needs.
     public init(capacity: Int = 2048) {
@@ -47,10 +53,13 @@ public final class ItemJSONWriter {
         if hashing {
             w.append(#","source":"","type":"""#)
         } else {
-            Self.field(#","source":"#, item.pointee.source, &w)
-            Self.field(#","type":"#, item.pointee.type, &w)
+            w.append(#","source":"#)
+            source.append(item.pointee.source, to: &w)
+            w.append(#","type":"#)
+            type.append(item.pointee.type, to: &w)
         }
-        Self.field(#","kind":"#, item.pointee.kind, &w)
+        w.append(#","kind":"#)
+        kind.append(item.pointee.kind, to: &w)
         Self.field(#","title":"#, item.pointee.title, &w)
         // The optional texts are read in place, by their bits: the properties would hand out
         // a copy of each (a retain and a release).
@@ -107,6 +116,28 @@ public final class ItemJSONWriter {
         }
         w.append(UInt8(ascii: "}"))
         out.append(contentsOf: w.bytes)
+    }
+
+    /// A text most items repeat and its JSON text, made again only when the text changes.
+    /// The same text is recognized by its two words: equal words are the same inline bytes (15
+    /// or fewer) or the same storage, which `value` keeps alive (and so unchanged, and its
+    /// address not reused for another text).
+    struct RepeatedText {
+        private var value = ""
+        private var words: (UInt64, UInt64) = unsafeBitCast("", to: (UInt64, UInt64).self)
+        private var json: [UInt8] = Array(#""""#.utf8)
+
+        @inline(__always)
+        mutating func append(_ text: String, to w: inout JSONLineBuffer) {
+            let bits = unsafeBitCast(text, to: (UInt64, UInt64).self)
+            if bits != words {
+                value = text
+                words = bits
+                json.removeAll(keepingCapacity: true)
+                JSONWriter.writeString(text, into: &json)
+            }
+            json.withUnsafeBufferPointer { w.append($0.baseAddress!, count: $0.count) }
+        }
     }
 
     /// `key` is the member's `,"name":`, then its value.
