@@ -59,6 +59,17 @@ public enum Links {
         hasPrefixIgnoringASCIICase(s, "http://") || hasPrefixIgnoringASCIICase(s, "https://")
     }
 
+    /// `isHTTP` of the text whose UTF-8 is `b`: "http" in any case (OR 0x20 lowercases the
+    /// four letters and maps no other byte onto them), an optional `s`, then `://`.
+    static func isHTTP(bytes b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard b.count >= 7, let p = b.baseAddress else { return false }
+        let http = UInt32(littleEndian: UnsafeRawPointer(p).loadUnaligned(as: UInt32.self)) | 0x2020_2020
+        guard http == 0x7074_7468 else { return false }   // "http", little-endian
+        var i = 4
+        if p[4] | 0x20 == UInt8(ascii: "s") { i = 5 }
+        return b.count >= i + 3 && p[i] == UInt8(ascii: ":") && p[i + 1] == UInt8(ascii: "/") && p[i + 2] == UInt8(ascii: "/")
+    }
+
     /// The link when it is an absolute http(s) URL with a host, else nil.
     public static func httpOnly(_ s: String?) -> String? {
         guard let s, !s.isEmpty, isHTTP(s) else { return nil }
@@ -80,12 +91,8 @@ public enum Links {
     private static func isPlainHTTP(bytes b: UnsafeBufferPointer<UInt8>) -> Bool {
         var i = b.count > 4 && (b[4] == 0x73 || b[4] == 0x53) ? 8 : 7   // past "https://" or "http://"
         let hostStart = i
-        while i < b.count {
-            let c = b[i]
-            if (c >= 0x61 && c <= 0x7A) || (c >= 0x41 && c <= 0x5A) || (c >= 0x30 && c <= 0x39) || c == 0x2D || c == 0x2E {
-                i += 1
-            } else { break }
-        }
+        let classes = byteClasses
+        while i < b.count && classes.has(b[i], ByteClasses.host) { i += 1 }
         guard i > hostStart else { return false }
         if i < b.count && b[i] == 0x3A {   // ":" port
             i += 1
@@ -93,10 +100,9 @@ public enum Links {
         }
         guard i == b.count || b[i] == 0x2F || b[i] == 0x3F || b[i] == 0x23 else { return false }
         var fragment = false
-        let plain = pathBytes
         while i < b.count {
             let c = b[i]
-            if plain.isPlain(c) {
+            if classes.has(c, ByteClasses.path) {
                 i += 1
                 continue
             }
@@ -115,26 +121,29 @@ public enum Links {
         return true
     }
 
-    /// The bytes a plain URL's path, query and fragment take as they are: unreserved
-    /// characters, sub-delims, `:`, `@`, `/` and `?` (RFC 3986), a bit each, looked up rather
-    /// than matched against ranges byte by byte.
-    private struct PathBytes {
-        let low: UInt64, high: UInt64
+    /// The classes of every byte, a bit each, looked up with one load rather than matched
+    /// against ranges byte by byte: `host`, the bytes a plain host takes (letters, digits, `-`
+    /// and `.`); `path`, those a plain URL's path, query and fragment take as they are
+    /// (unreserved characters, sub-delims, `:`, `@`, `/` and `?`, RFC 3986).
+    private struct ByteClasses: @unchecked Sendable {   // the table is only read after init
+        static let host: UInt8 = 1
+        static let path: UInt8 = 2
+        /// 256 bytes, made once (never freed).
+        let table: UnsafePointer<UInt8>
         init() {
-            var low: UInt64 = 0, high: UInt64 = 0
-            func add(_ c: UInt8) { if c < 64 { low |= 1 << UInt64(c) } else { high |= 1 << UInt64(c - 64) } }
-            for c in UInt8(0x30)...0x39 { add(c) }
-            for c in UInt8(0x41)...0x5A { add(c) }
-            for c in UInt8(0x61)...0x7A { add(c) }
-            for c: UInt8 in [0x2D, 0x2E, 0x5F, 0x7E, 0x21, 0x24, 0x26, 0x27, 0x28, 0x29, 0x2A, 0x2B, 0x2C, 0x3B, 0x3D, 0x3A, 0x40, 0x2F, 0x3F] { add(c) }
-            self.low = low
-            self.high = high
+            let t = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
+            t.initialize(repeating: 0, count: 256)
+            func add(_ c: UInt8, _ bits: UInt8) { t[Int(c)] |= bits }
+            for c in UInt8(0x30)...0x39 { add(c, Self.host | Self.path) }
+            for c in UInt8(0x41)...0x5A { add(c, Self.host | Self.path) }
+            for c in UInt8(0x61)...0x7A { add(c, Self.host | Self.path) }
+            for c: UInt8 in [0x2D, 0x2E] { add(c, Self.host | Self.path) }
+            for c: UInt8 in [0x5F, 0x7E, 0x21, 0x24, 0x26, 0x27, 0x28, 0x29, 0x2A, 0x2B, 0x2C, 0x3B, 0x3D, 0x3A, 0x40, 0x2F, 0x3F] { add(c, Self.path) }
+            table = UnsafePointer(t)
         }
-        @inline(__always) func isPlain(_ c: UInt8) -> Bool {
-            c < 64 ? low >> UInt64(c) & 1 != 0 : c < 128 && high >> UInt64(c - 64) & 1 != 0
-        }
+        @inline(__always) func has(_ c: UInt8, _ bits: UInt8) -> Bool { table[Int(c)] & bits != 0 }
     }
-    private static let pathBytes = PathBytes()
+    private static let byteClasses = ByteClasses()
 
     @inline(__always) private static func isHex(_ c: UInt8) -> Bool {
         (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66)
@@ -143,6 +152,9 @@ public enum Links {
     /// `resolve` then `httpOnly`.
     public static func absolute(_ link: String?, base: String) -> String? {
         guard let link else { return nil }
+        // Most links are absolute and plain already, with nothing to trim (a plain URL has no
+        // white space at either end): one pass over their bytes, then the link itself.
+        if link.withUTF8Bytes({ isHTTP(bytes: $0) && isPlainHTTP(bytes: $0) }) { return link }
         let trimmed = link.trimmedWhitespaceAndNewlines()
         guard !trimmed.isEmpty else { return nil }
         // Most links are absolute and plain already: nothing to resolve, encode or parse.

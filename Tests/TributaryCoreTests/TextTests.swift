@@ -106,6 +106,32 @@ final class LinksTests: XCTestCase {
         XCTAssertNil(Links.absolute("https://", base: "https://x/"))
     }
 
+    /// The bytes check that returns a link as it is (`isHTTP(bytes:)` and `isPlainHTTP`,
+    /// before any trimming) answers what the general path answers: the trimmed link, resolved,
+    /// kept when it is http(s) with a host.
+    func testAbsoluteLinksTakeTheGeneralPathsAnswer() {
+        let links = ["https://e.org/a", "HTTP://E.ORG/x", "hTtPs://e.org:8080/p?q=1#f", " https://e.org/a", "https://e.org/a ", "https://e.org/a\t",
+                     "https://e.org/a\u{A0}", "\u{A0}https://e.org/a", "https:/e.org", "http:e.org", "httpx://e.org", "https//e.org", "http",
+                     "", "https://", "http://", "https://e.org", "ftp://e.org/x", "(TTP://e.org", "HTTPS://e.org/%41", "https://e.org/a b",
+                     "https://u:p@e.org/", "//e.org/x", "/rel/x?y", "https://e.org/é"]
+        for base in ["https://b.org/dir/page", "HTTP://b.org/"] {
+            for link in links {
+                let trimmed = link.trimmedWhitespaceAndNewlines()
+                let general: String? = trimmed.isEmpty ? nil : Links.httpOnly(Links.resolve(trimmed, against: base))
+                XCTAssertEqual(Links.absolute(link, base: base), general, "\(link.debugDescription) against \(base)")
+            }
+        }
+        for prefix in ["http://", "HTTP://", "hTtPs://", "https://", "https:/", "http:", "httpx://", "https//", "http", "", "HTTPS:/x", "http:///"] {
+            let s = prefix + "e.org/a/long/path.png"
+            XCTAssertEqual(s.withUTF8Bytes { Links.isHTTP(bytes: $0) }, Links.isHTTP(s), s)
+        }
+        // Ending where the scheme does (AddressSanitizer checks that nothing past it is read).
+        for s in ["https:/", "http:/", "https:", "http://", "https://", "HTTPS:/"] {
+            let heap = Array(s.utf8)
+            XCTAssertEqual(heap.withUnsafeBufferPointer { Links.isHTTP(bytes: $0) }, Links.isHTTP(s), s)
+        }
+    }
+
     /// After the host, the fast path takes RFC 3986's unreserved characters, sub-delims, `:@/?`
     /// and one `#` as they are, and nothing else of ASCII (`%` only before two hex digits).
     func testPlainHTTPPathBytesAreRFC3986s() {
