@@ -434,6 +434,13 @@ final class Transfer: @unchecked Sendable {
     var easy: UnsafeMutableRawPointer?
     @exclusivity(unchecked) var body: [UInt8] = []
     @exclusivity(unchecked) var headers: [(name: String, value: String)] = []
+    /// The final response's `Content-Length` (0 when it has none): room the body takes at its
+    /// first bytes, up to `bodyRoomLimit`, instead of growing to it by doubling (a body of 25
+    /// KB was copied five times on the way, 1% of a `json` source's instructions).
+    @exclusivity(unchecked) var announcedLength = 0
+    /// The most room taken ahead for an announced length: a server may announce more than it
+    /// sends, so anything longer grows as it comes.
+    static let bodyRoomLimit = 1 << 20
     var tooLarge = false
     /// The status of the response whose head is being read or was read (the last status line).
     @exclusivity(unchecked) var headStatus = 0
@@ -535,6 +542,9 @@ final class Transfer: @unchecked Sendable {
                 t.tooLarge = true
                 return 0
             }
+            if t.body.isEmpty && t.announcedLength > count {
+                t.body.reserveCapacity(min(t.announcedLength, t.maxBody, Transfer.bodyRoomLimit))
+            }
             if let ptr { t.body.append(contentsOf: UnsafeRawBufferPointer(start: ptr, count: count)) }
             return count
         })
@@ -634,6 +644,7 @@ final class Transfer: @unchecked Sendable {
             // Room for a usual head at once (growing from empty reallocated it four times).
             headers.removeAll(keepingCapacity: true)
             headers.reserveCapacity(16)
+            announcedLength = 0
             headDone = 0
             headStatus = Self.statusCode(line)
             return
@@ -655,6 +666,32 @@ final class Transfer: @unchecked Sendable {
         while valueEnd > valueStart && isBlank(line[valueEnd - 1]) { valueEnd -= 1 }
         headers.append((String(decoding: UnsafeRawBufferPointer(rebasing: line[nameStart..<nameEnd]), as: UTF8.self),
                         String(decoding: UnsafeRawBufferPointer(rebasing: line[valueStart..<valueEnd]), as: UTF8.self)))
+        if nameEnd - nameStart == 14, Self.isContentLength(UnsafeRawBufferPointer(rebasing: line[nameStart..<nameEnd])) {
+            announcedLength = Self.decimal(UnsafeRawBufferPointer(rebasing: line[valueStart..<valueEnd])) ?? 0
+        }
+    }
+
+    /// Whether the 14 bytes of `name` are `content-length` in any case.
+    static func isContentLength(_ name: UnsafeRawBufferPointer) -> Bool {
+        let expected: StaticString = "content-length"
+        let e = expected.utf8Start
+        for i in 0..<14 {
+            let c = name[i]
+            if (c >= 0x41 && c <= 0x5A ? c | 0x20 : c) != e[i] { return false }
+        }
+        return true
+    }
+
+    /// The value of 1 to 18 decimal digits, else nil (a length that cannot be trusted: no room
+    /// is taken for it).
+    static func decimal(_ text: UnsafeRawBufferPointer) -> Int? {
+        guard !text.isEmpty, text.count <= 18 else { return nil }
+        var v = 0
+        for b in text {
+            guard b >= 0x30 && b <= 0x39 else { return nil }
+            v = v * 10 + Int(b - 0x30)
+        }
+        return v
     }
 
     /// The code of a status line (`HTTP/1.1 200 OK`, `HTTP/2 204`): the three digits after the

@@ -36,6 +36,34 @@ final class CurlTransportTests: XCTestCase {
         XCTAssertTrue(enc.contains("gzip") && enc.contains("deflate"), enc)
     }
 
+    /// A body whose length the head announces is read into room taken at its first bytes
+    /// (at most 1 MiB ahead): whole, in one or many writes, and the same when the length is
+    /// not announced (chunked). The helpers read the header by its bytes.
+    func testAnnouncedLengthsAreReadAndBodiesComeWhole() async throws {
+        XCTAssertTrue(Array("Content-Length".utf8).withUnsafeBytes { Transfer.isContentLength($0) })
+        XCTAssertTrue(Array("CONTENT-LENGTH".utf8).withUnsafeBytes { Transfer.isContentLength($0) })
+        XCTAssertFalse(Array("Content\rLength".utf8).withUnsafeBytes { Transfer.isContentLength($0) })
+        XCTAssertFalse(Array("Content-Lengtx".utf8).withUnsafeBytes { Transfer.isContentLength($0) })
+        for (text, value) in [("25000", 25000), ("0", 0), ("", nil), ("12a", nil), ("-1", nil), ("1234567890123456789", nil), ("999999999999999999", 999_999_999_999_999_999)] as [(String, Int?)] {
+            XCTAssertEqual(Array(text.utf8).withUnsafeBytes { Transfer.decimal($0) }, value, text)
+        }
+        let big = (0..<(3 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31) }   // past the 1 MiB taken ahead
+        let server = try LoopbackServer { req in
+            switch req.path {
+            case "/big": return LoopbackResponse(status: 200, headers: [(name: "Content-Type", value: "application/octet-stream")], body: big)
+            default: return .text(String(repeating: "x", count: 25_000))
+            }
+        }
+        defer { server.stop() }
+        let t = transport()
+        defer { t.shutdown() }
+        let small = try await t.send(HTTPRequest(url: server.baseURL + "/small"))
+        XCTAssertEqual(small.body, Array(String(repeating: "x", count: 25_000).utf8))
+        let large = try await t.send(HTTPRequest(url: server.baseURL + "/big"))
+        XCTAssertEqual(large.body.count, big.count)
+        XCTAssertEqual(large.body, big)
+    }
+
     func testGzipBodyIsDecoded() async throws {
         let plain = String(repeating: #"{"title":"Привет"},"#, count: 500)
         let gz = try gzip(Array(plain.utf8))
