@@ -225,7 +225,7 @@ final class ItemWriterTests: XCTestCase {
     /// apart), whatever `fetched` the item before had (it keeps the last one's text), with long
     /// fields that make its line buffer grow, and whatever `source`, `type` and `kind` the item
     /// before had (it keeps the last one's JSON text): inline and long, the same text in other
-    /// storage, another text of the same length, text to escape, empty.
+    /// storage, another text of the same length, text to escape, empty; and `data`'s keys.
     func testTheBatchWriterWritesEachItemsOwnLine() {
         var items: [Item] = []
         let long = "a-source-name-longer-than-fifteen-bytes"
@@ -242,6 +242,13 @@ final class ItemWriterTests: XCTestCase {
                 item.tags = ["x", "y"]
                 item.story = "story:0123456789abcdef"
                 item.data["n"] = .int(i)
+            }
+            // `data`'s keys change from item to item, by position too (its key texts are kept
+            // by position).
+            switch i % 3 {
+            case 0: item.data["a"] = .string("x\(i)"); item.data["b \"q\""] = .int(i)
+            case 1: item.data["b \"q\""] = .null
+            default: break
             }
             items.append(item)
         }

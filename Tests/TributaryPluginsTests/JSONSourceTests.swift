@@ -142,10 +142,10 @@ final class JSONSourceTests: XCTestCase {
         let r = try await run(#"""
         {"sources":[{"name":"f","type":"json","url":"https://e.org/f","items":"list","kind":"business",
           "fields":{"id":"key","title":"name","summary":"desc","url":"u","tags":"tags","lat":"pos.lat","lon":"pos.lon","published":"ts","published_format":"unix",
-                    "data":{"rating":"r","locked":"isLocked","nested":"n"}}}]}
+                    "data":{"rating":"r","locked":"isLocked","nested":"n","label":"lbl","gone":"nothing"}}}]}
         """#, recordings: [("https://e.org/f", 200, #"""
         {"list":[
-          {"key":77777,"name":"  Первый канал \n","tags":["#музыкальный","#новости"],"pos":{"lat":"55.75","lon":37.61},"ts":1456536694,"r":4.5,"isLocked":false,"n":{"a":[1,2]}},
+          {"key":77777,"name":"  Первый канал \n","tags":["#музыкальный","#новости"],"pos":{"lat":"55.75","lon":37.61},"ts":1456536694,"r":4.5,"isLocked":false,"n":{"a":[1,2]},"lbl":"  kept as it is, \u00e9 \n","nothing":null},
           {"key":"k2","desc":"only a summary here","tags":"single","ts":null,"u":"ftp://not-http"}
         ]}
         """#)])
@@ -156,7 +156,7 @@ final class JSONSourceTests: XCTestCase {
         XCTAssertEqual(a.tags, ["#музыкальный", "#новости"])
         XCTAssertEqual(a.geo, Geo(lat: 55.75, lon: 37.61))
         XCTAssertEqual(a.published?.rfc3339, "2016-02-27T01:31:34Z")
-        XCTAssertEqual(String(decoding: JSONWriter.serialize(.object(a.data)), as: UTF8.self), #"{"rating":4.5,"locked":false,"nested":{"a":[1,2]}}"#)
+        XCTAssertEqual(String(decoding: JSONWriter.serialize(.object(a.data)), as: UTF8.self), #"{"rating":4.5,"locked":false,"nested":{"a":[1,2]},"label":"  kept as it is, é \n"}"#, "a string is kept as it is; null is left out")
         XCTAssertEqual(b.title, "only a summary here", "title falls back to the summary")
         XCTAssertEqual(b.tags, ["single"])
         XCTAssertNil(b.url, "non-http links are dropped")

@@ -20,6 +20,8 @@ public final class ItemJSONWriter {
     @exclusivity(unchecked) private var source = RepeatedText()
     @exclusivity(unchecked) private var type = RepeatedText()
     @exclusivity(unchecked) private var kind = RepeatedText()
+    /// The same for the keys of `data`, by position: a source's items mostly have the same.
+    @exclusivity(unchecked) private var dataKeys: [RepeatedText] = []
 
     /// `capacity`: the line buffer's first size, which doubles as a longer line needs.
     public init(capacity: Int = 2048) {
@@ -112,10 +114,29 @@ public final class ItemJSONWriter {
             }
         } else if !item.pointee.data.isEmpty {
             w.append(#","data":"#)
-            w.appendObject(item.pointee.data)
+            appendData(item, &w)
         }
         w.append(UInt8(ascii: "}"))
         out.append(contentsOf: w.bytes)
+    }
+
+    /// `data` as `JSONLineBuffer.appendObject` writes it, each key's JSON text kept by position.
+    private func appendData(_ item: UnsafePointer<Item>, _ w: inout JSONLineBuffer) {
+        w.append(UInt8(ascii: "{"))
+        item.pointee.data.entries.withUnsafeBufferPointer { entries in
+            while dataKeys.count < entries.count { dataKeys.append(RepeatedText()) }
+            for i in entries.indices {
+                if i > 0 { w.append(UInt8(ascii: ",")) }
+                dataKeys[i].append(entries[i].key, to: &w)
+                w.append(UInt8(ascii: ":"))
+                if case .string(let text) = entries[i].value {
+                    w.appendString(text)
+                } else {
+                    w.appendValue(entries[i].value)
+                }
+            }
+        }
+        w.append(UInt8(ascii: "}"))
     }
 
     /// A text most items repeat and its JSON text, made again only when the text changes.

@@ -432,6 +432,13 @@ public struct JSONSource: FeedSource {
 
         enum TapeText { case text(String?), notOnTape }
 
+        /// The string of a key path field whose node is a string on the tape, as it is (what
+        /// the node's `value` holds), read without making the node; nil for any other.
+        func tapeString(_ field: Field?, _ slot: Int) -> String? {
+            guard case .path? = field else { return nil }
+            return found.string(slot)
+        }
+
         /// `body` on the node of `field`; a wrong type from a jq program names the program.
         mutating func read<T>(_ field: Field?, _ slot: Int, _ name: String, _ body: (JSONNode) throws -> T?) throws -> T? {
             guard let n = try node(field, slot, name) else { return nil }
@@ -486,7 +493,12 @@ public struct JSONSource: FeedSource {
         if !fields.data.isEmpty {
             data.entries.reserveCapacity(fields.data.count)
             for (i, (name, field)) in fields.data.enumerated() {
-                if let n = try r.node(field, Slot.data + i, "data.\(name)"), let k = n.kind, k != .null, let v = n.value { data[name] = v }
+                // A string on the tape is read without a node (most data values).
+                if let s = r.tapeString(field, Slot.data + i) {
+                    data[name] = .string(s)
+                } else if let n = try r.node(field, Slot.data + i, "data.\(name)"), let k = n.kind, k != .null, let v = n.value {
+                    data[name] = v
+                }
             }
         }
         // The item is made last, in one call with every field: made first and then filled
