@@ -10,6 +10,32 @@ import XCTest
 @testable import TributaryPluginKit
 
 final class TimestampTests: XCTestCase {
+    /// The fixed-place read of `YYYY-MM-DDTHH:MM:SSZ` answers what the general parse answers,
+    /// for valid times and near misses: each byte replaced by a digit, a separator and a letter,
+    /// and dates and times at and past their ranges (February 29th, the 31st, second 60, hour 24).
+    func testTheFixedPlaceReadAgreesWithTheGeneralParse() {
+        var texts = ["2026-11-29T10:00:00Z", "2024-02-29T23:59:60Z", "2023-02-29T00:00:00Z", "2026-04-31T00:00:00Z", "2026-12-31T24:00:00Z",
+                     "0000-01-01T00:00:00Z", "9999-12-31T23:59:59z", "2026-11-29 10:00:00Z", "2026-11-29t10:00:00Z", "2026-13-01T00:00:00Z",
+                     "2026-00-10T00:00:00Z", "2026-01-00T00:00:00Z", "2026-01-01T00:60:00Z", "2026-01-01T00:00:61Z"]
+        let base = Array("2024-02-29T23:59:59Z".utf8)
+        for i in base.indices {
+            for c in Array("09-:TtZz +.x/".utf8) + [0x00, 0x80, 0xFF] {
+                var b = base
+                b[i] = c
+                texts.append(String(decoding: b, as: UTF8.self))
+            }
+        }
+        var fast = 0
+        for t in texts {
+            let bytes = Array(t.utf8)
+            let answer = bytes.withUnsafeBufferPointer { Timestamp.parseRFC3339(bytes: $0) }
+            let general = bytes.withUnsafeBufferPointer { Timestamp.parseRFC3339Fields(bytes: $0) }
+            XCTAssertEqual(answer?.seconds, general?.seconds, t.debugDescription)
+            if answer != nil && bytes.count == 20 { fast += 1 }
+        }
+        XCTAssertGreaterThan(fast, 20)
+    }
+
     func testRFC3339Forms() {
         let base = 1_795_946_400.0  // 2026-11-29T10:00:00Z
         XCTAssertEqual(Timestamp.parseRFC3339("2026-11-29T10:00:00Z")?.seconds, base)

@@ -201,8 +201,34 @@ extension Timestamp {
         return text.withUTF8 { parseRFC3339(bytes: $0) }
     }
 
+    /// The 20 bytes at `p` as `YYYY-MM-DDTHH:MM:SSZ` (`T` or `t` or a space, `Z` or `z`, as the
+    /// general parse takes them), or nil when they are not that form or not a valid time; the
+    /// general parse then answers. Invariant: `p` has 20 readable bytes.
+    @inline(__always)
+    private static func wholeSecondsUTC(_ p: UnsafePointer<UInt8>) -> Timestamp? {
+        @inline(__always) func digit(_ i: Int) -> Int? {
+            let d = p[i] &- 0x30
+            return d < 10 ? Int(d) : nil
+        }
+        @inline(__always) func two(_ i: Int) -> Int? {
+            guard let a = digit(i), let b = digit(i + 1) else { return nil }
+            return a * 10 + b
+        }
+        let t = p[10], z = p[19]
+        guard p[4] == 0x2D, p[7] == 0x2D, t == 0x54 || t == 0x74 || t == 0x20, p[13] == 0x3A, p[16] == 0x3A, z == 0x5A || z == 0x7A,
+              let c = two(0), let y = two(2), let mo = two(5), let d = two(8), let h = two(11), let mi = two(14), let sec = two(17) else { return nil }
+        return make(year: c * 100 + y, month: mo, day: d, hour: h, minute: mi, second: sec)
+    }
+
     /// `parseRFC3339` of the text whose UTF-8 is `b`.
     public static func parseRFC3339(bytes b: UnsafeBufferPointer<UInt8>) -> Timestamp? {
+        // Most APIs write `2026-11-29T10:00:00Z`: read at fixed places, the same answer as below.
+        if b.count == 20, let p = b.baseAddress, let t = wholeSecondsUTC(p) { return t }
+        return parseRFC3339Fields(bytes: b)
+    }
+
+    /// The general parse of every form `parseRFC3339` takes (the fixed-place form included).
+    static func parseRFC3339Fields(bytes b: UnsafeBufferPointer<UInt8>) -> Timestamp? {
         var i = 0
         func num(_ n: Int) -> Int? {
             guard i + n <= b.count else { return nil }
