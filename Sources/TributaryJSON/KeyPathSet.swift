@@ -215,14 +215,20 @@ public struct KeyPathSet: Sendable {
     /// The set's arrays, copied once into memory of their own that lives as long as the set
     /// (shared by every copy of it, and by every source with the same `fields`). Read only.
     final class Tables: @unchecked Sendable {
-        let nodes: UnsafeBufferPointer<Node>
-        let keys: UnsafeBufferPointer<String>
-        let keyBytes: UnsafeBufferPointer<UInt8>
-        let childList: UnsafeBufferPointer<Int>
-        let table: UnsafeBufferPointer<Int>
-        let mask: UnsafeBufferPointer<Int>
-        let bucketStart: UnsafeBufferPointer<Int>
-        let bucketNodes: UnsafeBufferPointer<Int>
+        /// The memory, as a record's search reads it (a copy of these pointers, held in the
+        /// search itself: read through the class at each key, they cost 0.6% of a decode).
+        struct Arrays {
+            let nodes: UnsafeBufferPointer<Node>
+            let keys: UnsafeBufferPointer<String>
+            let keyBytes: UnsafeBufferPointer<UInt8>
+            let childList: UnsafeBufferPointer<Int>
+            let table: UnsafeBufferPointer<Int>
+            let mask: UnsafeBufferPointer<Int>
+            let bucketStart: UnsafeBufferPointer<Int>
+            let bucketNodes: UnsafeBufferPointer<Int>
+        }
+        let arrays: Arrays
+        var nodes: UnsafeBufferPointer<Node> { arrays.nodes }
 
         init(nodes: [Node], keys: [String], keyBytes: [UInt8], childList: [Int], table: [Int], mask: [Int], bucketStart: [Int], bucketNodes: [Int]) {
             func copy<T>(_ a: [T]) -> UnsafeBufferPointer<T> {
@@ -230,14 +236,8 @@ public struct KeyPathSet: Sendable {
                 _ = p.initialize(from: a)
                 return UnsafeBufferPointer(p)
             }
-            self.nodes = copy(nodes)
-            self.keys = copy(keys)
-            self.keyBytes = copy(keyBytes)
-            self.childList = copy(childList)
-            self.table = copy(table)
-            self.mask = copy(mask)
-            self.bucketStart = copy(bucketStart)
-            self.bucketNodes = copy(bucketNodes)
+            arrays = Arrays(nodes: copy(nodes), keys: copy(keys), keyBytes: copy(keyBytes), childList: copy(childList), table: copy(table),
+                            mask: copy(mask), bucketStart: copy(bucketStart), bucketNodes: copy(bucketNodes))
         }
 
         deinit {
@@ -246,39 +246,31 @@ public struct KeyPathSet: Sendable {
                 m.deinitialize()
                 m.deallocate()
             }
-            free(nodes)
-            free(keys)
-            free(keyBytes)
-            free(childList)
-            free(table)
-            free(mask)
-            free(bucketStart)
-            free(bucketNodes)
+            free(arrays.nodes)
+            free(arrays.keys)
+            free(arrays.keyBytes)
+            free(arrays.childList)
+            free(arrays.table)
+            free(arrays.mask)
+            free(arrays.bucketStart)
+            free(arrays.bucketNodes)
         }
 
         /// Fills `slots` (one per trie node, -1 when unfound) for the record at tape index
         /// `record` of `doc`.
         func search(_ doc: JSONDocument, rootCount: Int, record: Int, slots: UnsafeMutableBufferPointer<Int>) {
             doc.withBytes { base in
-                let lookup = Lookup(doc: doc, base: base, nodes: nodes, keys: keys, childList: childList, keyBytes: keyBytes, table: table,
-                                    mask: mask, bucketStart: bucketStart, bucketNodes: bucketNodes, slots: slots)
+                let lookup = Lookup(doc: doc, base: base, tables: arrays, slots: slots)
                 lookup.find(0, rootCount, level: 0, in: record)
             }
         }
     }
 
-    /// One record's search: the set's arrays and the document's bytes, borrowed for it.
+    /// One record's search: the set's tables and the document's bytes, borrowed for it.
     private struct Lookup {
         let doc: JSONDocument
         let base: UnsafePointer<UInt8>
-        let nodes: UnsafeBufferPointer<Node>
-        let keys: UnsafeBufferPointer<String>
-        let childList: UnsafeBufferPointer<Int>
-        let keyBytes: UnsafeBufferPointer<UInt8>
-        let table: UnsafeBufferPointer<Int>
-        let mask: UnsafeBufferPointer<Int>
-        let bucketStart: UnsafeBufferPointer<Int>
-        let bucketNodes: UnsafeBufferPointer<Int>
+        let tables: Tables.Arrays
         let slots: UnsafeMutableBufferPointer<Int>
 
         /// Fills the slots of the keys `childList[from..<from + count]` (level `level`) in the
@@ -286,11 +278,12 @@ public struct KeyPathSet: Sendable {
         /// walked from the last one backwards, as `member` walks them, and the first match of
         /// each is kept: the last duplicate.
         func find(_ from: Int, _ count: Int, level: Int, in i: Int) {
+            let (nodes, childList, keyBytes, bucketStart, bucketNodes) = (tables.nodes, tables.childList, tables.keyBytes, tables.bucketStart, tables.bucketNodes)
+            let (t, m) = (tables.table[level], tables.mask[level])
             let object = doc.entry(i)
             guard object.kind == JSONTapeEntry.object, object.length > 0 else { return }
             var left = count
             var j = Int(object.offset)
-            let t = table[level]
             while j != i && left > 0 {
                 let e = doc.entry(j)
                 if t >= 0 && e.flags == 0 {
@@ -298,7 +291,7 @@ public struct KeyPathSet: Sendable {
                     let n = Int(e.length)
                     let p = base + Int(e.offset)
                     let h = n == 0 ? KeyPathSet.hash(0, 0, 0) : KeyPathSet.hash(n, p[0], p[n - 1])
-                    let b = t + (h & mask[level])
+                    let b = t + (h & m)
                     for k in bucketStart[b]..<bucketStart[b + 1] {
                         let c = bucketNodes[k]
                         let node = nodes[c]
@@ -327,9 +320,10 @@ public struct KeyPathSet: Sendable {
         /// Whether the key at `j` (entry `e`) is node `n`'s key: by bytes, and by String
         /// equality where either may be written otherwise (escaped, or not ASCII).
         private func matches(_ n: Int, _ j: Int, _ e: JSONTapeEntry) -> Bool {
-            let node = nodes[n]
+            let node = tables.nodes[n]
+            let keys = tables.keys
             // The keys' bytes by address (empty when every key is empty).
-            let keyStart = keyBytes.baseAddress.map { $0 + node.start }
+            let keyStart = tables.keyBytes.baseAddress.map { $0 + node.start }
             if e.flags == 0 {
                 return (Int(e.length) == node.count && (node.count == 0 || JSONDocument.equalBytes(base + Int(e.offset), keyStart!, node.count)))
                     || (!node.isASCII && doc.string(at: j) == keys[n])
