@@ -149,6 +149,8 @@ public struct KeyPathSet: Sendable {
     /// the value itself: a `json` source's record no longer allocates an array for them.
     public struct Found: Sendable {
         let record: JSONNode
+        /// `record`'s document, unretained: `record` keeps it alive.
+        let document: Unmanaged<JSONDocument>?
         /// How many paths have an index here; 0 when every path walks.
         let count: Int
         /// Per path: the tape index of its node, or `KeyPathSet.walks` where the node is the
@@ -174,15 +176,17 @@ public struct KeyPathSet: Sendable {
         /// `found[i].stringValue()` gives, without making the node), else nil: absent, not a
         /// string, or not found by the set.
         public func string(_ i: Int) -> String? {
-            guard let k = index(i), let doc = record.document, doc.entry(k).kind == JSONTapeEntry.string else { return nil }
-            return doc.string(at: k)
+            guard let k = index(i) else { return nil }
+            // The document read without a reference of its own: `record` holds one for as long
+            // as this value lives (a retain and a release a field were 1% of a decode).
+            return document?._withUnsafeGuaranteedRef { doc in doc.entry(k).kind == JSONTapeEntry.string ? doc.string(at: k) : nil }
         }
 
         /// Whether the `i`th path's string (see `string`) starts and ends with a byte that is
         /// printable ASCII (nothing to trim at either end); false when it is not such a string.
         public func stringHasPrintableASCIIEnds(_ i: Int) -> Bool {
-            guard let k = index(i), let doc = record.document else { return false }
-            return doc.stringHasPrintableASCIIEnds(at: k)
+            guard let k = index(i) else { return false }
+            return document?._withUnsafeGuaranteedRef { $0.stringHasPrintableASCIIEnds(at: k) } ?? false
         }
     }
 
@@ -195,7 +199,7 @@ public struct KeyPathSet: Sendable {
     public func find(in record: JSONNode) -> Found {
         let none = InlineArray<16, UInt32>(repeating: Self.walks)
         guard let doc = record.document, record.found, !nodes.isEmpty else {
-            return Found(record: record, count: 0, inline: none, overflow: [], paths: paths)
+            return Found(record: record, document: nil, count: 0, inline: none, overflow: [], paths: paths)
         }
         // The trie's slots live on the stack; a record allocates nothing up to 16 paths.
         return withUnsafeTemporaryAllocation(of: Int.self, capacity: nodes.count) { s in
@@ -205,10 +209,13 @@ public struct KeyPathSet: Sendable {
             var inline = none
             var overflow: [UInt32] = []
             for (i, end) in ends.enumerated() {
+                // A tape index is below the document's byte count, at most UInt32.max - 1
+                // (`JSONTapeEntry.maxDocumentBytes`): never the mark.
+                assert(end < 0 || s[end] < Int(Self.walks))
                 let k = end >= 0 && s[end] >= 0 ? UInt32(truncatingIfNeeded: s[end]) : Self.walks
                 if i < Self.inlinePaths { inline[i] = k } else { overflow.append(k) }
             }
-            return Found(record: record, count: ends.count, inline: inline, overflow: overflow, paths: paths)
+            return Found(record: record, document: Unmanaged.passUnretained(doc), count: ends.count, inline: inline, overflow: overflow, paths: paths)
         }
     }
 

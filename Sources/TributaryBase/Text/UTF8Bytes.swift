@@ -42,7 +42,7 @@ extension String {
     ///
     /// Invalid UTF-8 here is undefined behaviour: only bytes a validator passed may come in.
     @inlinable @inline(__always)
-    public init(copyingValidatedUTF8 bytes: UnsafeBufferPointer<UInt8>, isASCII: Bool) {
+    package init(copyingValidatedUTF8 bytes: UnsafeBufferPointer<UInt8>, isASCII: Bool) {
         self = unsafe String(copying: UTF8Span(unchecked: Span(_unsafeElements: bytes), isKnownASCII: isASCII))
     }
 }

@@ -16,12 +16,16 @@ public final class ItemJSONWriter {
     private var fetchedText = (UInt64(0), UInt64(0), UInt32(0))
     /// The last `source`, `type` and `kind` written and their JSON text: a source's items
     /// repeat them, and escaping each again cost about 150 instructions a field an item.
-    /// Unchecked for exclusive access, as `line` is: one writer per thread.
+    /// Unchecked for exclusive access, as `line` is: one writer per thread. Kept from the
+    /// second item on: a writer made for one item (`jsonLine`, `contentHash`) allocates nothing
+    /// for them.
     @exclusivity(unchecked) private var source = RepeatedText()
     @exclusivity(unchecked) private var type = RepeatedText()
     @exclusivity(unchecked) private var kind = RepeatedText()
     /// The same for the keys of `data`, by position: a source's items mostly have the same.
     @exclusivity(unchecked) private var dataKeys: [RepeatedText] = []
+    /// Items written so far (counted up to 2: whether the texts above are kept).
+    private var written = 0
 
     /// `capacity`: the line buffer's first size, which doubles as a longer line needs.
     public init(capacity: Int = 2048) {
@@ -50,18 +54,20 @@ public final class ItemJSONWriter {
         var w = line
         defer { line = w }
         w.removeAll()
+        let repeating = written > 0
+        if written < 2 { written += 1 }
         w.append(#"{"id":"#)
         w.appendString(item.pointee.id)
         if hashing {
             w.append(#","source":"","type":"""#)
         } else {
             w.append(#","source":"#)
-            source.append(item.pointee.source, to: &w)
+            if repeating { source.append(item.pointee.source, to: &w) } else { w.appendString(item.pointee.source) }
             w.append(#","type":"#)
-            type.append(item.pointee.type, to: &w)
+            if repeating { type.append(item.pointee.type, to: &w) } else { w.appendString(item.pointee.type) }
         }
         w.append(#","kind":"#)
-        kind.append(item.pointee.kind, to: &w)
+        if repeating { kind.append(item.pointee.kind, to: &w) } else { w.appendString(item.pointee.kind) }
         Self.field(#","title":"#, item.pointee.title, &w)
         // The optional texts are read in place, by their bits: the properties would hand out
         // a copy of each (a retain and a release).
@@ -114,7 +120,7 @@ public final class ItemJSONWriter {
             }
         } else if !item.pointee.data.isEmpty {
             w.append(#","data":"#)
-            appendData(item, &w)
+            if repeating { appendData(item, &w) } else { w.appendObject(item.pointee.data) }
         }
         w.append(UInt8(ascii: "}"))
         out.append(contentsOf: w.bytes)
@@ -145,8 +151,10 @@ public final class ItemJSONWriter {
     /// address not reused for another text).
     struct RepeatedText {
         private var value = ""
-        private var words: (UInt64, UInt64) = unsafeBitCast("", to: (UInt64, UInt64).self)
-        private var json: [UInt8] = Array(#""""#.utf8)
+        /// No String has these words (a native string's object is never null): the first text
+        /// is always written.
+        private var words: (UInt64, UInt64) = (0, 0)
+        private var json: [UInt8] = []
 
         @inline(__always)
         mutating func append(_ text: String, to w: inout JSONLineBuffer) {
