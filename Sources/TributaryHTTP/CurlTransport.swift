@@ -29,8 +29,14 @@ public final class CurlTransport: HTTPTransport, @unchecked Sendable {
     private let library: @Sendable () -> Result<CurlLibrary, SharedLibrary.LoadError>
     private let phase = Locked(Phase.idle)
     /// The driver once started, read without a lock by every request (the lock is only for the
-    /// first start and the other transitions).
-    private let running = AtomicLazyReference<CurlDriver>()
+    /// first start and the other transitions): retained when stored, once, under the lock, and
+    /// released in `deinit`. An `Atomic`, whose load and store are compiled into this module,
+    /// not `AtomicLazyReference`, whose are compiled into the standard library: ThreadSanitizer
+    /// cannot see their ordering there, and in one CI run it reported the driver's fields,
+    /// written before the store and read after the load, as a race.
+    private let running = Atomic<Unmanaged<CurlDriver>?>(nil)
+
+    deinit { running.load(ordering: .acquiring)?.release() }
 
     public convenience init(settings: HTTPSettings) {
         self.init(settings: settings, library: CurlLibrary.shared)
@@ -103,7 +109,7 @@ public final class CurlTransport: HTTPTransport, @unchecked Sendable {
     private func start(for request: HTTPRequest) throws(HTTPError) -> CurlDriver {
         // After shutdown() this still returns the driver, which then refuses the request itself
         // ("not started: shutting down"), as before.
-        if let d = running.load() { return d }
+        if let d = running.load(ordering: .acquiring) { return d.takeUnretainedValue() }
         let outcome = phase.withLock { p -> Result<CurlDriver, HTTPError> in
             switch p {
             case .running(let d):
@@ -116,7 +122,9 @@ public final class CurlTransport: HTTPTransport, @unchecked Sendable {
                 switch library() {
                 case .success(let lib):
                     if settings.http2, !lib.hasHTTP2 { notice?(CurlDriver.noHTTP2Note(lib)) }
-                    let d = running.storeIfNil(CurlDriver(settings: settings, curl: lib))
+                    // Stored once: only the idle phase gets here, and it ends here.
+                    let d = CurlDriver(settings: settings, curl: lib)
+                    running.store(Unmanaged.passRetained(d), ordering: .releasing)
                     p = .running(d)
                     return .success(d)
                 case .failure(let e):
