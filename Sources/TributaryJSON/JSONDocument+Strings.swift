@@ -7,8 +7,18 @@ extension JSONDocument {
     /// The decoded string at `i` (a string entry). Without escapes it is the validated bytes
     /// themselves, copied once into the new String; with escapes they are decoded first. Either
     /// way the parser's validation stands: not checked again.
-    func string(at i: Int) -> String {
+    func string(at i: Int) -> String { string(entry: entry(i)) }
+
+    /// The string at `i` and whether it has nothing to trim at either end as written
+    /// (`stringHasPrintableASCIIEnds`), from one read of its entry; nil when `i` is not a string.
+    func stringWithPlainEnds(at i: Int) -> (text: String, plainEnds: Bool)? {
         let e = entry(i)
+        guard e.kind == JSONTapeEntry.string else { return nil }
+        return (string(entry: e), hasPrintableASCIIEnds(e))
+    }
+
+    /// The decoded string of entry `e` (a string entry).
+    private func string(entry e: JSONTapeEntry) -> String {
         assert(e.kind == JSONTapeEntry.string)
         let count = Int(e.length)
         if count == 0 { return "" }
@@ -40,8 +50,9 @@ extension JSONDocument {
     /// printable ASCII (0x21-0x7E): its text has nothing to trim at either end, as it is on the
     /// tape. False for any other entry, and for an escaped string (`\n` at its end is a
     /// newline, though its last byte is `n`), which the caller checks as a String.
-    func stringHasPrintableASCIIEnds(at i: Int) -> Bool {
-        let e = entry(i)
+    func stringHasPrintableASCIIEnds(at i: Int) -> Bool { hasPrintableASCIIEnds(entry(i)) }
+
+    private func hasPrintableASCIIEnds(_ e: JSONTapeEntry) -> Bool {
         guard e.kind == JSONTapeEntry.string, e.flags & JSONTapeEntry.hasEscapes == 0, e.length > 0 else { return false }
         return withBytes { base in
             let first = base[Int(e.offset)], last = base[Int(e.offset) + Int(e.length) - 1]

@@ -27,6 +27,9 @@ final class KeyPathSetTests: XCTestCase {
                 } else if record.document != nil, expected.kind == .string, p.components.allSatisfy({ if case .key = $0 { return true } else { return false } }), !p.components.isEmpty {
                     XCTFail("\(p) in \(json): a string the set found is read without a node", file: file, line: line)
                 }
+                let both = direct.stringWithPlainEnds(i)
+                XCTAssertEqual(both?.text, direct.string(i), "\(p) in \(json)", file: file, line: line)
+                XCTAssertEqual(both?.plainEnds ?? false, direct.stringHasPrintableASCIIEnds(i), "\(p) in \(json)", file: file, line: line)
                 if direct.stringHasPrintableASCIIEnds(i) {
                     let t = try XCTUnwrap(text, "\(p) in \(json)", file: file, line: line)
                     XCTAssertEqual(t.trimmedWhitespaceAndNewlines(), t, "\(p) in \(json)", file: file, line: line)

@@ -425,8 +425,8 @@ public struct JSONSource: FeedSource {
         /// or node, which `text` reads the general way. Trimmed only when an end is not
         /// printable ASCII, as seen on the tape: most texts are copied once and not looked at again.
         func tapeText(_ field: Field?, _ slot: Int) -> TapeText {
-            guard case .path? = field, let s = found.string(slot) else { return .notOnTape }
-            let t = found.stringHasPrintableASCIIEnds(slot) ? s : s.trimmedWhitespaceAndNewlines()
+            guard case .path? = field, let read = found.stringWithPlainEnds(slot) else { return .notOnTape }
+            let t = read.plainEnds ? read.text : read.text.trimmedWhitespaceAndNewlines()
             return .text(t.isEmpty ? nil : t)
         }
 
