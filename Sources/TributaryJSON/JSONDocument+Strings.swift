@@ -10,7 +10,7 @@ extension JSONDocument {
     func string(at i: Int) -> String { string(entry: entry(i)) }
 
     /// The string at `i` and whether it has nothing to trim at either end as written
-    /// (`stringHasPrintableASCIIEnds`), from one read of its entry; nil when `i` is not a string.
+    /// (`hasPrintableASCIIEnds`), from one read of its entry; nil when `i` is not a string.
     func stringWithPlainEnds(at i: Int) -> (text: String, plainEnds: Bool)? {
         let e = entry(i)
         guard e.kind == JSONTapeEntry.string else { return nil }
@@ -46,12 +46,10 @@ extension JSONDocument {
         }
     }
 
-    /// Whether the entry at `i` is a string without escapes whose first and last bytes are
-    /// printable ASCII (0x21-0x7E): its text has nothing to trim at either end, as it is on the
-    /// tape. False for any other entry, and for an escaped string (`\n` at its end is a
-    /// newline, though its last byte is `n`), which the caller checks as a String.
-    func stringHasPrintableASCIIEnds(at i: Int) -> Bool { hasPrintableASCIIEnds(entry(i)) }
-
+    /// Whether entry `e` is a string without escapes whose first and last bytes are printable
+    /// ASCII (0x21-0x7E): its text has nothing to trim at either end, as it is on the tape.
+    /// False for any other entry, and for an escaped string (`\n` at its end is a newline,
+    /// though its last byte is `n`), which the caller checks as a String.
     private func hasPrintableASCIIEnds(_ e: JSONTapeEntry) -> Bool {
         guard e.kind == JSONTapeEntry.string, e.flags & JSONTapeEntry.hasEscapes == 0, e.length > 0 else { return false }
         return withBytes { base in

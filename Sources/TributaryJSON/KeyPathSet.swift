@@ -182,17 +182,12 @@ public struct KeyPathSet: Sendable {
             return document?._withUnsafeGuaranteedRef { doc in doc.entry(k).kind == JSONTapeEntry.string ? doc.string(at: k) : nil }
         }
 
-        /// `string(i)` and `stringHasPrintableASCIIEnds(i)` from one read of the node's entry.
+        /// `string(i)`, and whether it starts and ends with a byte that is printable ASCII as
+        /// written (nothing to trim at either end; false for an escaped string, whose last byte
+        /// may stand for white space), from one read of the node's entry.
         public func stringWithPlainEnds(_ i: Int) -> (text: String, plainEnds: Bool)? {
             guard let k = index(i) else { return nil }
             return document?._withUnsafeGuaranteedRef { $0.stringWithPlainEnds(at: k) }
-        }
-
-        /// Whether the `i`th path's string (see `string`) starts and ends with a byte that is
-        /// printable ASCII (nothing to trim at either end); false when it is not such a string.
-        public func stringHasPrintableASCIIEnds(_ i: Int) -> Bool {
-            guard let k = index(i) else { return false }
-            return document?._withUnsafeGuaranteedRef { $0.stringHasPrintableASCIIEnds(at: k) } ?? false
         }
     }
 
