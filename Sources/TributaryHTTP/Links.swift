@@ -56,7 +56,12 @@ public enum Links {
 
     /// Starts with `http://` or `https://`, in any case.
     static func isHTTP(_ s: String) -> Bool {
-        hasPrefixIgnoringASCIICase(s, "http://") || hasPrefixIgnoringASCIICase(s, "https://")
+        s.withUTF8Bytes { isHTTP(bytes: $0) }
+    }
+
+    /// An absolute http(s) URL that `isPlainHTTP` takes as it is: one pass over its bytes.
+    static func isPlainAbsolute(_ s: String) -> Bool {
+        s.withUTF8Bytes { isHTTP(bytes: $0) && isPlainHTTP(bytes: $0) }
     }
 
     /// `isHTTP` of the text whose UTF-8 is `b`: "http" in any case (OR 0x20 lowercases the
@@ -153,12 +158,11 @@ public enum Links {
     public static func absolute(_ link: String?, base: String) -> String? {
         guard let link else { return nil }
         // Most links are absolute and plain already, with nothing to trim (a plain URL has no
-        // white space at either end): one pass over their bytes, then the link itself.
-        if link.withUTF8Bytes({ isHTTP(bytes: $0) && isPlainHTTP(bytes: $0) }) { return link }
+        // white space at either end): the link itself, with nothing to resolve, encode or parse.
+        if isPlainAbsolute(link) { return link }
         let trimmed = link.trimmedWhitespaceAndNewlines()
         guard !trimmed.isEmpty else { return nil }
-        // Most links are absolute and plain already: nothing to resolve, encode or parse.
-        if isHTTP(trimmed) && isPlainHTTP(trimmed) { return trimmed }
+        if isPlainAbsolute(trimmed) { return trimmed }
         return httpOnly(resolve(trimmed, against: base))
     }
 }
