@@ -127,13 +127,16 @@ public struct JSONLineBuffer {
 
     /// An object as JSON, members in order.
     /// The members are read in place (an item's `data` on every line): iterating the
-    /// entries copied each key and value, a retain and a release of each.
-    public mutating func appendObject(_ object: JSONObject) {
+    /// entries copied each key and value, a retain and a release of each. With `keyTexts`,
+    /// each key's JSON text is kept by position there (`RepeatedText`), for a writer whose
+    /// objects mostly repeat their keys.
+    public mutating func appendObject(_ object: JSONObject, keyTexts: UnsafeMutablePointer<[RepeatedText]>? = nil) {
         append(UInt8(ascii: "{"))
         object.entries.withUnsafeBufferPointer { entries in
+            if let keyTexts { while keyTexts.pointee.count < entries.count { keyTexts.pointee.append(RepeatedText()) } }
             for i in entries.indices {
                 if i > 0 { append(UInt8(ascii: ",")) }
-                appendString(entries[i].key)
+                if let keyTexts { keyTexts.pointee[i].append(entries[i].key, to: &self) } else { appendString(entries[i].key) }
                 append(UInt8(ascii: ":"))
                 if case .string(let text) = entries[i].value {
                     appendString(text)
@@ -143,6 +146,32 @@ public struct JSONLineBuffer {
             }
         }
         append(UInt8(ascii: "}"))
+    }
+
+    /// A text most lines repeat (an item's `source`, its `data` keys) and its JSON text, made
+    /// again only when the text changes. The same text is recognized by its two words: equal
+    /// words are the same inline bytes (15 or fewer) or the same storage, which `value` keeps
+    /// alive (and so unchanged, and its address not reused for another text).
+    public struct RepeatedText {
+        private var value = ""
+        /// No String has these words (a native string's object is never null): the first text
+        /// is always written.
+        private var words: (UInt64, UInt64) = (0, 0)
+        private var json: [UInt8] = []
+
+        public init() {}
+
+        @inline(__always)
+        public mutating func append(_ text: String, to w: inout JSONLineBuffer) {
+            let bits = unsafeBitCast(text, to: (UInt64, UInt64).self)
+            if bits != words {
+                value = text
+                words = bits
+                json.removeAll(keepingCapacity: true)
+                JSONWriter.writeString(text, into: &json)
+            }
+            json.withUnsafeBufferPointer { w.append($0.baseAddress!, count: $0.count) }
+        }
     }
 
     /// A number's literal text.

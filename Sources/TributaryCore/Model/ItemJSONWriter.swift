@@ -19,11 +19,11 @@ public final class ItemJSONWriter {
     /// Unchecked for exclusive access, as `line` is: one writer per thread. Kept from the
     /// second item on: a writer made for one item (`jsonLine`, `contentHash`) allocates nothing
     /// for them.
-    @exclusivity(unchecked) private var source = RepeatedText()
-    @exclusivity(unchecked) private var type = RepeatedText()
-    @exclusivity(unchecked) private var kind = RepeatedText()
+    @exclusivity(unchecked) private var source = JSONLineBuffer.RepeatedText()
+    @exclusivity(unchecked) private var type = JSONLineBuffer.RepeatedText()
+    @exclusivity(unchecked) private var kind = JSONLineBuffer.RepeatedText()
     /// The same for the keys of `data`, by position: a source's items mostly have the same.
-    @exclusivity(unchecked) private var dataKeys: [RepeatedText] = []
+    @exclusivity(unchecked) private var dataKeys: [JSONLineBuffer.RepeatedText] = []
     /// Items written so far (counted up to 2: whether the texts above are kept).
     private var written = 0
 
@@ -120,53 +120,14 @@ public final class ItemJSONWriter {
             }
         } else if !item.pointee.data.isEmpty {
             w.append(#","data":"#)
-            if repeating { appendData(item, &w) } else { w.appendObject(item.pointee.data) }
+            if repeating {
+                withUnsafeMutablePointer(to: &dataKeys) { w.appendObject(item.pointee.data, keyTexts: $0) }
+            } else {
+                w.appendObject(item.pointee.data)
+            }
         }
         w.append(UInt8(ascii: "}"))
         out.append(contentsOf: w.bytes)
-    }
-
-    /// `data` as `JSONLineBuffer.appendObject` writes it, each key's JSON text kept by position.
-    private func appendData(_ item: UnsafePointer<Item>, _ w: inout JSONLineBuffer) {
-        w.append(UInt8(ascii: "{"))
-        item.pointee.data.entries.withUnsafeBufferPointer { entries in
-            while dataKeys.count < entries.count { dataKeys.append(RepeatedText()) }
-            for i in entries.indices {
-                if i > 0 { w.append(UInt8(ascii: ",")) }
-                dataKeys[i].append(entries[i].key, to: &w)
-                w.append(UInt8(ascii: ":"))
-                if case .string(let text) = entries[i].value {
-                    w.appendString(text)
-                } else {
-                    w.appendValue(entries[i].value)
-                }
-            }
-        }
-        w.append(UInt8(ascii: "}"))
-    }
-
-    /// A text most items repeat and its JSON text, made again only when the text changes.
-    /// The same text is recognized by its two words: equal words are the same inline bytes (15
-    /// or fewer) or the same storage, which `value` keeps alive (and so unchanged, and its
-    /// address not reused for another text).
-    struct RepeatedText {
-        private var value = ""
-        /// No String has these words (a native string's object is never null): the first text
-        /// is always written.
-        private var words: (UInt64, UInt64) = (0, 0)
-        private var json: [UInt8] = []
-
-        @inline(__always)
-        mutating func append(_ text: String, to w: inout JSONLineBuffer) {
-            let bits = unsafeBitCast(text, to: (UInt64, UInt64).self)
-            if bits != words {
-                value = text
-                words = bits
-                json.removeAll(keepingCapacity: true)
-                JSONWriter.writeString(text, into: &json)
-            }
-            json.withUnsafeBufferPointer { w.append($0.baseAddress!, count: $0.count) }
-        }
     }
 
     /// `key` is the member's `,"name":`, then its value.
