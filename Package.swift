@@ -128,7 +128,7 @@ let package = Package(
         .target(name: "TributaryDocs", dependencies: ["TributaryCLI", "TributaryPlugins", "TributaryPluginKit", "TributaryCore"], swiftSettings: strict),
         .executableTarget(name: "tributary-generate", dependencies: ["TributaryDocs"], path: "Tools/Generate", swiftSettings: strict),
         // Benchmark of the state store's cost per run (bench/README.md).
-        .executableTarget(name: "tributary-state-bench", dependencies: ["TributaryCore", "TributaryTestSupport"], path: "bench/StateBench", swiftSettings: strict),
+        .executableTarget(name: "tributary-state-bench", dependencies: ["TributaryCore", "TributaryState", "TributaryTestSupport"], path: "bench/StateBench", swiftSettings: strict),
         // Benchmark of the JSON layer: the corpus parsed from memory, eight fields read per item (bench/README.md).
         .executableTarget(name: "tributary-json-bench", dependencies: ["TributaryCore", "TributaryTestSupport"], path: "bench/JSONBench", swiftSettings: strict),
         // Filter rules: PCRE2 against POSIX regex and Swift Regex (bench/README.md).

@@ -16,6 +16,8 @@ import Dispatch
 public final class SQLiteState: StateBackend, @unchecked Sendable {
     let db: Database
     private let lockFD: Int32
+    /// Copies the write-ahead log into the file beside the commits (nil for a read-only open).
+    package let checkpointer: WALCheckpointer?
     public let path: String
     public var location: String { path }
 
@@ -55,10 +57,12 @@ public final class SQLiteState: StateBackend, @unchecked Sendable {
             try db.exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA cache_size=-4096; PRAGMA mmap_size=268435456; PRAGMA temp_store=MEMORY;")
             try Self.migrate(db, path: path)
             version = Self.schemaVersion
+            checkpointer = try WALCheckpointer(path: path)
         } catch {
             Glibc.close(lockFD)
             throw error
         }
+        checkpointer?.attach(to: db)
     }
 
     /// Opened by `readOnly(path:)`: nothing is written (see there).
@@ -95,6 +99,7 @@ public final class SQLiteState: StateBackend, @unchecked Sendable {
         self.path = path
         self.db = db
         self.lockFD = -1
+        self.checkpointer = nil
         self.isReadOnly = true
         self.version = version
     }
@@ -109,6 +114,7 @@ public final class SQLiteState: StateBackend, @unchecked Sendable {
     public func close() {
         guard !closed else { return }
         closed = true
+        checkpointer?.stop(detachingFrom: db)
         db.close()
         guard lockFD >= 0 else { return }
         flock(lockFD, LOCK_UN)

@@ -6,6 +6,8 @@
 import Foundation
 import TributaryCore
 import TributaryTestSupport
+import TributaryState
+import Synchronization
 
 func ms(_ start: UInt64) -> Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6 }
 
@@ -69,6 +71,13 @@ func deliver(_ all: [Item], state: (any StateBackend)?) async -> (Double, Int) {
     return (ms(start), result.new)
 }
 
+// The copies of the write-ahead log into the file run on a thread of their own, beside the
+// deliveries (WALCheckpointer): their time is reported beside the runs', not hidden.
+func copies() -> (count: Int, ms: Double) {
+    guard let c = store.checkpointer else { return (0, 0) }
+    return (c.copies.load(ordering: .relaxed), Double(c.copyNanoseconds.load(ordering: .relaxed)) / 1e6)
+}
+let copiesBefore = copies()
 var withState: [Double] = []
 var without: [Double] = []
 for round in 0..<7 {
@@ -78,6 +87,7 @@ for round in 0..<7 {
     withState.append(elapsed)
     precondition(new == runSize / 2, "expected \(runSize / 2) new, got \(new)")
 }
+let copiesAfter = copies()
 let median = { (v: [Double]) -> Double in v.sorted()[v.count / 2] }
 do {
     // Where the time goes: hashing the items, then one batch's claim and commit.
@@ -98,4 +108,6 @@ do {
 let overhead = median(withState) - median(without)
 print(String(format: "%d-item run in batches of %d, %d remembered ids: %.2f ms with state, %.2f ms without; state costs %.2f ms (target <= 50 ms)",
              runSize, batchSize, remembered, median(withState), median(without), overhead))
+print(String(format: "beside the 7 runs: %d copies of the write-ahead log into the file, %.1f ms in all (%.1f ms a run), on their own thread",
+             copiesAfter.count - copiesBefore.count, copiesAfter.ms - copiesBefore.ms, (copiesAfter.ms - copiesBefore.ms) / 7))
 exit(overhead <= 50 ? 0 : 1)

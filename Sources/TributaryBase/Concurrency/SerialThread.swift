@@ -121,6 +121,10 @@ public final class SerialThread: @unchecked Sendable {
         return box.withLock { $0! }
     }
 
+    /// Runs `job` on the thread later, without waiting for it: work whose result nobody waits
+    /// for (the state's copy of its write-ahead log into the database file).
+    public func post(_ job: @escaping @Sendable () -> Void) { submit(job) }
+
     /// True on this thread.
     public var isCurrent: Bool { pthread_equal(pthread_self(), thread) != 0 }
 
