@@ -24,7 +24,7 @@ package final class WALCheckpointer: @unchecked Sendable {
     let ceiling: Int32
 
     private let connection: Database
-    private let thread = SerialThread(name: "tributary-ckpt")
+    private let thread: SerialThread
     private let queued = Atomic<Bool>(false)
     /// Copies run on the thread, and the time they took (the state benchmark reports both).
     package let copies = Atomic<Int>(0)
@@ -39,6 +39,8 @@ package final class WALCheckpointer: @unchecked Sendable {
         connection = try Database(path: path)
         // The copy reads log frames and writes file pages itself: no page cache to speak of.
         try connection.exec("PRAGMA synchronous=NORMAL; PRAGMA cache_size=16;")
+        // Started last: a thread started before a throw above would never be stopped.
+        thread = SerialThread(name: "tributary-ckpt")
     }
 
     /// Replaces `writer`'s automatic checkpoint with posted copies. `stop(detachingFrom:)`
