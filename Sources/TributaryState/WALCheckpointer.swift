@@ -3,37 +3,49 @@ import CSQLite
 import Synchronization
 import Dispatch
 
-/// Copies the state file's write-ahead log into the database file on a thread of its own.
+/// Copies the state file's write-ahead log into the database file, mostly on a thread of its own.
 ///
 /// SQLite's automatic checkpoint runs inside the commit that brings the log to 1,000 frames:
 /// that batch's delivery waited for about a thousand page copies and two `fdatasync`s, half of
 /// what the state cost a 1,000-item run with a million remembered ids (Docs/PERFORMANCE.md,
-/// "State overhead"). Here the commit only posts the copy, and the next batches are written
-/// while it runs: SQLite lets a checkpoint run beside a writer (it copies the frames committed
-/// when it began, and the log starts over at the first write after a copy that caught up).
-/// Durability is SQLite's either way: a commit is in the log before the copy reads it.
+/// "State overhead"). Here a commit that finds 1,000 frames or more only posts a copy, and the
+/// next batches are written while it runs: SQLite lets a checkpoint run beside a writer (it
+/// copies the frames committed when it began). The log starts over at the first write after a
+/// copy that caught up with it, which a posted copy does when the commits pause (between the
+/// sources' pages, between `watch`'s cycles). Under commits that never pause, the writer copies
+/// the rest itself at `ceiling` frames: what the posted copies left, and the syncs.
+/// Durability is SQLite's either way: a commit is in the log before a copy reads it.
 ///
 /// Threading rule (why `@unchecked Sendable` is sound): `connection` is used by jobs on
-/// `thread` only, then closed by `stop()` after the thread has ended; `queued` and `copies` are
-/// atomics. The hook runs on the writer's thread, which is also the thread that calls `stop`.
+/// `thread` only, then closed by `stop()` after the thread has ended; the two copies never run
+/// at once (`copying`); the counters are atomics. The hook runs on the writer's thread, which is
+/// also the thread that calls `stop`.
 package final class WALCheckpointer: @unchecked Sendable {
     /// The log's length, in frames, from which a copy is posted: SQLite's own default.
     let threshold: Int32
-    /// The length past which the committing connection copies itself, as SQLite would have:
-    /// when every copy is overtaken by new commits, the log cannot start over and grows.
+    /// The length from which the committing connection copies what is left itself. A posted
+    /// copy that commits overtook copies what was committed when it began, and the log starts
+    /// over only after a copy that caught up (and synced the file): under steady commits none
+    /// does. The writer's copy, between its transactions, always catches up; it is short, as
+    /// the posted copies have done the bulk of it.
     let ceiling: Int32
 
     private let connection: Database
     private let thread: SerialThread
     private let queued = Atomic<Bool>(false)
+    /// Held by a copy while it runs, on either thread: SQLite answers a second copy BUSY at
+    /// once (not even its busy handler waits), so the writer's copy waits for the thread's here.
+    private let copying = Locked<Void>(())
     /// Copies run on the thread, and the time they took (the state benchmark reports both).
     package let copies = Atomic<Int>(0)
     package let copyNanoseconds = Atomic<Int>(0)
+    /// Copies the writer made itself at `ceiling` (their time is in the commits').
+    package let writerCopies = Atomic<Int>(0)
     /// The log's length after the last commit (the tests read it).
     let frames = Atomic<Int32>(0)
 
     /// Opens a second connection to the (WAL-mode) file at `path` for the copies.
-    init(path: String, threshold: Int32 = 1000, ceiling: Int32 = 8000) throws(StateError) {
+    init(path: String, threshold: Int32 = 1000, ceiling: Int32 = 4000) throws(StateError) {
         self.threshold = threshold
         self.ceiling = ceiling
         connection = try Database(path: path)
@@ -53,15 +65,16 @@ package final class WALCheckpointer: @unchecked Sendable {
     fileprivate func committed(frames: Int32, writer: OpaquePointer?) {
         self.frames.store(frames, ordering: .relaxed)
         if frames >= ceiling {
-            _ = sqlite3_wal_checkpoint_v2(writer, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+            copying.withLock { _ in _ = sqlite3_wal_checkpoint_v2(writer, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil) }
+            writerCopies.add(1, ordering: .relaxed)
             return
         }
         guard frames >= threshold, !queued.exchange(true, ordering: .acquiringAndReleasing) else { return }
         thread.post { [self] in
             let start = DispatchTime.now().uptimeNanoseconds
-            // PASSIVE: copies what no reader still needs, never waits, and syncs the file when
-            // it copied everything. BUSY (another copy is running) leaves the log to the next one.
-            _ = sqlite3_wal_checkpoint_v2(connection.handle, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+            // PASSIVE: copies what no reader still needs, never waits for a reader or the
+            // writer, and syncs the file when it copied everything.
+            copying.withLock { _ in _ = sqlite3_wal_checkpoint_v2(connection.handle, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil) }
             copyNanoseconds.add(Int(truncatingIfNeeded: DispatchTime.now().uptimeNanoseconds &- start), ordering: .relaxed)
             copies.add(1, ordering: .relaxed)
             queued.store(false, ordering: .releasing)

@@ -104,6 +104,25 @@ final class StateCheckpointTests: XCTestCase {
         db.close()
     }
 
+    func testTheCeilingHoldsWhilePostedCopiesRun() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let db = try database(dir)
+        // Copies are posted from 100 frames and overtaken by commits that never pause: the
+        // writer's own copy at 400 must wait for the thread's (SQLite answers a second copy BUSY).
+        let checkpointer = try WALCheckpointer(path: dir.path + "/raw.sqlite", threshold: 100, ceiling: 400)
+        checkpointer.attach(to: db)
+        var k = 0, longest: Int32 = 0
+        for _ in 0..<80 {
+            try commit(db, pages: 40, from: &k)
+            longest = max(longest, checkpointer.frames.load(ordering: .relaxed))
+        }
+        checkpointer.stop(detachingFrom: db)
+        XCTAssertGreaterThan(checkpointer.copies.load(ordering: .relaxed), 0, "no copy was posted")
+        XCTAssertLessThan(longest, 400 + 60, "the log grew past the ceiling and one commit")
+        db.close()
+    }
+
     func testPostedCopiesKeepTheLogShortWithoutTheWriter() throws {
         let dir = TempDir()
         defer { dir.remove() }
@@ -123,6 +142,9 @@ final class StateCheckpointTests: XCTestCase {
         }
         XCTAssertTrue(restarted, "the log never started over: \(checkpointer.frames.load(ordering: .relaxed)) frames")
         checkpointer.stop(detachingFrom: db)
+        // The hook is off: commits past the threshold post nothing to the stopped thread (a
+        // post after stop() traps).
+        for _ in 0..<5 { try commit(db, pages: 40, from: &k) }
         let count = try db.statement("SELECT count(*) FROM t")
         XCTAssertTrue(try count.step())
         XCTAssertEqual(count.int(0), k)
