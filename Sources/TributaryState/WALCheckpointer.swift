@@ -18,8 +18,8 @@ import Dispatch
 ///
 /// Threading rule (why `@unchecked Sendable` is sound): `connection` is used by jobs on
 /// `thread` only, then closed by `stop()` after the thread has ended; the two copies never run
-/// at once (`copying`); the counters are atomics. The hook runs on the writer's thread, which is
-/// also the thread that calls `stop`.
+/// at once (`copying`, which also counts them); `queued` and `frames` are atomics. The hook
+/// runs on the writer's thread, which is also the thread that calls `stop`.
 package final class WALCheckpointer: @unchecked Sendable {
     /// The log's length, in frames, from which a copy is posted: SQLite's own default.
     let threshold: Int32
@@ -33,16 +33,21 @@ package final class WALCheckpointer: @unchecked Sendable {
     private let connection: Database
     private let thread: SerialThread
     private let queued = Atomic<Bool>(false)
+    /// The copies made so far, of both kinds.
+    package struct Copies: Sendable {
+        /// Copies run on the thread, and their time (the state benchmark reports both).
+        package var posted = 0
+        package var postedNanoseconds = 0
+        /// Copies the writer made itself at `ceiling` (their time is in the commits').
+        package var byWriter = 0
+    }
     /// Held by a copy while it runs, on either thread: SQLite answers a second copy BUSY at
     /// once (not even its busy handler waits), so the writer's copy waits for the thread's here.
-    /// It counts the copies of both kinds: not a `Locked(())`, whose zero-sized value
-    /// ThreadSanitizer sees accessed outside the lock (LibraryLoader says the same).
-    private let copying = Locked<Int>(0)
-    /// Copies run on the thread, and the time they took (the state benchmark reports both).
-    package let copies = Atomic<Int>(0)
-    package let copyNanoseconds = Atomic<Int>(0)
-    /// Copies the writer made itself at `ceiling` (their time is in the commits').
-    package let writerCopies = Atomic<Int>(0)
+    /// It holds the count of copies, which is also why it is not a `Locked(())`: ThreadSanitizer
+    /// sees a zero-sized value accessed outside its lock (LibraryLoader says the same).
+    private let copying = Locked(Copies())
+    /// The copies made so far (waits for a copy under way).
+    package var made: Copies { copying.withLock { $0 } }
     /// The log's length after the last commit (the tests read it).
     let frames = Atomic<Int32>(0)
 
@@ -69,22 +74,20 @@ package final class WALCheckpointer: @unchecked Sendable {
         if frames >= ceiling {
             copying.withLock { made in
                 _ = sqlite3_wal_checkpoint_v2(writer, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
-                made += 1
+                made.byWriter += 1
             }
-            writerCopies.add(1, ordering: .relaxed)
             return
         }
         guard frames >= threshold, !queued.exchange(true, ordering: .acquiringAndReleasing) else { return }
         thread.post { [self] in
-            let start = DispatchTime.now().uptimeNanoseconds
-            // PASSIVE: copies what no reader still needs, never waits for a reader or the
-            // writer, and syncs the file when it copied everything.
             copying.withLock { made in
+                let start = DispatchTime.now().uptimeNanoseconds
+                // PASSIVE: copies what no reader still needs, never waits for a reader or the
+                // writer, and syncs the file when it copied everything.
                 _ = sqlite3_wal_checkpoint_v2(connection.handle, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
-                made += 1
+                made.postedNanoseconds += Int(truncatingIfNeeded: DispatchTime.now().uptimeNanoseconds &- start)
+                made.posted += 1
             }
-            copyNanoseconds.add(Int(truncatingIfNeeded: DispatchTime.now().uptimeNanoseconds &- start), ordering: .relaxed)
-            copies.add(1, ordering: .relaxed)
             queued.store(false, ordering: .releasing)
         }
     }

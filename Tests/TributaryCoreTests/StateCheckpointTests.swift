@@ -35,19 +35,19 @@ final class StateCheckpointTests: XCTestCase {
             try tx.commit()
             written += ids.count
         }
-        XCTAssertTrue(eventually { checkpointer.copies.load(ordering: .relaxed) >= 1 }, "no copy ran on the checkpoint thread")
+        XCTAssertTrue(eventually { checkpointer.made.posted >= 1 }, "no copy ran on the checkpoint thread")
         // The log starts over at the first write after a copy that caught up with it: a small
         // commit then finds a short log (a copy overtaken by commits is followed by another).
         var attempt = 0
         let restarted = try eventually {
             attempt += 1
-            let copiesBefore = checkpointer.copies.load(ordering: .relaxed)
+            let copiesBefore = checkpointer.made.posted
             let tx = try store.begin()
             _ = try tx.claim([EmittedID(id: "late:\(attempt)", source: "s", hash: "h")], now: 1_000)
             try tx.commit()
             written += 1
             if checkpointer.frames.load(ordering: .relaxed) < checkpointer.threshold { return true }
-            _ = eventually(5) { checkpointer.copies.load(ordering: .relaxed) > copiesBefore }
+            _ = eventually(5) { checkpointer.made.posted > copiesBefore }
             return false
         }
         XCTAssertTrue(restarted, "the log never started over: \(checkpointer.frames.load(ordering: .relaxed)) frames")
@@ -100,7 +100,7 @@ final class StateCheckpointTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(longest, 300, "the commits did not reach the ceiling: the test proves nothing")
         XCTAssertLessThan(longest, 300 + 60, "the log grew past the ceiling and one commit")
         XCTAssertTrue(shortAgain, "the log never started over after the writer's copy")
-        XCTAssertEqual(checkpointer.copies.load(ordering: .relaxed), 0)
+        XCTAssertEqual(checkpointer.made.posted, 0)
         db.close()
     }
 
@@ -118,7 +118,7 @@ final class StateCheckpointTests: XCTestCase {
             longest = max(longest, checkpointer.frames.load(ordering: .relaxed))
         }
         checkpointer.stop(detachingFrom: db)
-        XCTAssertGreaterThan(checkpointer.copies.load(ordering: .relaxed), 0, "no copy was posted")
+        XCTAssertGreaterThan(checkpointer.made.posted, 0, "no copy was posted")
         XCTAssertLessThan(longest, 400 + 60, "the log grew past the ceiling and one commit")
         db.close()
     }
@@ -132,12 +132,12 @@ final class StateCheckpointTests: XCTestCase {
         checkpointer.attach(to: db)
         var k = 0
         for _ in 0..<40 { try commit(db, pages: 40, from: &k) }
-        XCTAssertTrue(eventually { checkpointer.copies.load(ordering: .relaxed) >= 1 })
+        XCTAssertTrue(eventually { checkpointer.made.posted >= 1 })
         let restarted = try eventually {
-            let copiesBefore = checkpointer.copies.load(ordering: .relaxed)
+            let copiesBefore = checkpointer.made.posted
             try commit(db, pages: 1, from: &k)
             if checkpointer.frames.load(ordering: .relaxed) < 100 { return true }
-            _ = eventually(5) { checkpointer.copies.load(ordering: .relaxed) > copiesBefore }
+            _ = eventually(5) { checkpointer.made.posted > copiesBefore }
             return false
         }
         XCTAssertTrue(restarted, "the log never started over: \(checkpointer.frames.load(ordering: .relaxed)) frames")

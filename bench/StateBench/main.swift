@@ -7,7 +7,6 @@ import Foundation
 import TributaryCore
 import TributaryTestSupport
 import TributaryState
-import Synchronization
 
 func ms(_ start: UInt64) -> Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6 }
 
@@ -75,7 +74,8 @@ func deliver(_ all: [Item], state: (any StateBackend)?) async -> (Double, Int) {
 // deliveries (WALCheckpointer): their time is reported beside the runs', not hidden.
 func copies() -> (count: Int, ms: Double, writer: Int) {
     guard let c = store.checkpointer else { return (0, 0, 0) }
-    return (c.copies.load(ordering: .relaxed), Double(c.copyNanoseconds.load(ordering: .relaxed)) / 1e6, c.writerCopies.load(ordering: .relaxed))
+    let made = c.made
+    return (made.posted, Double(made.postedNanoseconds) / 1e6, made.byWriter)
 }
 let copiesBefore = copies()
 var withState: [Double] = []
