@@ -9,6 +9,10 @@
 #ifndef TRIBUTARY_CCURL_SHIM_H
 #define TRIBUTARY_CCURL_SHIM_H
 #include <curl/curl.h>
+// The curl thread waits on curl's sockets with epoll and is woken through an eventfd: neither
+// is in Swift's Glibc module.
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
 
 /// One slot per libcurl function the project calls, filled from dlsym(handle, "curl_<slot>").
 typedef struct tributary_curl {
@@ -23,9 +27,7 @@ typedef struct tributary_curl {
     void *multi_setopt;
     void *multi_add_handle;
     void *multi_remove_handle;
-    void *multi_perform;
-    void *multi_poll;
-    void *multi_wakeup;
+    void *multi_socket_action;
     void *multi_info_read;
     void *multi_cleanup;
     void *slist_append;
@@ -66,9 +68,17 @@ static inline CURLM *tributary_curl_multi_init(const tributary_curl *c) { return
 static inline CURLMcode tributary_multi_setopt_long(const tributary_curl *c, CURLM *m, CURLMoption o, long v) { return TRIBUTARY_CURL_FN(c, multi_setopt)(m, o, v); }
 static inline CURLMcode tributary_curl_multi_add_handle(const tributary_curl *c, CURLM *m, CURL *h) { return TRIBUTARY_CURL_FN(c, multi_add_handle)(m, h); }
 static inline CURLMcode tributary_curl_multi_remove_handle(const tributary_curl *c, CURLM *m, CURL *h) { return TRIBUTARY_CURL_FN(c, multi_remove_handle)(m, h); }
-static inline CURLMcode tributary_curl_multi_perform(const tributary_curl *c, CURLM *m, int *running) { return TRIBUTARY_CURL_FN(c, multi_perform)(m, running); }
-static inline CURLMcode tributary_curl_multi_poll(const tributary_curl *c, CURLM *m, struct curl_waitfd *fds, unsigned int nfds, int timeout_ms, int *numfds) { return TRIBUTARY_CURL_FN(c, multi_poll)(m, fds, nfds, timeout_ms, numfds); }
-static inline CURLMcode tributary_curl_multi_wakeup(const tributary_curl *c, CURLM *m) { return TRIBUTARY_CURL_FN(c, multi_wakeup)(m); }
+static inline CURLMcode tributary_curl_multi_socket_action(const tributary_curl *c, CURLM *m, curl_socket_t s, int bits, int *running) { return TRIBUTARY_CURL_FN(c, multi_socket_action)(m, s, bits, running); }
+// CURLMOPT_SOCKETFUNCTION with CURLMOPT_SOCKETDATA, and CURLMOPT_TIMERFUNCTION with
+// CURLMOPT_TIMERDATA (a NULL function takes the callback off).
+static inline CURLMcode tributary_multi_setopt_socket_cb(const tributary_curl *c, CURLM *m, curl_socket_callback f, void *data) {
+    CURLMcode r = TRIBUTARY_CURL_FN(c, multi_setopt)(m, CURLMOPT_SOCKETFUNCTION, f);
+    return r != CURLM_OK ? r : TRIBUTARY_CURL_FN(c, multi_setopt)(m, CURLMOPT_SOCKETDATA, data);
+}
+static inline CURLMcode tributary_multi_setopt_timer_cb(const tributary_curl *c, CURLM *m, curl_multi_timer_callback f, void *data) {
+    CURLMcode r = TRIBUTARY_CURL_FN(c, multi_setopt)(m, CURLMOPT_TIMERFUNCTION, f);
+    return r != CURLM_OK ? r : TRIBUTARY_CURL_FN(c, multi_setopt)(m, CURLMOPT_TIMERDATA, data);
+}
 static inline CURLMsg *tributary_curl_multi_info_read(const tributary_curl *c, CURLM *m, int *left) { return TRIBUTARY_CURL_FN(c, multi_info_read)(m, left); }
 static inline CURLMcode tributary_curl_multi_cleanup(const tributary_curl *c, CURLM *m) { return TRIBUTARY_CURL_FN(c, multi_cleanup)(m); }
 static inline CURLcode tributary_msg_result(CURLMsg *m) { return m->data.result; }
