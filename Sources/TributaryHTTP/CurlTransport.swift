@@ -123,8 +123,11 @@ public final class CurlTransport: HTTPTransport, @unchecked Sendable {
                 case .success(let lib):
                     if settings.http2, !lib.hasHTTP2 { notice?(CurlDriver.noHTTP2Note(lib)) }
                     // Stored once: only the idle phase gets here, and it ends here.
-                    guard let d = CurlDriver(settings: settings, curl: lib) else {
-                        return .failure(HTTPError(kind: .other, method: request.method, url: request.url, message: CurlDriver.startFailure))
+                    let d: CurlDriver
+                    do throws(CurlDriver.StartFailure) {
+                        d = try CurlDriver(settings: settings, curl: lib)
+                    } catch {
+                        return .failure(HTTPError(kind: .other, method: request.method, url: request.url, message: error.message))
                     }
                     running.store(Unmanaged.passRetained(d), ordering: .releasing)
                     p = .running(d)
@@ -193,15 +196,19 @@ final class CurlDriver: @unchecked Sendable {
     /// thread only).
     private var timerDue: UInt64?
 
-    /// Nil (with the reason in `startFailure`) when the epoll set or the eventfd cannot be made
-    /// (the process is out of file descriptors).
-    init?(settings: HTTPSettings, curl: CurlLibrary) {
+    /// Why the curl thread could not start: the epoll set or the eventfd could not be made (the
+    /// process is out of file descriptors).
+    struct StartFailure: Error {
+        let message: String
+    }
+
+    init(settings: HTTPSettings, curl: CurlLibrary) throws(StartFailure) {
         let ep = epoll_create1(Int32(EPOLL_CLOEXEC))
         let wake = ep >= 0 ? eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC)) : -1
         guard ep >= 0, wake >= 0 else {
-            Self.startFailure = "cannot start the HTTP thread: \(ep < 0 ? "epoll_create1" : "eventfd"): \(String(cString: strerror(errno)))"
+            let failure = StartFailure(message: "cannot start the HTTP thread: \(ep < 0 ? "epoll_create1" : "eventfd"): \(String(cString: strerror(errno)))")
             if ep >= 0 { close(ep) }
-            return nil
+            throw failure
         }
         var ev = epoll_event()
         ev.events = EPOLLIN.rawValue
@@ -231,10 +238,6 @@ final class CurlDriver: @unchecked Sendable {
         }, me)
         DetachedThread.start(name: "tributary-curl") { [unowned self] in self.loop() }
     }
-
-    /// Why the last `init` failed (set before it returns nil; read by the one caller, under
-    /// its lock).
-    nonisolated(unsafe) static var startFailure = ""
 
     /// The sentence of `CurlTransport.notice`.
     static func noHTTP2Note(_ curl: CurlLibrary) -> String {
