@@ -282,6 +282,13 @@ final class CurlDriver: @unchecked Sendable {
         wake()
         finished.wait()
         tributary_curl_multi_cleanup(api, multi)
+    }
+
+    /// The descriptors live as long as the driver, not only until `shutdown`: a send cancelled
+    /// after it (its task not yet run again) or a signal's `refuseNewRequests` racing it still
+    /// calls `wake()`, whose write would otherwise land in whatever file took the number next.
+    /// Every caller of `wake()` holds the driver.
+    deinit {
         close(epollFD)
         close(wakeFD)
     }

@@ -124,6 +124,47 @@ final class CurlTransportTests: XCTestCase {
         XCTAssertEqual(server.requestCount, 400)
     }
 
+    /// A send cancelled after `shutdown()` (the loop's shutdown resumed its continuation, its
+    /// task has not run again) still calls the driver's wake-up: it must not write into a file
+    /// opened after the shutdown under the wake-up's old descriptor number. (Found in review:
+    /// with the descriptors closed in `shutdown()`, a pipe opened after it got the 8 bytes in
+    /// 3 runs of 3.)
+    func testACancelAfterShutdownWritesIntoNoLaterFile() async throws {
+        let server = try LoopbackServer { _ in LoopbackResponse(status: 200, body: Array("x".utf8), delay: 3) }
+        defer { server.stop() }
+        let t = transport(concurrency: 8, perHost: 8)
+        let gate = GateExecutor()
+        let send = Task(executorPreference: gate) { () -> HTTPError.Kind? in
+            do throws(HTTPError) {
+                _ = try await t.send(HTTPRequest(url: server.baseURL + "/x", timeout: 10))
+                return nil
+            } catch { return error.kind }
+        }
+        try await Task.sleep(nanoseconds: 300_000_000)
+        gate.hold(true)
+        t.shutdown()
+        var pipes: [(Int32, Int32)] = []
+        for _ in 0..<8 {
+            var p: [Int32] = [0, 0]
+            XCTAssertEqual(pipe(&p), 0)
+            _ = fcntl(p[0], F_SETFL, O_NONBLOCK)
+            pipes.append((p[0], p[1]))
+        }
+        send.cancel()
+        var strays: [String] = []
+        for (r, w) in pipes {
+            var buf = [UInt8](repeating: 0, count: 16)
+            let n = read(r, &buf, 16)
+            if n > 0 { strays.append("a pipe opened after shutdown (fd \(r)) got \(n) bytes: \(buf.prefix(n))") }
+            close(r)
+            close(w)
+        }
+        gate.hold(false)
+        let kind = await send.value
+        XCTAssertEqual(strays, [])
+        XCTAssertEqual(kind, .cancelled)
+    }
+
     func testPerHostLimitIsRespected() async throws {
         let server = try LoopbackServer { _ in LoopbackResponse(status: 200, body: Array("x".utf8), delay: 0.2) }
         defer { server.stop() }
@@ -441,5 +482,42 @@ private struct FailingCache: HTTPCache {
     func storedBody(_ key: String) async throws(HTTPCacheError) -> [UInt8]? {
         if failing { throw HTTPCacheError("disk I/O error") }
         return nil
+    }
+}
+
+/// A task executor whose jobs wait while `hold(true)` is in force, then run on its own thread:
+/// it keeps a task from running again at a chosen moment.
+final class GateExecutor: TaskExecutor, @unchecked Sendable {
+    private let cond = NSCondition()
+    private var jobs: [UnownedJob] = []
+    private var held = false
+
+    init() {
+        let thread = Thread { [unowned self] in self.run() }
+        thread.start()
+    }
+
+    func hold(_ h: Bool) {
+        cond.lock()
+        held = h
+        cond.broadcast()
+        cond.unlock()
+    }
+
+    func enqueue(_ job: UnownedJob) {
+        cond.lock()
+        jobs.append(job)
+        cond.broadcast()
+        cond.unlock()
+    }
+
+    private func run() {
+        while true {
+            cond.lock()
+            while held || jobs.isEmpty { cond.wait() }
+            let job = jobs.removeFirst()
+            cond.unlock()
+            job.runSynchronously(on: asUnownedTaskExecutor())
+        }
     }
 }
