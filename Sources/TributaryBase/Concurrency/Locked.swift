@@ -12,6 +12,10 @@ import Glibc
 ///
 /// Threading rule (why `@unchecked Sendable` is sound): `value` is read and written only inside
 /// `withLock`, with `mutex` held; the mutex lives at a fixed heap address for the object's life.
+///
+/// Not for a lock with nothing in it (`Locked(())`): ThreadSanitizer reports a zero-sized value
+/// as accessed outside the lock (CI's sanitizer pass failed on it twice, in `LibraryLoader` and
+/// in `WALCheckpointer`); keep something the lock guards in it, a count at least.
 public final class Locked<Value>: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     /// Not checked for exclusive access at run time: the mutex already makes every access
