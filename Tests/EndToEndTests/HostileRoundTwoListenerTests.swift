@@ -146,16 +146,20 @@ final class HostileRoundTwoListenerTests: XCTestCase {
              "sinks":[{"type":"jsonl","path":"out.jsonl"}]}
             """#)
             process = try BinaryRunner.start(["watch", "-c", cfg, "--log-format", "json"], stdoutPath: dir.path + "/o", stderrPath: dir.path + "/e")
-            var found: UInt16?
-            for _ in 0..<400 where found == nil {
+            // Its metrics address, and its source's first run: a test that counts the process's
+            // descriptors must not count them while the run is still opening its own (the
+            // transfer's, the sink's file), or the limit it sets leaves no room to accept.
+            var found: UInt16?, ran = false
+            for _ in 0..<400 where found == nil || !ran {
                 for rec in (dir.read("e") ?? "").split(separator: "\n").compactMap({ try? JSONParser.parse(String($0)) }) {
                     if let u = rec[path: "url"]?.stringValue, let p = u.split(separator: ":").last.flatMap({ UInt16($0) }) { found = p }
+                    if rec[path: "source"]?.stringValue == "s", rec[path: "status"]?.stringValue == "ok" { ran = true }
                 }
-                if found == nil { usleep(50_000) }
+                if found == nil || !ran { usleep(50_000) }
             }
-            guard let found else {
+            guard let found, ran else {
                 process.terminate()
-                throw WatchError(description: "watch never logged its metrics address: \(dir.read("e") ?? "")")
+                throw WatchError(description: "watch never logged its metrics address and its source's first run: \(dir.read("e") ?? "")")
             }
             port = found
         }
