@@ -187,14 +187,19 @@ final class StateEndToEndTests: XCTestCase {
             XCTAssertEqual(try BinaryRunner.run(["run", "-c", probeConfig, "--all", "--quiet"]).status, 0)
             let full = max(0.05, Date().timeIntervalSince(started))
             var generator = SystemRandomNumberGenerator()
-            for round in 0..<20 {
+            // 20 kills over the probe's time; then, while no killed run has written anything (a
+            // busy machine runs them slower than the probe: with the PostgreSQL state, whose runs
+            // write late, all 20 once died before their first line), up to 20 more, later.
+            var killedRuns = 0
+            for round in 0..<40 where round < 20 || killedRuns == 0 {
                 let p = try BinaryRunner.start(["run", "-c", cfg, "--all"], stdoutPath: dir.path + "/o\(round)", stderrPath: dir.path + "/e\(round)")
-                usleep(UInt32(Double.random(in: 0.1...1.0, using: &generator) * full * 1e6))
+                let at = round < 20 ? Double.random(in: 0.1...1.0, using: &generator) : Double.random(in: 0.5...3.0, using: &generator)
+                usleep(UInt32(at * full * 1e6))
                 kill(p.processIdentifier, SIGKILL)
                 p.waitUntilExit()
+                killedRuns = (dir.read("out/items.jsonl") ?? "").split(separator: "\n").count
             }
             // Some kills must have landed after output was written, or the test proves nothing.
-            let killedRuns = (dir.read("out/items.jsonl") ?? "").split(separator: "\n").count
             XCTAssertGreaterThan(killedRuns, 0, "no killed run got as far as writing")
             // A normal run afterwards completes what was not recorded (once the killed runs'
             // leases have run out).
