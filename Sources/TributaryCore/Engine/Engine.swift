@@ -173,7 +173,9 @@ public struct Engine: Sendable {
             report.sinkError = error
             return report
         }
-        report = await runSources(observer: observer)
+        // The loop that starts the sources runs on a worker thread too (`WorkerThreads`): on the
+        // pool, each run's end woke a third and fourth thread on two cores.
+        report = await withTaskExecutorPreference(WorkerThreads.next()) { await runSources(observer: observer) }
         if let e = await delivery.close(), report.sinkError == nil { report.sinkError = e }
         report.outputClosed = await delivery.isOutputClosed
         return report
@@ -251,7 +253,7 @@ public struct Engine: Sendable {
             var running = 0
             while next < runnable.count && next < limit {
                 let configured = sources[runnable[next]]
-                group.addTask { .finished(await runSource(configured, previous: states[configured.settings.name], fetched: fetched, observer: observer)) }
+                group.addTask(executorPreference: WorkerThreads.next()) { .finished(await runSource(configured, previous: states[configured.settings.name], fetched: fetched, observer: observer)) }
                 next += 1
                 running += 1
             }
@@ -275,7 +277,7 @@ public struct Engine: Sendable {
                 }
                 if !halted && !stopping.isSet && next < runnable.count {
                     let configured = sources[runnable[next]]
-                    group.addTask { .finished(await runSource(configured, previous: states[configured.settings.name], fetched: fetched, observer: observer)) }
+                    group.addTask(executorPreference: WorkerThreads.next()) { .finished(await runSource(configured, previous: states[configured.settings.name], fetched: fetched, observer: observer)) }
                     next += 1
                     running += 1
                 }

@@ -48,6 +48,11 @@ public struct Scheduler: Sendable {
     /// not. `notBefore` (`DueQueue`) holds what this worker knows better: the next due time of
     /// its own runs, or a backoff after a run whose record could not be written.
     public func run(observer: @escaping @Sendable (EngineEvent) -> Void) async {
+        // The loop on a worker thread, as `Engine.run`'s (`WorkerThreads`).
+        await withTaskExecutorPreference(WorkerThreads.next()) { await schedule(observer: observer) }
+    }
+
+    private func schedule(observer: @escaping @Sendable (EngineEvent) -> Void) async {
         let delivery = engine.delivery
         let sources = engine.sources
         let byName = Dictionary(uniqueKeysWithValues: sources.map { ($0.settings.name, $0) })
@@ -113,7 +118,7 @@ public struct Scheduler: Sendable {
                                 guard let configured = byName[name] else { continue }
                                 running.insert(name)
                                 if let i = indexOf[name] { queue.started(i) }
-                                group.addTask { .finished(await runOnce(configured, previous: state, observer: observer)) }
+                                group.addTask(executorPreference: WorkerThreads.next()) { .finished(await runOnce(configured, previous: state, observer: observer)) }
                             }
                             for (name, at) in claim.later {
                                 if let i = indexOf[name] { queue.postpone(i, until: max(at, now + Self.minimumPostpone)) }

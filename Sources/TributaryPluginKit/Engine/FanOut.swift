@@ -23,7 +23,9 @@ public enum FanOut {
             var next = 0
             func add(_ i: Int) {
                 let input = inputs[i]
-                group.addTask {
+                // Each step on a worker thread in turn (`WorkerThreads`): the source run's own
+                // would take them all on one core.
+                group.addTask(executorPreference: WorkerThreads.next()) {
                     // The step's outcome is bound before the tuple is built:
                     // Tests/CompilerBugs/tuple-await-dse.
                     var failure: SourceError? = nil

@@ -115,7 +115,9 @@ public struct FullTextProcessor: Processor {
         private func fetchAll(_ urls: [String]) async -> [(String, FullTextPage.Result)] {
             await withTaskGroup(of: (String, FullTextPage.Result).self) { group in
                 for url in urls {
-                    group.addTask {
+                    // Each page on a worker thread in turn: the step's own thread would read
+                    // them all on one core (`WorkerThreads`).
+                    group.addTask(executorPreference: WorkerThreads.next()) {
                         let host = URLEncoding.hostKey(url)
                         await gate.enter(host)
                         let r = await FullTextPage.read(url, http: context.http, settings: settings)
