@@ -19,32 +19,22 @@ public final class SerialThread: @unchecked Sendable {
         var finished = false
     }
 
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private let wake: UnsafeMutablePointer<pthread_cond_t>
+    private let pair = MutexCondition()
+    private var mutex: UnsafeMutablePointer<pthread_mutex_t> { pair.mutex }
+    private var wake: UnsafeMutablePointer<pthread_cond_t> { pair.condition }
     private var jobs = Jobs()
     private var thread = pthread_t()
     private let name: String
 
     public init(name: String) {
         self.name = name
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
-        wake = .allocate(capacity: 1)
-        wake.initialize(to: pthread_cond_t())
-        pthread_cond_init(wake, nil)
         // Detached: `stop` waits for the loop to finish through `jobs.finished`, so the thread
         // can also be stopped from itself (the owner released on it) without a join. The
         // thread holds a reference until its loop ends (after `stop()`).
         thread = DetachedThread.start(name: name, stackSize: 4 << 20) { [self] in loop() }
     }
 
-    deinit {
-        pthread_cond_destroy(wake)
-        wake.deallocate()
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
-    }
+    deinit { pair.destroy() }
 
     private func loop() {
         while true {

@@ -24,8 +24,9 @@ import Glibc
 /// Threading rule (why `@unchecked Sendable` is sound): `queue` and `sleeping` are touched only
 /// with `mutex` held; the loop's `batch` is its own.
 public final class WorkerThread: TaskExecutor, @unchecked Sendable {
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private let wake: UnsafeMutablePointer<pthread_cond_t>
+    private let pair = MutexCondition()
+    private var mutex: UnsafeMutablePointer<pthread_mutex_t> { pair.mutex }
+    private var wake: UnsafeMutablePointer<pthread_cond_t> { pair.condition }
     private var queue: [UnownedJob] = []
     /// The thread waits on `wake`: an enqueue must signal it (otherwise it finds the job when
     /// its batch is done, without a futex call).
@@ -33,16 +34,9 @@ public final class WorkerThread: TaskExecutor, @unchecked Sendable {
     private var thread = pthread_t()
 
     init(name: String) {
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
-        wake = .allocate(capacity: 1)
-        wake.initialize(to: pthread_cond_t())
-        pthread_cond_init(wake, nil)
         queue.reserveCapacity(256)
-        // A job runs a task's code synchronously on this stack, as the pool's threads do:
-        // their 8 MiB (glibc's default under the usual `ulimit -s`), not the 512 KiB of some
-        // platforms' secondary threads, for a parse 512 levels deep.
+        // A job runs a task's code synchronously on this stack (as a thread of the pool runs
+        // it on its own): room for a parse 512 levels deep and libxml2's recursion.
         thread = DetachedThread.start(name: name, stackSize: 8 << 20) { [self] in loop() }
     }
 
