@@ -15,7 +15,26 @@ struct MutexCondition {
         pthread_mutex_init(mutex, nil)
         condition = .allocate(capacity: 1)
         condition.initialize(to: pthread_cond_t())
-        pthread_cond_init(condition, nil)
+        // Timed waits (`wait(until:)`) count on the monotonic clock, which no one sets.
+        var attr = pthread_condattr_t()
+        pthread_condattr_init(&attr)
+        pthread_condattr_setclock(&attr, CLOCK_MONOTONIC)
+        pthread_cond_init(condition, &attr)
+        pthread_condattr_destroy(&attr)
+    }
+
+    /// Waits (the mutex held) until signalled or until `deadline`, nanoseconds on the
+    /// monotonic clock (`MutexCondition.now()`).
+    func wait(until deadline: UInt64) {
+        var ts = timespec(tv_sec: Int(deadline / 1_000_000_000), tv_nsec: Int(deadline % 1_000_000_000))
+        _ = pthread_cond_timedwait(condition, mutex, &ts)
+    }
+
+    /// Nanoseconds on the monotonic clock.
+    static func now() -> UInt64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
     }
 
     func destroy() {
