@@ -41,8 +41,9 @@ final class JQWatchdog: @unchecked Sendable {
         var halted = false
     }
 
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private let wake: UnsafeMutablePointer<pthread_cond_t>
+    private let pair = MutexCondition()
+    private var mutex: UnsafeMutablePointer<pthread_mutex_t> { pair.mutex }
+    private var wake: UnsafeMutablePointer<pthread_cond_t> { pair.condition }
     // Everything below: only with `mutex` held.
     private var runs: [Run] = []
     private var free: [Int] = []
@@ -52,25 +53,10 @@ final class JQWatchdog: @unchecked Sendable {
     /// Runs stopped since the process started (tests read it).
     private var haltCount = 0
 
-    private init() {
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
-        wake = .allocate(capacity: 1)
-        wake.initialize(to: pthread_cond_t())
-        var attr = pthread_condattr_t()
-        pthread_condattr_init(&attr)
-        pthread_condattr_setclock(&attr, CLOCK_MONOTONIC)
-        pthread_cond_init(wake, &attr)
-        pthread_condattr_destroy(&attr)
-    }
+    private init() {}
 
-    /// Nanoseconds on the monotonic clock.
-    static func now() -> UInt64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
-    }
+    /// Nanoseconds on the monotonic clock (the clock `wake`'s timed waits count on).
+    static func now() -> UInt64 { MutexCondition.now() }
 
     /// Starts timing a run of `state`, which its caller has just `jq_start`ed; the ticket goes
     /// to `end`.

@@ -3,13 +3,13 @@ import Glibc
 #endif
 
 /// A pthread mutex and a condition variable in memory of their own (a pthread object must not
-/// move): what `SerialThread` and `WorkerThread` wait on. `destroy` frees them; the owner calls
-/// it once, when no thread can use them any more.
-struct MutexCondition {
-    let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    let condition: UnsafeMutablePointer<pthread_cond_t>
+/// move): what `SerialThread`, `WorkerThread` and jq's watchdog wait on. `destroy` frees them;
+/// the owner calls it once, when no thread can use them any more.
+public struct MutexCondition: @unchecked Sendable {
+    public let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    public let condition: UnsafeMutablePointer<pthread_cond_t>
 
-    init() {
+    public init() {
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
         pthread_mutex_init(mutex, nil)
@@ -25,19 +25,19 @@ struct MutexCondition {
 
     /// Waits (the mutex held) until signalled or until `deadline`, nanoseconds on the
     /// monotonic clock (`MutexCondition.now()`).
-    func wait(until deadline: UInt64) {
+    public func wait(until deadline: UInt64) {
         var ts = timespec(tv_sec: Int(deadline / 1_000_000_000), tv_nsec: Int(deadline % 1_000_000_000))
         _ = pthread_cond_timedwait(condition, mutex, &ts)
     }
 
     /// Nanoseconds on the monotonic clock.
-    static func now() -> UInt64 {
+    public static func now() -> UInt64 {
         var ts = timespec()
         clock_gettime(CLOCK_MONOTONIC, &ts)
-        return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
+        return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
     }
 
-    func destroy() {
+    public func destroy() {
         pthread_cond_destroy(condition)
         condition.deallocate()
         pthread_mutex_destroy(mutex)
