@@ -89,6 +89,97 @@ final class WorkerThreadsTests: XCTestCase {
         XCTAssertEqual(back.withLock { $0 }, 30, "every task ran on a worker thread")
     }
 
+    private static func spin(_ ns: UInt64) {
+        let t0 = MutexCondition.now()
+        var x = 0
+        while MutexCondition.now() &- t0 < ns { x &+= 1 }
+        if x == -1 { print(x) }
+    }
+
+    /// Jobs queued on a thread while it runs, behind a long one queued just before them (a
+    /// task group's children, which inherit their parent's thread): the idle thread takes them
+    /// one by one, not after the long one (a second review's finding: the thread had swapped
+    /// its whole queue into a batch of its own, out of reach).
+    func testJobsQueuedTogetherWithALongOneAreTaken() async throws {
+        try XCTSkipIf(CoreShares.cores < 2, "one worker thread: nothing to take the jobs")
+        let b = WorkerThreads.next()
+        let t0 = MutexCondition.now()
+        let waited = Locked<[Double]>([])
+        await Task(executorPreference: b) { @Sendable in
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { Self.spin(1_000_000_000) }
+                for _ in 0..<30 {
+                    group.addTask { waited.withLock { $0.append(Double(MutexCondition.now() - t0) / 1e9) } }
+                }
+            }
+        }.value
+        let worst = waited.withLock { $0.max() ?? 0 }
+        XCTAssertEqual(waited.withLock { $0.count }, 30)
+        XCTAssertLessThan(worst, 0.25, "children queued with a 1-s child waited \(worst) s")
+    }
+
+    /// A task taken by an idle thread goes on there until it suspends, not back to its busy
+    /// thread at its next call of a nonisolated async function (each such call is an executor
+    /// switch, which sent it back, and it waited `stealAfter` again: 200 calls took 0.85 s).
+    func testATakenTaskGoesOnUntilItSuspends() async throws {
+        try XCTSkipIf(CoreShares.cores < 2, "one worker thread: nothing to take the jobs")
+        let b = WorkerThreads.next()
+        let started = Locked(false)
+        let long = Task(executorPreference: b) { @Sendable in
+            started.withLock { $0 = true }
+            Self.spin(1_000_000_000)
+        }
+        while !started.withLock({ $0 }) { try await Task.sleep(nanoseconds: 1_000_000) }
+        let t0 = MutexCondition.now()
+        let elapsed = await Task(executorPreference: b) { @Sendable () -> Double in
+            for _ in 0..<200 { await hopWithoutSuspending() }
+            return Double(MutexCondition.now() - t0) / 1e9
+        }.value
+        await long.value
+        XCTAssertLessThan(elapsed, 0.1, "200 calls behind a 1-s job on their thread took \(elapsed) s")
+    }
+
+    /// An idle thread costs little while its peer runs many short jobs (each job queued behind
+    /// a running one woke it: 31% of a core, 80,000 wake-ups a second).
+    func testAnIdleThreadCostsLittleWhileItsPeerRunsShortJobs() async throws {
+        try XCTSkipIf(CoreShares.cores != 2, "measures the one peer of a 2-core machine")
+        let b = WorkerThreads.next()
+        let idle = WorkerThreads.all.first { $0 !== b }!
+        let other = SerialThread(name: "test-peer-cost")
+        defer { other.stop() }
+        let before = (Self.cpuTicks(of: b), Self.cpuTicks(of: idle))
+        // Without taking: on a busy machine the idle thread would take some of the jobs, and
+        // their work is not what this measures.
+        await withoutTaking {
+            await withTaskGroup(of: Void.self) { group in
+                for _ in 0..<8 {
+                    group.addTask(executorPreference: b) {
+                        for i in 0..<20_000 {
+                            if i % 2 == 0 { await other.run {} } else { await Task.yield() }
+                        }
+                    }
+                }
+            }
+        }
+        let busy = Self.cpuTicks(of: b) - before.0, spent = Self.cpuTicks(of: idle) - before.1
+        XCTAssertLessThan(Double(spent), max(3, 0.1 * Double(busy)), "the idle thread spent \(spent) ticks while its peer spent \(busy)")
+    }
+
+    /// The CPU clock ticks (user and system) of a worker thread, from /proc.
+    private static func cpuTicks(of worker: WorkerThread) -> Int {
+        let name = worker.name
+        guard let tids = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task") else { return 0 }
+        for tid in tids {
+            guard let comm = try? String(contentsOfFile: "/proc/self/task/\(tid)/comm", encoding: .utf8),
+                  comm.trimmingCharacters(in: .whitespacesAndNewlines) == name,
+                  let stat = try? String(contentsOfFile: "/proc/self/task/\(tid)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { continue }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            return (Int(fields[11]) ?? 0) + (Int(fields[12]) ?? 0)
+        }
+        return 0
+    }
+
     /// `FanOut.run`'s steps each stay on one worker, and together use all of them.
     func testFanOutStepsStayOnTheirWorkerAndUseEveryOne() async throws {
         try await withoutTaking {
@@ -148,3 +239,6 @@ private struct ThreadRecordingSource: FeedSource {
         }
     }
 }
+
+/// A nonisolated async function that never suspends: calling it is an executor switch.
+private func hopWithoutSuspending() async {}

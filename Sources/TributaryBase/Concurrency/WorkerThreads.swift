@@ -19,18 +19,22 @@ import Glibc
 ///
 /// A long job (a jq program's second on an item, a large page's parse) must not hold up the
 /// tasks queued behind it while another core idles: a thread with nothing of its own to run
-/// takes the jobs that have waited `stealAfter` or longer in another's queue (a job taken so
-/// runs there once; its task goes back to its own thread at its next wait). While every thread
-/// is busy nothing moves, which is when keeping a task on its thread saves the most.
+/// takes, one at a time, the jobs that have waited `stealAfter` or longer in another's queue.
+/// A job taken so runs as its own thread's (it keeps running on the taker until it suspends),
+/// and its task resumes on its own thread after that wait. A thread runs its own jobs one at a
+/// time too, so those still queued stay where a peer can take them. While every thread is busy
+/// nothing moves, which is when keeping a task on its thread saves the most.
 ///
-/// Threading rule (why `@unchecked Sendable` is sound): `queue`, `rest` and `peersChanged` are
-/// touched only with the thread's own mutex held; `peers` is written before the thread starts
-/// and only read afterwards; the loop's `batch` is its own.
+/// Threading rule (why `@unchecked Sendable` is sound): `queue`, `head`, `rest` and
+/// `peersChanged` are touched only with the thread's own mutex held; `peers` is written before
+/// the thread starts and only read afterwards.
 public final class WorkerThread: TaskExecutor, @unchecked Sendable {
     /// How long a job may wait behind a busy thread before an idle one takes it, in
     /// nanoseconds (2 ms: the parse and mapping of about ten pages of 45 items). Tests of
     /// where tasks run lengthen it, so that a slow machine does not move their tasks.
     static let stealAfter = Atomic<UInt64>(2_000_000)
+    /// The longest a thread naps before it looks at its peers' queues again.
+    static let longestNap: UInt64 = 2_000_000
 
     private struct Queued {
         let job: UnownedJob
@@ -39,18 +43,20 @@ public final class WorkerThread: TaskExecutor, @unchecked Sendable {
     }
 
     /// What the thread is doing, as an enqueue must know it: running jobs, waiting for a job
-    /// of its own or another's (`asleep`), or waiting until a job of another's is old enough
-    /// to take (`napping`).
+    /// of its own or for a peer's first queued job (`asleep`), or waiting until a peer's queued
+    /// job is old enough to take (`napping`).
     private enum Rest { case running, asleep, napping }
 
     private let pair = MutexCondition()
+    /// The jobs queued, from `head` on (those before it have run or were taken).
     private var queue: [Queued] = []
+    private var head = 0
     private var rest = Rest.running
     /// Set by an enqueue on a busy peer while this thread is asleep: look at the peers again.
     private var peersChanged = false
     private var peers: [WorkerThread] = []
     private var thread = pthread_t()
-    private let name: String
+    let name: String
 
     init(name: String) {
         self.name = name
@@ -70,7 +76,7 @@ public final class WorkerThread: TaskExecutor, @unchecked Sendable {
     public func enqueue(_ job: consuming ExecutorJob) {
         let queued = Queued(job: UnownedJob(job), at: MutexCondition.now())
         pthread_mutex_lock(pair.mutex)
-        let first = queue.isEmpty
+        let first = head == queue.count
         queue.append(queued)
         let resting = rest != .running
         pthread_mutex_unlock(pair.mutex)
@@ -78,81 +84,79 @@ public final class WorkerThread: TaskExecutor, @unchecked Sendable {
             pthread_cond_signal(pair.condition)
             return
         }
-        // The first job waiting behind a running one: a peer asleep looks at this queue again,
-        // and takes what waits long (the jobs queued after it are seen by that look, or by the
-        // next one the peer makes after its nap or its own jobs).
+        // The first job waiting behind a running one: one peer asleep looks at this queue, and
+        // naps until the job is old enough to take (a napping peer looks again by itself).
         guard first else { return }
         WorkerThreads.postedToBusy.add(1, ordering: .sequentiallyConsistent)
-        for p in peers { p.lookAgain() }
+        for p in peers where p.wakeIfAsleep() { break }
     }
 
-    /// Wakes the thread if it waits, to look at its peers' queues again (napping too: its
-    /// deadline came from a threshold that may have changed since).
-    private func lookAgain() {
+    /// Wakes the thread if it is asleep, to look at its peers' queues; whether it was.
+    private func wakeIfAsleep() -> Bool {
         pthread_mutex_lock(pair.mutex)
-        let waiting = rest != .running
-        if waiting { peersChanged = true }
+        let asleep = rest == .asleep && !peersChanged
+        if asleep { peersChanged = true }
         pthread_mutex_unlock(pair.mutex)
-        if waiting { pthread_cond_signal(pair.condition) }
+        if asleep { pthread_cond_signal(pair.condition) }
+        return asleep
     }
 
-    /// Up to all jobs of this queue queued at or before `cutoff`, oldest first; and when the
-    /// oldest left was queued (nil: none left).
-    private func take(queuedBy cutoff: UInt64, into out: inout [Queued]) -> UInt64? {
+    /// The next job of this queue (its oldest), if it was queued at or before `cutoff`; else
+    /// when the oldest was queued (nil: none queued).
+    private func next(queuedBy cutoff: UInt64) -> (job: Queued?, oldest: UInt64?) {
         pthread_mutex_lock(pair.mutex)
         defer { pthread_mutex_unlock(pair.mutex) }
-        var n = 0
-        while n < queue.count && queue[n].at <= cutoff { n += 1 }
-        if n > 0 {
-            out.append(contentsOf: queue[0..<n])
-            queue.removeFirst(n)
+        guard head < queue.count else { return (nil, nil) }
+        let q = queue[head]
+        guard q.at <= cutoff else { return (nil, q.at) }
+        head += 1
+        if head == queue.count {
+            queue.removeAll(keepingCapacity: true)
+            head = 0
+        } else if head >= 1024 && head * 2 >= queue.count {
+            queue.removeFirst(head)
+            head = 0
         }
-        return queue.first?.at
+        return (q, nil)
     }
 
     private func loop() {
         let me = asUnownedTaskExecutor()
-        var batch: [Queued] = []
-        batch.reserveCapacity(256)
         while true {
-            // Its own jobs first, all of them.
-            pthread_mutex_lock(pair.mutex)
-            if !queue.isEmpty {
-                swap(&batch, &queue)
-                pthread_mutex_unlock(pair.mutex)
-                for q in batch { q.job.runSynchronously(on: me) }
-                batch.removeAll(keepingCapacity: true)
+            // Its own jobs first, one at a time: the others stay where a peer can take them.
+            if let q = next(queuedBy: UInt64.max).job {
+                q.job.runSynchronously(on: me)
                 continue
             }
-            pthread_mutex_unlock(pair.mutex)
-            // None: the jobs that waited long enough behind a busy peer.
+            // None: a job that waited long enough behind a busy peer, run as the peer's.
             let posted = WorkerThreads.postedToBusy.load(ordering: .sequentiallyConsistent)
             let now = MutexCondition.now(), after = Self.stealAfter.load(ordering: .relaxed)
             var soonest = UInt64.max
+            var taken: (Queued, WorkerThread)? = nil
             for p in peers {
-                if let oldest = p.take(queuedBy: now &- min(after, now), into: &batch) {
-                    let due = oldest.addingReportingOverflow(after)
-                    soonest = min(soonest, due.overflow ? UInt64.max - 1 : due.partialValue)
+                let (job, oldest) = p.next(queuedBy: now &- min(after, now))
+                if let job {
+                    taken = (job, p)
+                    break
                 }
+                if let oldest { soonest = min(soonest, oldest &+ min(after, UInt64.max - oldest)) }
             }
-            if !batch.isEmpty {
-                for q in batch { q.job.runSynchronously(on: me) }
-                batch.removeAll(keepingCapacity: true)
+            if let (q, owner) = taken {
+                q.job.runSynchronously(on: owner.asUnownedTaskExecutor())
                 continue
             }
-            // Nothing to take yet: wait for a job of its own, for the soonest peer job to be
-            // old enough, or (asleep) for an enqueue on a busy peer.
+            // Nothing to take yet: wait for a job of its own, for a peer's job to be old
+            // enough (at most `longestNap`), or (asleep) for a job queued behind a busy peer.
             pthread_mutex_lock(pair.mutex)
-            if queue.isEmpty && WorkerThreads.postedToBusy.load(ordering: .sequentiallyConsistent) == posted {
+            if head == queue.count && WorkerThreads.postedToBusy.load(ordering: .sequentiallyConsistent) == posted {
                 if soonest == UInt64.max {
                     rest = .asleep
-                    while queue.isEmpty && !peersChanged { pthread_cond_wait(pair.condition, pair.mutex) }
-                    peersChanged = false
+                    while head == queue.count && !peersChanged { pthread_cond_wait(pair.condition, pair.mutex) }
                 } else {
                     rest = .napping
-                    if queue.isEmpty && !peersChanged { pair.wait(until: soonest) }
-                    peersChanged = false
+                    if head == queue.count { pair.wait(until: min(soonest, now &+ Self.longestNap)) }
                 }
+                peersChanged = false
                 rest = .running
             }
             pthread_mutex_unlock(pair.mutex)
@@ -172,8 +176,8 @@ public enum WorkerThreads {
         return threads
     }()
     private static let turn = Atomic<Int>(0)
-    /// Enqueues on a thread that was running jobs, so far: a thread about to sleep that sees
-    /// it change looks at its peers' queues again first.
+    /// First jobs queued behind a running one, so far: a thread about to sleep that sees it
+    /// change looks at its peers' queues again first.
     static let postedToBusy = Atomic<Int>(0)
 
     /// The threads in turn: a source run, or one step of a source's fan-out, is kept on the one
