@@ -117,8 +117,7 @@ final class JQWatchdog: @unchecked Sendable {
             if earliest == .max {
                 pthread_cond_wait(wake, mutex)
             } else {
-                var ts = timespec(tv_sec: Int(earliest / 1_000_000_000), tv_nsec: Int(earliest % 1_000_000_000))
-                pthread_cond_timedwait(wake, mutex, &ts)
+                pair.wait(until: earliest)
             }
         }
     }

@@ -13,9 +13,9 @@ import Glibc
 /// goes on after its delivery. Freed on the other thread (half the time, on the pool), every
 /// string's free takes the arena lock of the thread that made it and its reference count's
 /// cache line moves between the cores: with the same work on one core (`taskset -c 1`) a
-/// decode of 2,000 pages took 16% less CPU. Kept on their threads, the decode's CPU fell 6%
-/// and fetching's 2-7%, with the same wall time (Docs/PERFORMANCE.md, "Source runs kept on
-/// their threads").
+/// decode of 2,000 pages took 16% less CPU. Kept on their threads, the decode's CPU fell 3%
+/// to 15% across the runs measured, with the same wall time; fetching and 10,000 small sources
+/// stayed level (Docs/PERFORMANCE.md, "Source runs kept on their threads").
 ///
 /// A long job (a jq program's second on an item, a large page's parse) must not hold up the
 /// tasks queued behind it while another core idles: a thread with nothing of its own to run
