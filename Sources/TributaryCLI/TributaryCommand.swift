@@ -144,6 +144,10 @@ public enum TributaryCommand {
         case .run, .watch, .check, .test, .status, .export:
             break
         }
+        if command.name == .run || command.name == .watch || command.name == .test,
+           args.value(ifDeclared: Flags.replay) == nil {
+            CurlTransport.preload()
+        }
         guard let config = loadConfig(args) else { return 2 }
         if command.name == .status {
             // The state `run` would open (`StateChoice`).
