@@ -144,11 +144,13 @@ public enum TributaryCommand {
         case .run, .watch, .check, .test, .status, .export:
             break
         }
-        if command.name == .run || command.name == .watch || command.name == .test,
-           args.value(ifDeclared: Flags.replay) == nil {
+        guard let config = loadConfig(args) else { return 2 }
+        // libcurl loads while the state opens and the engine starts. Not before the config is
+        // read: the libraries' pages would then add to the peak of a large config's load
+        // (10,000 sources: 7 MiB more peak RSS).
+        if command.name == .run || command.name == .watch || command.name == .test, Runner.replayDirectory(args, config) == nil {
             CurlTransport.preload()
         }
-        guard let config = loadConfig(args) else { return 2 }
         if command.name == .status {
             // The state `run` would open (`StateChoice`).
             guard let location = StateChoice.decide(args, config).statusLocation else { return 2 }

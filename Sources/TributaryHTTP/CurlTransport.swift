@@ -14,8 +14,8 @@ import Synchronization
 ///
 /// Nothing happens until the first request: then libcurl is loaded (`CurlLibrary.shared()`), the
 /// multi handle made and the curl thread started (`CurlDriver`). `run`, `watch` and `test` start
-/// the loading itself on a thread of their own as they start (`preload()`), unless they replay:
-/// `check`, `--version` and the other commands never load libcurl. When libcurl cannot be loaded every request fails with
+/// the loading itself on a thread of their own once their config is read (`preload()`), unless
+/// they replay: `check`, `--version` and the other commands never load libcurl. When libcurl cannot be loaded every request fails with
 /// an `.other` error that names libcurl.so.4 and says why (the loader's message).
 public final class CurlTransport: HTTPTransport, @unchecked Sendable {
     private enum Phase {
@@ -56,10 +56,10 @@ public final class CurlTransport: HTTPTransport, @unchecked Sendable {
     public var notice: (@Sendable (String) -> Void)?
 
     /// Starts loading libcurl on a thread of its own, for a command about to fetch (`run`,
-    /// `watch`, `test`): the dynamic loading (libcurl, the two dozen libraries it needs, and
-    /// `curl_global_init`: about 5 ms, most of it the kernel mapping them) then overlaps the
-    /// config's load, the state's opening and the engine's start instead of delaying the first
-    /// request. The first request waits for it if it is not done (`LibraryLoader.load` is
+    /// `watch`, `test`, once their config is read): the dynamic loading (libcurl, the two dozen
+    /// libraries it needs, and `curl_global_init`: about 5 ms, most of it the kernel mapping
+    /// them) then overlaps the state's opening and the engine's start instead of delaying the
+    /// first request. The first request waits for it if it is not done (`LibraryLoader.load` is
     /// once per process), and gets the same error if the library cannot be loaded.
     public static func preload() {
         guard CurlLibrary.ifLoaded == nil else { return }
