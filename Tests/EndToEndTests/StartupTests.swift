@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 import TributaryTestSupport
 
-/// What the binary loads at start: libcurl only when a request is made, libcrypto only for a
+/// What the binary loads at start: libcurl only for a run that uses the network, libcrypto only for a
 /// digest and libxml2 only for an RSS or Atom document (none for `--version` or `check`), and `--version` names the libcurl the
 /// dynamic loader would pick.
 /// (How long a start takes is measured by `bench/run.sh startup`, not here.)
@@ -38,6 +38,33 @@ final class StartupTests: XCTestCase {
             XCTAssertTrue(r.stdout.contains(#""title":"one""#), r.stdout)
             XCTAssertEqual(r.stderr.contains("file=libxml2.so.2"), loads, "\(file): libxml2 loaded: \(!loads)")
         }
+    }
+
+    /// `run` starts loading libcurl once its config is read (`CurlTransport.preload`), unless
+    /// the run replays: recordings, named by `--replay` or by the config's `http.replay`, need
+    /// no network, and such a run never loads libcurl.
+    func testARunLoadsLibcurlOnlyWhenItUsesTheNetwork() throws {
+        let server = try LoopbackServer { _ in .text(#"[{"id":1,"title":"live"}]"#) }
+        defer { server.stop() }
+        let dir = TempDir()
+        defer { dir.remove() }
+        let source = #"{"name":"a","type":"json","url":"\#(server.baseURL)/x","fields":{"id":"id","title":"title"}}"#
+        let cfg = dir.write("tributary.json", #"{"sources":[\#(source)]}"#)
+        let replaying = dir.write("replaying.json", #"{"http":{"replay":"rec"},"sources":[\#(source)]}"#)
+        let runs: [(args: [String], loads: Bool)] = [
+            (["run", "-c", cfg, "--no-state", "--jsonl", "--record", dir.path + "/rec"], true),
+            (["run", "-c", cfg, "--no-state", "--jsonl", "--replay", dir.path + "/rec"], false),
+            (["run", "-c", replaying, "--no-state", "--jsonl"], false),
+            (["run", "-c", replaying, "--no-state", "--jsonl", "--record", dir.path + "/rec2"], true),
+        ]
+        for run in runs {
+            let r = try BinaryRunner.run(run.args, cwd: dir.path, env: ["LD_DEBUG": "files"])
+            XCTAssertEqual(r.status, 0, "\(run.args): \(r.stderr.suffix(2000))")
+            XCTAssertTrue(r.stdout.contains(#""title":"live""#), "\(run.args): \(r.stdout)")
+            XCTAssertTrue(r.stderr.contains("file=libc.so.6"), "the trace is there: \(r.stderr.prefix(500))")
+            XCTAssertEqual(r.stderr.contains("file=libcurl.so.4"), run.loads, "\(run.args): libcurl loaded: \(!run.loads)")
+        }
+        XCTAssertEqual(server.requests.count, 2, "the two recording runs fetched; the replays did not")
     }
 
     func testVersionNamesTheLibcurlTheLoaderWouldOpen() throws {
