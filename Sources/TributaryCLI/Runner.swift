@@ -77,12 +77,6 @@ struct Runner {
         return false
     }
 
-    /// The recordings this command answers its requests from instead of the network, if any.
-    /// An explicit --record means the network, even when the config replays.
-    static func replayDirectory(_ args: Arguments, _ config: Config) -> String? {
-        args.value(ifDeclared: Flags.replay) ?? (args.value(ifDeclared: Flags.record) == nil ? config.replayDirectory : nil)
-    }
-
     /// The network (curl, optionally recording) or the recordings (replay).
     func makeTransport() -> (any HTTPTransport, CurlTransport?)? {
         if let problem = FileDescriptorLimit.ensure(transfers: config.http.concurrency) {
@@ -90,7 +84,8 @@ struct Runner {
             return nil
         }
         do {
-            if let dir = Self.replayDirectory(args, config) {
+            // An explicit --record means the network, even when the config replays.
+            if let dir = args.value(Flags.replay) ?? (args.value(ifDeclared: Flags.record) == nil ? config.replayDirectory : nil) {
                 return (try ReplayTransport(directory: dir), nil)
             }
             let c = CurlTransport(settings: config.http)

@@ -145,12 +145,6 @@ public enum TributaryCommand {
             break
         }
         guard let config = loadConfig(args) else { return 2 }
-        // libcurl loads while the state opens and the engine starts. Not before the config is
-        // read: the libraries' pages would then add to the peak of a large config's load
-        // (10,000 sources: 7 MiB more peak RSS).
-        if command.name == .run || command.name == .watch || command.name == .test, Runner.replayDirectory(args, config) == nil {
-            CurlTransport.preload()
-        }
         if command.name == .status {
             // The state `run` would open (`StateChoice`).
             guard let location = StateChoice.decide(args, config).statusLocation else { return 2 }

@@ -13,9 +13,8 @@ import Synchronization
 /// ever count time on the wire.
 ///
 /// Nothing happens until the first request: then libcurl is loaded (`CurlLibrary.shared()`), the
-/// multi handle made and the curl thread started (`CurlDriver`). `run`, `watch` and `test` start
-/// the loading itself on a thread of their own once their config is read (`preload()`), unless
-/// they replay: `check`, `--version` and the other commands never load libcurl. When libcurl cannot be loaded every request fails with
+/// multi handle made and the curl thread started (`CurlDriver`). A run that replays or fails
+/// before fetching never loads libcurl. When libcurl cannot be loaded every request fails with
 /// an `.other` error that names libcurl.so.4 and says why (the loader's message).
 public final class CurlTransport: HTTPTransport, @unchecked Sendable {
     private enum Phase {
@@ -54,17 +53,6 @@ public final class CurlTransport: HTTPTransport, @unchecked Sendable {
     /// debug level (`run --verbose`). Not `check`: it never loads libcurl (StartupTests), and
     /// the answer is the loaded library's.
     public var notice: (@Sendable (String) -> Void)?
-
-    /// Starts loading libcurl on a thread of its own, for a command about to fetch (`run`,
-    /// `watch`, `test`, once their config is read): the dynamic loading (libcurl, the two dozen
-    /// libraries it needs, and `curl_global_init`: about 5 ms, most of it the kernel mapping
-    /// them) then overlaps the state's opening and the engine's start instead of delaying the
-    /// first request. The first request waits for it if it is not done (`LibraryLoader.load` is
-    /// once per process), and gets the same error if the library cannot be loaded.
-    public static func preload() {
-        guard CurlLibrary.ifLoaded == nil else { return }
-        DetachedThread.start(name: "tributary-load") { _ = CurlLibrary.shared() }
-    }
 
     /// The version of the libcurl this process uses, or would use once it fetches, e.g. `7.88.1`.
     ///

@@ -40,9 +40,8 @@ final class StartupTests: XCTestCase {
         }
     }
 
-    /// `run` starts loading libcurl once its config is read (`CurlTransport.preload`), unless
-    /// the run replays: recordings, named by `--replay` or by the config's `http.replay`, need
-    /// no network, and such a run never loads libcurl.
+    /// A run loads libcurl for its first request: recordings, named by `--replay` or by the
+    /// config's `http.replay`, need no network, and a run that replays them never loads it.
     func testARunLoadsLibcurlOnlyWhenItUsesTheNetwork() throws {
         let server = try LoopbackServer { _ in .text(#"[{"id":1,"title":"live"}]"#) }
         defer { server.stop() }
