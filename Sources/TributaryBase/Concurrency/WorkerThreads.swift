@@ -30,9 +30,12 @@ import Glibc
 /// the thread starts and only read afterwards.
 public final class WorkerThread: TaskExecutor, @unchecked Sendable {
     /// How long a job may wait behind a busy thread before an idle one takes it, in
-    /// nanoseconds (2 ms: the parse and mapping of about ten pages of 45 items). Tests of
-    /// where tasks run lengthen it, so that a slow machine does not move their tasks.
-    static let stealAfter = Atomic<UInt64>(2_000_000)
+    /// nanoseconds: 250 µs, about one page of 45 items. At 2 ms, `fulltext` with 4 pages in
+    /// flight left a core idle while a page waited behind another (its 1,000 pages took 0.62 s
+    /// against 0.47 s); at 250 µs the decode spent at most 2% more CPU (Docs/PERFORMANCE.md,
+    /// "Source runs kept on their threads"). Tests of where tasks run lengthen it, so that a
+    /// slow machine does not move their tasks.
+    static let stealAfter = Atomic<UInt64>(250_000)
     /// The longest a thread naps before it looks at its peers' queues again.
     static let longestNap: UInt64 = 2_000_000
 
