@@ -29,6 +29,8 @@ public final class InMemoryState: StateBackend, @unchecked Sendable {
         public var days: [String: [Int: Int]] = [:]
         /// Which worker holds each source, until when.
         public var leases: [String: (worker: String, until: Double)] = [:]
+        /// Transactions committed so far.
+        public var commits = 0
         /// Ids claimed by transactions not yet ended, with their source and hash.
         var pending: [String: (source: String, hash: String)] = [:]
         /// Values processors keep, by namespace and key, with when they were set.
@@ -72,7 +74,10 @@ public final class InMemoryState: StateBackend, @unchecked Sendable {
 
     func commit(_ changes: [(inout Storage) -> Void]) throws(StateError) {
         if let e = takeFault({ if case .commit(let e) = $0 { return e } else { return nil } }) { throw e }
-        storage.withLock { s in for apply in changes { apply(&s) } }
+        storage.withLock { s in
+            for apply in changes { apply(&s) }
+            s.commits += 1
+        }
     }
 
     func read<T>(_ body: (Storage) -> T) -> T { storage.withLock { body($0) } }

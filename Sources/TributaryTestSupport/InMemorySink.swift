@@ -4,12 +4,22 @@ import TributaryCore
 public final class InMemorySink: Sink, Sendable {
     private let state = Locked<(items: [Item], batches: Int, closed: Bool)>(([], 0, false))
     private let failure: SinkError?
+    private let failsAfter: Int
 
-    public init(failWith failure: SinkError? = nil) { self.failure = failure }
+    /// `failWith`: every write fails with it after the first `after` batches were written.
+    public init(failWith failure: SinkError? = nil, after: Int = 0) {
+        self.failure = failure
+        self.failsAfter = after
+    }
 
     public func write(_ items: [Item]) throws(SinkError) {
-        if let failure { throw failure }
-        state.withLock { $0.items += items; $0.batches += 1 }
+        let failing = state.withLock { s -> Bool in
+            if failure != nil && s.batches >= failsAfter { return true }
+            s.items += items
+            s.batches += 1
+            return false
+        }
+        if failing, let failure { throw failure }
     }
 
     public func close() throws(SinkError) { state.withLock { $0.closed = true } }

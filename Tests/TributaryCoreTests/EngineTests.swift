@@ -116,6 +116,56 @@ final class EngineTests: XCTestCase {
         XCTAssertEqual(next.ids, ["a:1"], "written once, not recorded: emitted again")
     }
 
+    /// A source's last batch is held until its fetch ends and committed with the run's record:
+    /// a source of one page costs one transaction; each batch before the last, one of its own.
+    func testTheLastBatchIsRecordedInTheRunsOwnTransaction() async {
+        for (batches, commits) in [([["a:1", "a:2"]], 1), ([["a:1"], ["a:2"], ["a:3"]], 3)] {
+            let state = InMemoryState()
+            let r = await EngineRun(sources: [.scripted("a", batches)], state: state).go()
+            XCTAssertEqual(r.ids, batches.flatMap { $0 })
+            XCTAssertEqual(state.snapshot.commits, commits, "\(batches.count) batch(es)")
+            XCTAssertNotNil(state.snapshot.sources["a"]?.lastSuccess)
+            XCTAssertEqual(state.snapshot.sources["a"]?.emittedTotal, batches.joined().count)
+        }
+        // `max_items` and `interval: "auto"` deliver each batch at once: one transaction more.
+        let capped = InMemoryState()
+        _ = await EngineRun(sources: [.scripted("a", [["a:1", "a:2"]], maxItems: 5)], state: capped).go()
+        XCTAssertEqual(capped.snapshot.commits, 2)
+    }
+
+    /// A last batch its sink refuses stops the run like any batch: nothing of it and no run
+    /// record is committed (the earlier batches are), and the next run emits it.
+    func testALastBatchASinkRefusesIsNotRecordedAndComesAgain() async {
+        let state = InMemoryState()
+        let sink = InMemorySink(failWith: SinkError("disk full"), after: 1)
+        let r = await EngineRun(sources: [.scripted("a", [["a:1"], ["a:2"]])], state: state, sinks: [sink]).go()
+        XCTAssertEqual(r.report.exitCode, 3)
+        XCTAssertEqual(r.ids, ["a:1"])
+        guard case .stopped(let why)? = r.report.sources.first?.status else { return XCTFail("\(r.report.sources)") }
+        XCTAssertEqual(why, "sink failed")
+        XCTAssertNotNil(state.snapshot.emitted["a:1"])
+        XCTAssertNil(state.snapshot.emitted["a:2"])
+        XCTAssertNil(state.snapshot.sources["a"]?.lastRun, "no run recorded")
+        XCTAssertEqual(state.snapshot.counters[.sinkFailures]?["sinks[0]"], 1)
+        let next = await EngineRun(sources: [.scripted("a", [["a:1"], ["a:2"]])], state: state).go()
+        XCTAssertEqual(next.ids, ["a:2"])
+        XCTAssertNotNil(state.snapshot.sources["a"]?.lastSuccess)
+    }
+
+    /// Without a state the last batch is written all the same, and a sink's failure on it stops
+    /// the run.
+    func testWithoutStateTheLastBatchIsWrittenAndItsFailureStopsTheRun() async {
+        let r = await EngineRun(sources: [.scripted("a", [["a:1"], ["a:2"]])], state: nil).go()
+        XCTAssertEqual(r.ids, ["a:1", "a:2"])
+        XCTAssertEqual(r.report.sources.first?.fetched, 2)
+        XCTAssertEqual(r.report.sources.first?.new, 2)
+        let sink = InMemorySink(failWith: SinkError("disk full"), after: 1)
+        let broken = await EngineRun(sources: [.scripted("a", [["a:1"], ["a:2"]])], state: nil, sinks: [sink]).go()
+        XCTAssertEqual(broken.report.exitCode, 3)
+        XCTAssertEqual(broken.ids, ["a:1"])
+        guard case .stopped? = broken.report.sources.first?.status else { return XCTFail("\(broken.report.sources)") }
+    }
+
     func testAFailingSourceKeepsWhatItDeliveredAndBacksOff() async {
         let state = InMemoryState()
         let r = await EngineRun(sources: [.scripted("a", [["a:1"]], failAfter: "HTTP 500"), .scripted("b", [["b:1"]])], state: state).go()

@@ -197,6 +197,20 @@ public final class Delivery: @unchecked Sendable {
     private func deliverNow(_ items: [Item], _ processed: [ProcessingTally.Label: Int], _ counters: [StateCounter], _ run: SourceRun,
                             _ validators: [(key: String, response: CachedResponse)], _ statuses: [String: Int]) throws(SourceError) {
         thread.assertCurrent("Delivery.deliver")
+        let admitted = try admit(items, processed, counters, run, statuses)
+        if run.buffersFirstRun {
+            run.buffer += admitted.batch
+            run.bufferedValidators += validators
+        } else {
+            try process(admitted.batch, run, validators: validators)
+        }
+        if admitted.reachedCap { throw SourceError.enough }
+    }
+
+    /// What of a batch goes on: its counts taken, `max_items` applied (`.enough` when the cap
+    /// was reached before it), the run's duplicates dropped.
+    private func admit(_ items: [Item], _ processed: [ProcessingTally.Label: Int], _ counters: [StateCounter], _ run: SourceRun,
+                       _ statuses: [String: Int]) throws(SourceError) -> (batch: [Item], reachedCap: Bool) {
         run.uncountedStatuses.merge(statuses, uniquingKeysWith: +)
         for c in counters { run.uncountedCounters[c.name, default: [:]][c.label, default: 0] += c.value }
         if !processed.isEmpty {
@@ -222,13 +236,7 @@ public final class Delivery: @unchecked Sendable {
             let drop = Set(repeated)
             batch = batch.indices.filter { !drop.contains($0) }.map { batch[$0] }
         }
-        if run.buffersFirstRun {
-            run.buffer += batch
-            run.bufferedValidators += validators
-        } else {
-            try process(batch, run, validators: validators)
-        }
-        if capped.reachedCap { throw SourceError.enough }
+        return (batch, capped.reachedCap)
     }
 
     /// Which of `items`, as they are now, this delivery would emit if `run`'s source delivered
@@ -468,18 +476,27 @@ public final class Delivery: @unchecked Sendable {
     /// `hint`: what the servers said about asking again (`interval: "auto"`).
     /// `cursor`: the source's proposed incremental cursor (`CursorSlot`), kept with the record
     /// of a successful run only.
-    public func finish(_ run: SourceRun, failure: String?, stopped: Bool, requests: Int, validators: [(key: String, response: CachedResponse)],
+    ///
+    /// `last`: the source's last batch, which the engine held back until its fetch ended
+    /// (`HeldBatch`): it is delivered here as `deliver` would, and recorded in the transaction
+    /// that records the run. When its delivery stops (a sink failed), the run is stopped:
+    /// `SourceRunResult.deliveryStop` says why.
+    public func finish(_ run: SourceRun, last: HeldBatch? = nil, failure: String?, stopped: Bool, requests: Int, validators: [(key: String, response: CachedResponse)],
                        seconds: Double? = nil, statuses: [String: Int] = [:], hint: IntervalHint? = nil, cursor: String? = nil) async -> SourceRunResult {
         // Without state there is nothing to record: the counts are read here, after the last
         // `deliver` has come back from the thread (every write to them happened before that).
         guard state != nil else {
-            return SourceRunResult(fetched: run.fetched, new: run.new, processed: run.processed, nextDue: nil, notes: run.warnings, rejections: run.rejections, stateError: nil)
+            var stop: SourceError? = nil
+            if let last { stop = await thread.run { self.deliverLast(last, run, validators: [], record: nil, cursor: nil).stop } }
+            return SourceRunResult(fetched: run.fetched, new: run.new, processed: run.processed, nextDue: nil, notes: run.warnings, rejections: run.rejections,
+                                   stateError: nil, deliveryStop: stop)
         }
         return await thread.run {
             self.thread.assertCurrent("Delivery.finish")
             let settings = run.settings
             var result = SourceRunResult(fetched: run.fetched, new: run.new, processed: run.processed, nextDue: nil, notes: [], stateError: nil)
             guard let state = self.state else { return result }
+            var stopped = stopped
             let now = Timestamp.now().seconds
             let failures = failure == nil ? 0 : (run.previous?.failures ?? 0) + 1
             let interval = self.interval(run, hint: hint, now: now)
@@ -488,6 +505,18 @@ public final class Delivery: @unchecked Sendable {
                                    requests: requests, quotaPer: settings.quota?.per, seconds: seconds)
             run.uncountedStatuses.merge(statuses, uniquingKeysWith: +)
             let kept = failure == nil ? validators : []
+            // The last batch and the run's record in one transaction.
+            var recorded = false
+            if let last {
+                let delivered = self.deliverLast(last, run, validators: stopped ? [] : kept, record: stopped ? nil : record, cursor: cursor)
+                recorded = delivered.recorded
+                if let stop = delivered.stop {
+                    result.deliveryStop = stop
+                    stopped = true
+                }
+                result.fetched = run.fetched
+                result.processed = run.processed
+            }
             do throws(SourceError) {
                 if run.buffersFirstRun && (!run.buffer.isEmpty || !stopped) {
                     let buffered = run.buffer
@@ -497,7 +526,7 @@ public final class Delivery: @unchecked Sendable {
                 }
                 // The record and the end of the lease in one transaction (the lease alone for a
                 // stopped run, so another worker may take the source at once).
-                if !(run.buffersFirstRun && !stopped) {
+                if !(run.buffersFirstRun && !stopped) && !recorded {
                     let tx = try self.begin(state)
                     do throws(StateError) {
                         if !stopped {
@@ -533,6 +562,26 @@ public final class Delivery: @unchecked Sendable {
                 }
             }
             return result
+        }
+    }
+
+    /// Delivers a run's last batch as `deliverNow` does, with `record` and `cursor` (nil: none)
+    /// in its transaction; `recorded`: whether the record was committed with it. A first run
+    /// that waits for its whole source (`first_run: N`) adds the batch to what it waits with.
+    private func deliverLast(_ last: HeldBatch, _ run: SourceRun, validators: [(key: String, response: CachedResponse)], record: RunRecord?,
+                             cursor: String?) -> (recorded: Bool, stop: SourceError?) {
+        do throws(SourceError) {
+            let admitted = try admit(last.items, last.processed, last.counters, run, last.statuses)
+            if run.buffersFirstRun {
+                run.buffer += admitted.batch
+                run.bufferedValidators += last.validators
+                return (false, nil)
+            }
+            try process(admitted.batch, run, validators: last.validators + validators, record: record, cursor: cursor)
+            return (record != nil && state != nil, nil)
+        } catch {
+            // `max_items` reached before it: nothing of it is delivered, and the run ends as usual.
+            return (false, error.isEnough ? nil : error)
         }
     }
 

@@ -329,20 +329,51 @@ public struct Engine: Sendable {
                 throw SourceError("state: cannot read the stored cursor: \(error.message)")
             }
         }
+        // Each batch waits here until the source emits the next one or its fetch ends: the last
+        // one is delivered by `finish`, in the transaction that records the run (`HeldBatch`).
+        // A source with `max_items` delivers each at once (it must learn at once that it has
+        // enough), and so does one with `interval: "auto"` (its record's interval is chosen
+        // from the new items of the batches before it).
+        let holds = settings.maxItems == nil && settings.adaptive == nil
+        let held = Locked<HeldBatch?>(nil)
         let context = FetchContext(
             settings: settings, http: client, fetched: fetched,
             previousSuccess: previous?.lastSuccess.map { Timestamp(seconds: $0) },
             parallelism: options.concurrency, explains: options.explain, cursor: cursor,
             emit: { items throws(SourceError) in
+                @Sendable func deliver(_ batch: HeldBatch) async throws(SourceError) {
+                    let warnings = try await delivery.deliver(batch.items, processed: batch.processed, counters: batch.counters, to: run,
+                                                              validators: batch.validators, statuses: batch.statuses)
+                    for w in warnings { observer(.warning(source: name, message: w)) }
+                    observer(.delivered(source: name))
+                }
+                // The batch before is delivered first: the processors that ask what would be
+                // emitted (`ProcessorContext.wouldEmit`) then know every earlier item.
+                if let previous = held.withLock({ h -> HeldBatch? in
+                    defer { h = nil }
+                    return h
+                }) {
+                    try await deliver(previous)
+                }
                 // The processing stage, then the item rules every backend and sink relies on: an id
                 // longer than they take is one item's problem, skipped with a warning.
-                let batch = ProcessingStage.admitted(await stage?.process(items) ?? items) { item, why in
+                let admitted = ProcessingStage.admitted(await stage?.process(items) ?? items) { item, why in
                     tally.add(.skipped)
                     observer(.warning(source: name, message: why))
                 }
-                let warnings = try await delivery.deliver(batch, processed: tally.take(), counters: tally.takeCounters(), to: run, validators: ledger.takePending(), statuses: ledger.takeStatuses())
-                for w in warnings { observer(.warning(source: name, message: w)) }
-                observer(.delivered(source: name))
+                let batch = HeldBatch(items: admitted, processed: tally.take(), counters: tally.takeCounters(), validators: ledger.takePending(),
+                                      statuses: ledger.takeStatuses())
+                if holds {
+                    // A batch another emit held meanwhile (a source that emits from several tasks) goes now.
+                    if let displaced = held.withLock({ h -> HeldBatch? in
+                        defer { h = batch }
+                        return h
+                    }) {
+                        try await deliver(displaced)
+                    }
+                } else {
+                    try await deliver(batch)
+                }
             },
             warn: { observer(.warning(source: name, message: $0)) },
             log: { observer(.log(source: name, message: $0)) })
@@ -373,8 +404,19 @@ public struct Engine: Sendable {
         } else if ledger.allNotModified {
             status = .notModified
         }
-        let result = await delivery.finish(run, failure: failure, stopped: stopped, requests: ledger.requests, validators: ledger.takePending(),
+        let last = held.withLock { h -> HeldBatch? in
+            defer { h = nil }
+            return h
+        }
+        let result = await delivery.finish(run, last: last, failure: failure, stopped: stopped, requests: ledger.requests, validators: ledger.takePending(),
                                            seconds: seconds, statuses: ledger.takeStatuses(), hint: ledger.largestHint, cursor: cursor.proposed)
+        if let e = result.deliveryStop {
+            // The last batch's delivery stopped the run, as `deliver` stops a source.
+            let outputClosed = await delivery.isOutputClosed
+            status = .stopped(outputClosed ? "output closed" : await delivery.sinkFailure != nil ? "sink failed" : e.message)
+        } else if last != nil {
+            observer(.delivered(source: name))
+        }
         for r in result.rejections { observer(.warning(source: name, message: r.message)) }
         for note in result.notes { observer(.warning(source: name, message: note)) }
         if let e = result.stateError { observer(.warning(source: name, message: e)) }

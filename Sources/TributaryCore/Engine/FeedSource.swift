@@ -4,8 +4,10 @@
 /// - `fetch` performs one run's fetching through `context.http` only (so retries, limits,
 ///   recording and replay apply) and hands over each page's items with
 ///   `try await context.emit(items)` as soon as they are parsed, in the order the API gave
-///   them. `emit` returns once the items are delivered (written by every sink, recorded in
-///   state): that is the back-pressure that keeps memory bounded by the pages in flight.
+///   them. `emit` returns once the batch before it, if any, is delivered (written by every
+///   sink, recorded in state): the engine holds each batch until the next `emit` or the end of
+///   `fetch`, and delivers the last with the run's record (`HeldBatch`). That is the
+///   back-pressure that keeps memory bounded by the pages in flight.
 /// - When `emit` throws, the source stops and rethrows: the run is stopping (a sink failed,
 ///   the reader of stdout left, a signal) or the source reached its `max_items`.
 /// - Items are built with `context.item(...)`, which fills `source`, `type` and `fetched`;
@@ -131,8 +133,9 @@ public final class FetchContext: Sendable {
         self.logHandler = log
     }
 
-    /// Delivers a page's items and returns when they are written and recorded; throws when the
-    /// source should stop (see `FeedSource`).
+    /// Hands over a page's items: delivers the batch handed over before and returns when it is
+    /// written and recorded (this one is held until the next call or the end of `fetch`);
+    /// throws when the source should stop (see `FeedSource`).
     public func emit(_ items: [Item]) async throws(SourceError) {
         guard !items.isEmpty else { return }
         try await emitHandler(items)

@@ -69,4 +69,27 @@ public struct SourceRunResult: Sendable {
     public var rejections: [SinkRejection] = []
     /// A state failure while finishing (the run's bookkeeping was not recorded).
     public var stateError: String?
+    /// Why the delivery of the run's last batch (`HeldBatch`) stopped the run, if it did: the
+    /// error `deliver` would have thrown to the source.
+    public var deliveryStop: SourceError? = nil
+}
+
+/// A source's batch the engine holds until the source emits another or its fetch ends: the
+/// last one is delivered by `Delivery.finish`, in the transaction that records the run, so a
+/// source of one page costs the state one transaction, not two. With what `deliver` takes
+/// beside the items.
+public struct HeldBatch: Sendable {
+    public var items: [Item]
+    public var processed: [ProcessingTally.Label: Int]
+    public var counters: [StateCounter]
+    public var validators: [(key: String, response: CachedResponse)]
+    public var statuses: [String: Int]
+    public init(items: [Item], processed: [ProcessingTally.Label: Int], counters: [StateCounter], validators: [(key: String, response: CachedResponse)],
+                statuses: [String: Int]) {
+        self.items = items
+        self.processed = processed
+        self.counters = counters
+        self.validators = validators
+        self.statuses = statuses
+    }
 }

@@ -35,7 +35,7 @@ public struct HackerNewsSource: FeedSource {
         } catch {
             throw SourceError("GET \(Redactor.redactURL(url)): \(error)")
         }
-        try await context.emit(items)  // returns once every sink wrote them and state recorded them
+        try await context.emit(items)  // the last batch: written and recorded with the run when fetch returns
     }
 
     /// The mapping, apart from the fetching, so a test can feed it a document.
