@@ -157,6 +157,23 @@ public final class PostgresState: StateBackend, @unchecked Sendable {
         return out
     }
 
+    public var readsCostRoundTrips: Bool { true }
+
+    public func validators(scopes: [String]) throws(StateError) -> [String: [String: HTTPValidators]] {
+        var out: [String: [String: HTTPValidators]] = [:]
+        for scope in scopes { out[scope] = [:] }
+        guard !scopes.isEmpty else { return out }
+        // The same range scan as `validators(scope:)`, once per scope, in one statement.
+        let r = try run("""
+            SELECT s.scope, v.url, v.etag, v.last_modified FROM unnest($1::text[]) AS s(scope)
+            JOIN \(s)validators v ON v.url >= s.scope || ' ' AND v.url < s.scope || '!'
+            """, [Self.array(scopes)], prepared: true)
+        for i in 0..<r.count {
+            if let scope = r.string(i, 0), let key = r.string(i, 1) { out[scope, default: [:]][key] = HTTPValidators(etag: r.string(i, 2), lastModified: r.string(i, 3)) }
+        }
+        return out
+    }
+
     public func cachedBody(_ key: String) throws(StateError) -> [UInt8]? {
         let r = try run("SELECT body FROM \(s)validators WHERE url = $1", [.text(key)], binaryResult: true)
         return r.count > 0 ? r.bytes(0, 0) ?? [] : nil

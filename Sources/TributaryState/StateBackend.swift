@@ -34,6 +34,13 @@ public protocol StateBackend: AnyObject, Sendable {
     func sourceStates(_ names: [String]) throws(StateError) -> [String: SourceState]
     /// The validators (ETag / Last-Modified) stored for the requests of one scope (a source).
     func validators(scope: String) throws(StateError) -> [String: HTTPValidators]
+    /// `validators(scope:)` of each of `scopes` (every one present, empty when it has none), in
+    /// one read where the backend can: a shared state answers in one round trip what would
+    /// take one per source (`StateGateway.prefetchValidators`).
+    func validators(scopes: [String]) throws(StateError) -> [String: [String: HTTPValidators]]
+    /// A read costs a round trip to a server: reading ahead for many sources at once pays
+    /// (`StateGateway.prefetchValidators`). False for a state in this process.
+    var readsCostRoundTrips: Bool { get }
     /// The body stored with a validator, to answer a 304.
     func cachedBody(_ key: String) throws(StateError) -> [UInt8]?
     /// A sink's remembered items as JSON lines, newest first.
@@ -76,6 +83,18 @@ public protocol StateBackend: AnyObject, Sendable {
     /// now (the lease ran out and was taken over; `""` when nobody holds it): those are left
     /// unchanged.
     func renewLeases(_ sources: [String], worker: String, lease: Double) throws(StateError) -> [String: String]
+}
+
+extension StateBackend {
+    public var readsCostRoundTrips: Bool { false }
+
+    /// One `validators(scope:)` after another: for a state in this process, where a read costs
+    /// no round trip.
+    public func validators(scopes: [String]) throws(StateError) -> [String: [String: HTTPValidators]] {
+        var out: [String: [String: HTTPValidators]] = [:]
+        for scope in scopes { out[scope] = try validators(scope: scope) }
+        return out
+    }
 }
 
 /// A source as leases know it: a shared state registers the sources it has not seen yet.

@@ -113,6 +113,43 @@ final class PostgresTests: XCTestCase {
     }
 }
 
+extension PostgresTests {
+    /// The validators of many sources in one read are what each source's own read gives (a
+    /// source without any is there, empty), and a source's read-ahead validators are taken by
+    /// its next read, once, in place of a round trip.
+    func testValidatorsOfManySourcesReadInOneGoAreEachSourcesOwn() async throws {
+        let server = try PostgresServer.shared()
+        let schema = "t_" + UUID().uuidString.prefix(8).lowercased()
+        let state = try PostgresState(url: XCTUnwrap(PostgresURL(server.url())), schema: schema)
+        defer { state.close(); _ = try? server.psql("DROP SCHEMA \(schema) CASCADE") }
+        XCTAssertTrue(state.readsCostRoundTrips)
+        let tx = try state.begin()
+        try tx.storeValidators([
+            ("a GET https://x.test/1", CachedResponse(etag: "\"e1\"", lastModified: nil, body: [1])),
+            ("a GET https://x.test/2", CachedResponse(etag: nil, lastModified: "Tue, 01 Dec 2026 10:00:00 GMT", body: [])),
+            ("b GET https://x.test/1", CachedResponse(etag: "\"e3\"", lastModified: nil, body: [2])),
+            ("ab GET https://x.test/9", CachedResponse(etag: "\"e4\"", lastModified: nil, body: [])),
+        ], now: 1)
+        try tx.commit()
+        let scopes = ["a", "b", "ab", "none"]
+        let all = try state.validators(scopes: scopes)
+        XCTAssertEqual(Set(all.keys), Set(scopes))
+        for scope in scopes { XCTAssertEqual(all[scope], try state.validators(scope: scope), scope) }
+        XCTAssertEqual(all["a"]?.count, 2)
+        XCTAssertEqual(all["none"], [:])
+        XCTAssertEqual(try state.validators(scopes: []), [:])
+
+        let gateway = StateGateway(state: state)
+        await gateway.prefetchValidators(["a", "none"])
+        _ = try server.psql("DELETE FROM \(schema).validators")
+        let ahead = try await gateway.validators(scope: "a")
+        XCTAssertEqual(ahead["a GET https://x.test/1"]?.etag, "\"e1\"", "read ahead, before the rows went")
+        let again = try await gateway.validators(scope: "a")
+        XCTAssertEqual(again, [:], "taken once: the next read is the state's")
+        await gateway.shutdown()
+    }
+}
+
 /// Hands a transaction to the one other thread that commits it (the test's two connections
 /// must run at once). Why `@unchecked Sendable`: after the hand-over only that thread uses it.
 final class TransactionBox: @unchecked Sendable {

@@ -230,6 +230,8 @@ public struct Engine: Sendable {
             report.sinkError = SinkError("state: \(error.message)")
             return report
         }
+        // Their validators in one read (one round trip on a shared state, not one per source).
+        await delivery.gateway.prefetchValidators(runnable.map { sources[$0].settings.name })
         let total = sources.count
         observer(.started(total: total))
         let fetched = Timestamp(seconds: now.rounded(.down))

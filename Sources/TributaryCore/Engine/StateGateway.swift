@@ -14,6 +14,9 @@ public final class StateGateway: @unchecked Sendable {
     public let worker: String
     /// How long a lease lasts unless renewed (`state.lease`).
     public let leaseDuration: Double
+    /// Validators read ahead for sources about to run (`prefetchValidators`), each taken by its
+    /// source's `validators(scope:)`. Touched only on `thread`.
+    private var prefetched: [String: [String: HTTPValidators]] = [:]
 
     public init(state: (any StateBackend)?, worker: String = Leases.defaultWorker, lease: Double = Leases.defaultDuration) {
         self.state = state
@@ -29,12 +32,29 @@ public final class StateGateway: @unchecked Sendable {
         thread.stop()
     }
 
-    /// The validators state has for a source's requests.
+    /// The validators state has for a source's requests: those read ahead for it, once, or
+    /// else read now.
     func validators(scope: String) async throws(StateError) -> [String: HTTPValidators] {
         guard state != nil else { return [:] }
         return try await thread.run { () throws(StateError) in
-            try self.state!.validators(scope: scope)
+            if let ahead = self.prefetched.removeValue(forKey: scope) { return ahead }
+            return try self.state!.validators(scope: scope)
         }
+    }
+
+    /// Reads the validators of sources about to run in one read (`StateBackend.validators(scopes:)`),
+    /// for their `validators(scope:)` to take: on a shared state, one round trip instead of one
+    /// per source. Nothing else writes a source's validators while this worker holds its lease,
+    /// so what is read ahead stays true until the source runs. A failed read is left to each
+    /// source's own.
+    public func prefetchValidators(_ scopes: [String]) async {
+        guard let state, state.readsCostRoundTrips, !scopes.isEmpty else { return }
+        await thread.run { self.prefetchNow(scopes) }
+    }
+
+    private func prefetchNow(_ scopes: [String]) {
+        guard let state, state.readsCostRoundTrips, !scopes.isEmpty else { return }
+        do throws(StateError) { prefetched.merge(try state.validators(scopes: scopes)) { $1 } } catch {}
     }
 
     /// Values processors keep under `namespace` (`StateBackend.values`); none without state.
@@ -123,7 +143,10 @@ public final class StateGateway: @unchecked Sendable {
     public func claimDue(_ candidates: [SourceKey], limit: Int, now: Double) async throws(StateError) -> DueClaim {
         guard state != nil else { return DueClaim(claimed: candidates.prefix(max(0, limit)).map { ($0.name, SourceState()) }, nextCheck: nil) }
         return try await thread.run { () throws(StateError) in
-            try self.state!.claimDue(candidates, worker: self.worker, lease: self.leaseDuration, limit: limit, now: now)
+            let claim = try self.state!.claimDue(candidates, worker: self.worker, lease: self.leaseDuration, limit: limit, now: now)
+            // The claimed sources start now: their validators in the same job.
+            self.prefetchNow(claim.claimed.map(\.name))
+            return claim
         }
     }
 
