@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <spawn.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
@@ -46,6 +47,13 @@ static inline int tributary_child_exited(pid_t pid) {
 /// pipe2(fds, O_CLOEXEC): both ends close-on-exec from the start, so a program started by
 /// another thread in between cannot inherit them.
 static inline int tributary_pipe_cloexec(int fds[2]) { return pipe2(fds, O_CLOEXEC); }
+
+/// Bytes written to the pipe behind `fd` (either end) that no reader has taken yet
+/// (ioctl FIONREAD); -1 with errno.
+static inline int tributary_pipe_unread(int fd) {
+    int n = 0;
+    return ioctl(fd, FIONREAD, &n) == 0 ? n : -1;
+}
 
 /// In the child: close every descriptor from `from` up (after the dup2 actions).
 static inline int tributary_spawn_closefrom(posix_spawn_file_actions_t *actions, int from) {

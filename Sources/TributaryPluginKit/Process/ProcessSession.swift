@@ -154,6 +154,12 @@ public final class ProcessSession: @unchecked Sendable {
         var pending = line
         pending.append(0x0A)
         var offset = 0
+        // Once the line is written, stdin is polled too: POLLERR says every reader has gone.
+        // The write succeeds whenever some process still holds the read end (a child the
+        // program started with its stdin, any transient holder), so a program that closed its
+        // stdin is not always told by EPIPE; what it left unread it can never answer.
+        var watchStdin = true
+        var stdinGone = false
         let deadline = Monotonic.now() + timeout
         // A write to a stdin the program closed must fail with EPIPE, never end this process.
         let mask = PipeSignal.block()
@@ -176,6 +182,12 @@ public final class ProcessSession: @unchecked Sendable {
                 return .line(answer)
             }
             if buffer.count > maxLine { return .tooLong(buffer.count) }
+            if stdinGone {
+                // No reader is left: if part of the line was never read, no answer can come.
+                stdinGone = false
+                watchStdin = false
+                if tributary_pipe_unread(stdinFD) != 0 { return .ended(.closedStdin) }
+            }
             if stdoutFD < 0 { return .ended(exitedSoon() ? .exited : .closedStdout) }
             if exited {
                 // It exited and left no answer: what it printed is read (stdout may still be
@@ -186,7 +198,11 @@ public final class ProcessSession: @unchecked Sendable {
             if now >= deadline { return .timedOut }
             var fds: [pollfd] = [pollfd(fd: stdoutFD, events: Int16(POLLIN), revents: 0)]
             if stderrFD >= 0 { fds.append(pollfd(fd: stderrFD, events: Int16(POLLIN), revents: 0)) }
-            if offset < pending.count { fds.append(pollfd(fd: stdinFD, events: Int16(POLLOUT), revents: 0)) }
+            if offset < pending.count {
+                fds.append(pollfd(fd: stdinFD, events: Int16(POLLOUT), revents: 0))
+            } else if watchStdin {
+                fds.append(pollfd(fd: stdinFD, events: 0, revents: 0))  // POLLERR only
+            }
             if wake >= 0 { fds.append(pollfd(fd: wake, events: Int16(POLLIN), revents: 0)) }
             if pidfd >= 0 { fds.append(pollfd(fd: pidfd, events: Int16(POLLIN), revents: 0)) }
             var ms = Int32(min((deadline - now) * 1000, 60_000).rounded(.up))
@@ -200,6 +216,9 @@ public final class ProcessSession: @unchecked Sendable {
                     if !drain(stdout: true) { close(stdoutFD); stdoutFD = -1 }
                 } else if f.fd == stderrFD {
                     if !drain(stdout: false) { close(stderrFD); stderrFD = -1 }
+                } else if f.fd == stdinFD {
+                    // Polled for nothing: only POLLERR (no reader left) is reported here.
+                    if offset == pending.count { stdinGone = true }
                 } else if f.fd == wake {
                     control.drainWake(wake)
                 } else if f.fd == pidfd {
