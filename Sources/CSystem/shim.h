@@ -1,6 +1,6 @@
 // What Swift's Glibc module leaves out (it is not built with _GNU_SOURCE) and the base kit
 // (TributaryBase) needs: the dynamic loader's dlinfo and its Dl_serinfo search-path list,
-// malloc_trim, and the CPUs this process may run on. Declarations only; dlopen, dlsym, dlinfo and malloc_trim are in libc itself
+// malloc_trim, the CPUs this process may run on, and the calling thread's id. Declarations only; dlopen, dlsym, dlinfo and malloc_trim are in libc itself
 // (glibc 2.34 and later), so nothing is linked. Only wraps; never decides.
 #ifndef TRIBUTARY_CSYSTEM_SHIM_H
 #define TRIBUTARY_CSYSTEM_SHIM_H
@@ -10,6 +10,11 @@
 #include <dlfcn.h>
 #include <malloc.h>
 #include <sched.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+/// The calling thread's kernel id (gettid), for calls that take a thread (setpriority).
+static inline int tributary_gettid(void) { return (int)syscall(SYS_gettid); }
 
 /// malloc_trim(0): gives the free memory of every malloc arena back to the kernel. 1 when some
 /// was given back.

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CSystem
 
 /// A detached POSIX thread running one closure, named for `top` and the kernel (at most 15
 /// bytes). Foundation's `Thread` did this before; it is the one piece of Foundation proper
@@ -22,11 +23,33 @@ public enum DetachedThread {
         let rc = pthread_create(&t, &attr, { arg in
             let start = Unmanaged<ThreadStart>.fromOpaque(arg!).takeRetainedValue()
             DetachedThread.setName(start.name)
+            DetachedThread.takeProcessNice()
             start.body()
             return nil
         }, start)
         precondition(rc == 0, "cannot start the \(name) thread: \(String(cString: strerror(rc)))")
         return t
+    }
+
+    /// The process's nice value: its main thread's (on Linux each thread has its own, and the
+    /// main thread's id is the process's). What `nice -n 10 tributary` or a unit's `Nice=`
+    /// asked for.
+    static let processNice: Int32 = {
+        errno = 0
+        let n = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(getpid()))
+        return errno == 0 ? n : 0
+    }()
+
+    /// Gives the calling thread the process's nice value. libdispatch raises the priority of
+    /// its own threads (nice -2 for user-initiated work, where it may: as root), and a thread
+    /// inherits its creator's, so without this every thread Tributary starts from one of them
+    /// (the workers, the curl and delivery threads, and the programs they spawn) ran at -2
+    /// under `nice -n 10`: above every ordinary process, not below.
+    static func takeProcessNice() {
+        let tid = id_t(tributary_gettid())
+        errno = 0
+        let now = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), tid)
+        if errno == 0 && now != processNice { _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), tid, processNice) }
     }
 
     /// Names the calling thread. `pthread_setname_np` is looked up at run time: the Glibc
