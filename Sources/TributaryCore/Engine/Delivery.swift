@@ -578,7 +578,7 @@ public final class Delivery: @unchecked Sendable {
                 return (false, nil)
             }
             try process(admitted.batch, run, validators: last.validators + validators, record: record, cursor: cursor)
-            return (record != nil && state != nil, nil)
+            return (record != nil, nil)
         } catch {
             // `max_items` reached before it: nothing of it is delivered, and the run ends as usual.
             return (false, error.isEnough ? nil : error)

@@ -338,6 +338,13 @@ public struct Engine: Sendable {
         // from the new items of the batches before it).
         let holds = settings.maxItems == nil && settings.adaptive == nil
         let held = Locked<HeldBatch?>(nil)
+        /// Puts `batch` in the slot and returns what was there.
+        @Sendable func swapHeld(_ batch: HeldBatch?) -> HeldBatch? {
+            held.withLock { h in
+                defer { h = batch }
+                return h
+            }
+        }
         let context = FetchContext(
             settings: settings, http: client, fetched: fetched,
             previousSuccess: previous?.lastSuccess.map { Timestamp(seconds: $0) },
@@ -351,12 +358,7 @@ public struct Engine: Sendable {
                 }
                 // The batch before is delivered first: the processors that ask what would be
                 // emitted (`ProcessorContext.wouldEmit`) then know every earlier item.
-                if let previous = held.withLock({ h -> HeldBatch? in
-                    defer { h = nil }
-                    return h
-                }) {
-                    try await deliver(previous)
-                }
+                if let previous = swapHeld(nil) { try await deliver(previous) }
                 // The processing stage, then the item rules every backend and sink relies on: an id
                 // longer than they take is one item's problem, skipped with a warning.
                 let admitted = ProcessingStage.admitted(await stage?.process(items) ?? items) { item, why in
@@ -367,12 +369,7 @@ public struct Engine: Sendable {
                                       statuses: ledger.takeStatuses())
                 if holds {
                     // A batch another emit held meanwhile (a source that emits from several tasks) goes now.
-                    if let displaced = held.withLock({ h -> HeldBatch? in
-                        defer { h = batch }
-                        return h
-                    }) {
-                        try await deliver(displaced)
-                    }
+                    if let displaced = swapHeld(batch) { try await deliver(displaced) }
                 } else {
                     try await deliver(batch)
                 }
@@ -406,10 +403,7 @@ public struct Engine: Sendable {
         } else if ledger.allNotModified {
             status = .notModified
         }
-        let last = held.withLock { h -> HeldBatch? in
-            defer { h = nil }
-            return h
-        }
+        let last = swapHeld(nil)
         let result = await delivery.finish(run, last: last, failure: failure, stopped: stopped, requests: ledger.requests, validators: ledger.takePending(),
                                            seconds: seconds, statuses: ledger.takeStatuses(), hint: ledger.largestHint, cursor: cursor.proposed)
         if let e = result.deliveryStop {

@@ -54,7 +54,10 @@ public final class StateGateway: @unchecked Sendable {
 
     private func prefetchNow(_ scopes: [String]) {
         guard let state, state.readsCostRoundTrips, !scopes.isEmpty else { return }
-        do throws(StateError) { prefetched.merge(try state.validators(scopes: scopes)) { $1 } } catch {}
+        do throws(StateError) { prefetched.merge(try state.validators(scopes: scopes)) { $1 } } catch {
+            // Nothing read ahead for them: each reads its own (never an older read's).
+            for scope in scopes { prefetched[scope] = nil }
+        }
     }
 
     /// Values processors keep under `namespace` (`StateBackend.values`); none without state.
