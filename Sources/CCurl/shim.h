@@ -22,6 +22,7 @@ typedef struct tributary_curl {
     void *easy_setopt;
     void *easy_getinfo;
     void *easy_cleanup;
+    void *easy_reset;
     void *easy_strerror;
     void *multi_init;
     void *multi_setopt;
@@ -51,6 +52,7 @@ static inline int tributary_curl_has_http2(const tributary_curl *c) {
 
 static inline CURL *tributary_curl_easy_init(const tributary_curl *c) { return TRIBUTARY_CURL_FN(c, easy_init)(); }
 static inline void tributary_curl_easy_cleanup(const tributary_curl *c, CURL *h) { TRIBUTARY_CURL_FN(c, easy_cleanup)(h); }
+static inline void tributary_curl_easy_reset(const tributary_curl *c, CURL *h) { TRIBUTARY_CURL_FN(c, easy_reset)(h); }
 static inline const char *tributary_curl_easy_strerror(const tributary_curl *c, CURLcode code) { return TRIBUTARY_CURL_FN(c, easy_strerror)(code); }
 
 // Typed wrappers over the variadic calls.

@@ -24,6 +24,7 @@ struct CurlLibrary: LoadedLibrary, @unchecked Sendable {
             (\.easy_setopt, "curl_easy_setopt"),
             (\.easy_getinfo, "curl_easy_getinfo"),
             (\.easy_cleanup, "curl_easy_cleanup"),
+            (\.easy_reset, "curl_easy_reset"),
             (\.easy_strerror, "curl_easy_strerror"),
             (\.multi_init, "curl_multi_init"),
             (\.multi_setopt, "curl_multi_setopt"),

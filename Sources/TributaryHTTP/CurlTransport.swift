@@ -100,6 +100,9 @@ public final class CurlTransport: HTTPTransport, @unchecked Sendable {
         driver?.shutdown()
     }
 
+    /// Easy handles the curl thread made so far (0 before the first request): tests.
+    var handlesMade: Int { running.load(ordering: .acquiring)?.takeUnretainedValue().handlesMade.load(ordering: .relaxed) ?? 0 }
+
     public func send(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
         let driver = try start(for: request)
         return try await driver.send(request)
@@ -195,6 +198,15 @@ final class CurlDriver: @unchecked Sendable {
     /// When curl's timeout is due (`DispatchTime` nanoseconds), nil when it has none (curl
     /// thread only).
     private var timerDue: UInt64?
+    /// Easy handles of finished transfers, reset to libcurl's defaults, for the next ones
+    /// (curl thread only; at most `http.concurrency`). A new handle is a large zeroed block
+    /// set up and torn down again: about 16,000 instructions a transfer, a tenth of what a
+    /// small page costs the curl thread. A reset handle keeps only what `curl_easy_reset`
+    /// documents it keeps (its TLS session ids, matched against each new transfer's TLS
+    /// settings by libcurl); connections and DNS answers are the multi handle's anyway.
+    private var spareHandles: [UnsafeMutableRawPointer] = []
+    /// Easy handles made so far (tests: handles are reused).
+    let handlesMade = Atomic<Int>(0)
 
     /// Why the curl thread could not start: the epoll set or the eventfd could not be made (the
     /// process is out of file descriptors).
@@ -396,6 +408,8 @@ final class CurlDriver: @unchecked Sendable {
             t.finish(.failure(t.error(.cancelled, "cancelled: shutting down")))
         }
         active.removeAll()
+        for h in spareHandles { tributary_curl_easy_cleanup(api, h) }
+        spareHandles.removeAll()
         finished.signal()
     }
 
@@ -475,10 +489,11 @@ final class CurlDriver: @unchecked Sendable {
             case .success(let bundle)?: caFile = bundle.path
             case nil: break
             }
-            guard let easy = t.configure(settings: settings, http2: http2, caFile: caFile) else {
+            guard let easy = spareHandles.popLast() ?? newHandle() else {
                 t.finish(.failure(t.error(.other, "could not create a curl handle")))
                 continue
             }
+            t.configure(easy, settings: settings, http2: http2, caFile: caFile)
             perHost[t.host, default: 0] += 1
             t.started = DispatchTime.now().uptimeNanoseconds
             active.append(t)
@@ -500,7 +515,7 @@ final class CurlDriver: @unchecked Sendable {
             tributary_curl_multi_remove_handle(api, multi, easy)
             let result = t.complete(code: code)
             if http2, code == CURLE_OK { noteProtocol(t, easy) }
-            t.cleanup()
+            recycle(t)
             t.finish(result)
             finished += 1
         }
@@ -543,8 +558,25 @@ final class CurlDriver: @unchecked Sendable {
             active.remove(at: idx)
             release(t)
             if let h = t.easy { tributary_curl_multi_remove_handle(api, multi, h) }
-            t.cleanup()
+            recycle(t)
             t.finish(.failure(t.error(.cancelled, "cancelled")))
+        }
+    }
+
+    private func newHandle() -> UnsafeMutableRawPointer? {
+        handlesMade.add(1, ordering: .relaxed)
+        return tributary_curl_easy_init(api)
+    }
+
+    /// Frees a transfer's curl resources once curl is done with it (removed from the multi
+    /// handle): its handle, reset, is kept for the next transfer while there is room.
+    private func recycle(_ t: Transfer) {
+        guard let h = t.detachHandle() else { return }
+        if spareHandles.count < settings.concurrency {
+            tributary_curl_easy_reset(api, h)
+            spareHandles.append(h)
+        } else {
+            tributary_curl_easy_cleanup(api, h)
         }
     }
 }
@@ -619,12 +651,12 @@ final class Transfer: @unchecked Sendable {
         c.resume(returning: result)
     }
 
-    /// The easy handle for this transfer. `http2`: offer HTTP/2 over TLS (ALPN) and, for an
-    /// https URL, wait for a connection that may multiplex (`CURLOPT_PIPEWAIT`) rather than
-    /// open another; else
-    /// HTTP/1.1 only. `caFile`: the CA bundle to verify against (nil: libcurl's default).
-    func configure(settings: HTTPSettings, http2: Bool, caFile: String?) -> UnsafeMutableRawPointer? {
-        guard let h = tributary_curl_easy_init(api) else { return nil }
+    /// Sets up `h`, a new easy handle or one `curl_easy_reset` put back to libcurl's defaults,
+    /// for this transfer, which owns it from here. `http2`: offer HTTP/2 over TLS (ALPN) and,
+    /// for an https URL, wait for a connection that may multiplex (`CURLOPT_PIPEWAIT`) rather
+    /// than open another; else HTTP/1.1 only. `caFile`: the CA bundle to verify against (nil:
+    /// libcurl's default).
+    func configure(_ h: UnsafeMutableRawPointer, settings: HTTPSettings, http2: Bool, caFile: String?) {
         easy = h
         let timeoutSeconds = request.timeout ?? 20
         let timeoutMs = max(1, Int(timeoutSeconds * 1000))
@@ -716,7 +748,6 @@ final class Transfer: @unchecked Sendable {
                 _ = tributary_easy_setopt_pointer(api, h, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: raw.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!))
             }
         }
-        return h
     }
 
     func complete(code: CURLcode) -> Result<HTTPResponse, HTTPError> {
@@ -847,6 +878,15 @@ final class Transfer: @unchecked Sendable {
     /// How long a transfer may move less than 1 byte/s before it is ended (at most 15 s, and
     /// never longer than its timeout).
     static func stallSeconds(_ timeout: Double) -> Int { max(1, min(Int(timeout), 15)) }
+
+    /// Frees the header list and hands the easy handle back to the driver (nil: it had none).
+    func detachHandle() -> UnsafeMutableRawPointer? {
+        let h = easy
+        easy = nil
+        if let l = headerList { tributary_curl_slist_free_all(api, l) }
+        headerList = nil
+        return h
+    }
 
     func cleanup() {
         if let h = easy { tributary_curl_easy_cleanup(api, h) }

@@ -365,6 +365,83 @@ final class CurlTransportTests: XCTestCase {
         XCTAssertEqual(r.url, server.baseURL + "/new")
     }
 
+    /// One transfer at a time reuses one easy handle (reset between transfers): what the
+    /// one before set (a method, a body, headers, no body wanted, a peek, a body cap, file
+    /// URLs) never reaches the next.
+    func testAReusedHandleCarriesNothingOfTheTransferBefore() async throws {
+        let big = Array(repeating: UInt8(ascii: "b"), count: 200_000)
+        let server = try LoopbackServer { req in
+            req.path == "/big" ? LoopbackResponse(status: 200, body: big) : .text("answer to \(req.method) \(req.path)")
+        }
+        defer { server.stop() }
+        let dir = TempDir()
+        defer { dir.remove() }
+        let path = dir.write("doc.json", #"{"a":1}"#)
+        let t = transport(concurrency: 1, perHost: 1, maxBody: 100_000)
+        defer { t.shutdown() }
+        let base = server.baseURL
+        let posted = try await t.send(HTTPRequest(method: "POST", url: base + "/post", headers: [("X-Token", "abc"), ("Content-Type", "text/plain")],
+                                                  body: Array("secret body".utf8)))
+        XCTAssertEqual(posted.status, 200)
+        let head = try await t.send(HTTPRequest(method: "HEAD", url: base + "/head"))
+        XCTAssertEqual(head.body, [])
+        let got = try await t.send(HTTPRequest(url: base + "/get"))
+        XCTAssertEqual(String(decoding: got.body, as: UTF8.self), "answer to GET /get", "HEAD's no-body must not stay")
+        _ = try await t.send(HTTPRequest(method: "DELETE", url: base + "/delete"))
+        let peeked = try await t.send(HTTPRequest(url: base + "/big", peek: .init(bytes: 1000, seconds: 5)))
+        XCTAssertEqual(peeked.body.count, 1000)
+        do {
+            _ = try await t.send(HTTPRequest(url: base + "/big"))
+            XCTFail("over the 100,000-byte cap: a peek before it must not lift the cap")
+        } catch {
+            XCTAssertEqual(error.kind, .bodyTooLarge)
+        }
+        let file = try await t.send(HTTPRequest(url: "file://" + path, allowFile: true))
+        XCTAssertEqual(String(decoding: file.body, as: UTF8.self), #"{"a":1}"#)
+        do {
+            _ = try await t.send(HTTPRequest(url: "file://" + path))
+            XCTFail("file:// allowed for the transfer before, not for this one")
+        } catch {
+            XCTAssertEqual(error.kind, .protocolRefused)
+        }
+        let last = try await t.send(HTTPRequest(url: base + "/last"))
+        XCTAssertEqual(String(decoding: last.body, as: UTF8.self), "answer to GET /last")
+
+        let seen = server.requests.map { "\($0.method) \($0.path)" }
+        XCTAssertEqual(seen, ["POST /post", "HEAD /head", "GET /get", "DELETE /delete", "GET /big", "GET /big", "GET /last"])
+        for r in server.requests.dropFirst() {
+            XCTAssertNil(r.header("X-Token"), "\(r.method) \(r.path) carried the POST's header")
+            XCTAssertNotEqual(r.header("Content-Type"), "text/plain", "\(r.method) \(r.path)")
+            XCTAssertEqual(r.body, [], "\(r.method) \(r.path) carried the POST's body")
+        }
+        XCTAssertEqual(server.requests.first?.bodyText, "secret body")
+        XCTAssertEqual(server.requests.last?.header("User-Agent"), "tributary/\(Tributary.version)")
+        XCTAssertEqual(t.handlesMade, 1, "one transfer at a time: one handle, reused")
+    }
+
+    /// Many transfers at once make at most `http.concurrency` handles, whatever their number.
+    func testHandlesAreReusedUpToTheConcurrency() async throws {
+        let server = try LoopbackServer { req in .text("page \(req.path)") }
+        defer { server.stop() }
+        let t = transport(concurrency: 4, perHost: 4)
+        defer { t.shutdown() }
+        let bodies = try await withThrowingTaskGroup(of: (Int, String).self) { group in
+            for i in 0..<200 {
+                group.addTask {
+                    let r = try await t.send(HTTPRequest(url: server.baseURL + "/p\(i)"))
+                    return (i, String(decoding: r.body, as: UTF8.self))
+                }
+            }
+            var out: [Int: String] = [:]
+            for try await (i, body) in group { out[i] = body }
+            return out
+        }
+        XCTAssertEqual(bodies.count, 200)
+        for (i, body) in bodies { XCTAssertEqual(body, "page /p\(i)") }
+        XCTAssertLessThanOrEqual(t.handlesMade, 4)
+        XCTAssertGreaterThanOrEqual(t.handlesMade, 1)
+    }
+
     func testFileURLsOnlyWhenAllowed() async throws {
         let dir = TempDir()
         defer { dir.remove() }
