@@ -404,7 +404,7 @@ final class CurlDriver: @unchecked Sendable {
         for t in leftovers { t.finish(.failure(t.error(.cancelled, "cancelled: shutting down"))) }
         for t in active {
             if let h = t.easy { tributary_curl_multi_remove_handle(api, multi, h) }
-            t.cleanup()
+            recycle(t)  // one path for every handle: the spares are freed below
             t.finish(.failure(t.error(.cancelled, "cancelled: shutting down")))
         }
         active.removeAll()
@@ -886,12 +886,5 @@ final class Transfer: @unchecked Sendable {
         if let l = headerList { tributary_curl_slist_free_all(api, l) }
         headerList = nil
         return h
-    }
-
-    func cleanup() {
-        if let h = easy { tributary_curl_easy_cleanup(api, h) }
-        easy = nil
-        if let l = headerList { tributary_curl_slist_free_all(api, l) }
-        headerList = nil
     }
 }
